@@ -1,0 +1,51 @@
+# Developer and CI entry points. `make run` and `make test` are all a newcomer needs.
+
+PY ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+# Tests and production run on PostgreSQL; `make run` without DATABASE_URL uses SQLite.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
+# Type-checked packages (bench/ is checked once it exists).
+MYPY_PATHS := $(wildcard unoservice games players bench)
+
+.DEFAULT_GOAL := help
+.PHONY: help install run test lint format bench clean
+
+help:
+	@echo "make install  create $(VENV) and install the project with its dev tools"
+	@echo "make run      migrate, then serve on http://localhost:8000"
+	@echo "make test     run the test suite (PostgreSQL at 127.0.0.1:5432 or DATABASE_URL)"
+	@echo "make lint     ruff check, ruff format --check, mypy"
+	@echo "make format   ruff format and ruff check --fix"
+	@echo "make bench    run the engine benchmark"
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || { $(PY) -m venv $(VENV) && $(BIN)/python -m pip install -q --upgrade pip; }
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $@
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runserver 0.0.0.0:8000
+
+test: install
+	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy $(MYPY_PATHS)
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: install
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info

@@ -1,0 +1,1 @@
+"""Game models (to come): Game, Seat, Event, Hand."""

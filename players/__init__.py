@@ -1,0 +1,1 @@
+"""The players app: registration, tokens, profiles and statistics."""

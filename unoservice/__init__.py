@@ -1,0 +1,1 @@
+"""The UNO game service: Django project package."""
