@@ -1,0 +1,40 @@
+"""The UNO rules engine: pure functions over frozen states. No Django import below here.
+
+- ``start_game(players, options, seed, deck=None) -> events``
+- ``decide(state, seat, action) -> events`` / ``act(...) -> (events, state)``; ``time_out(state)``
+  and ``resign(state, seat)`` are the server's own actions
+- ``apply(state, event) -> state``, ``replay(events) -> state``
+- ``view(state, seat)``, ``legal_actions(state, seat)``, ``event_view(event, seat, revealed)``
+"""
+
+from games.engine.cards import CARD_CODES, COLORS, DECK
+from games.engine.errors import IllegalMove
+from games.engine.events import Event
+from games.engine.evolve import apply, replay
+from games.engine.options import HOUSE_RULES, Options, make_options
+from games.engine.rules import act, decide, resign, start_game, time_out
+from games.engine.state import GameState, Pending
+from games.engine.views import event_view, legal_actions, view
+
+__all__ = [
+    "CARD_CODES",
+    "COLORS",
+    "DECK",
+    "HOUSE_RULES",
+    "Event",
+    "GameState",
+    "IllegalMove",
+    "Options",
+    "Pending",
+    "act",
+    "apply",
+    "decide",
+    "event_view",
+    "legal_actions",
+    "make_options",
+    "replay",
+    "resign",
+    "start_game",
+    "time_out",
+    "view",
+]

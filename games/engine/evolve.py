@@ -1,0 +1,328 @@
+"""``apply(state, event) -> state`` and ``replay(events) -> state``: folding the log.
+
+Applying an event never decides anything and never draws a random number: it writes down what
+``decide`` already worked out. It does check that the log is consistent (the cards drawn are the
+top of the draw pile, the cards played are in the hand) and raises ``ValueError`` when it is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from games.engine.cards import COLOR_OF
+from games.engine.events import PENALTY_DRAWS, VOLUNTARY_DRAWS, Event
+from games.engine.options import options_from_data
+from games.engine.state import GameState, Pending, RoundResult, SeatStatus, initial_state
+
+Applier = Callable[[GameState, int, dict[str, Any]], GameState]
+HAND_SIZE = 7
+
+
+def _replace_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _remove_cards(hand: tuple[str, ...], cards: list[str]) -> tuple[str, ...]:
+    rest = list(hand)
+    for card in cards:
+        try:
+            rest.remove(card)
+        except ValueError:
+            raise ValueError(f"inconsistent log: {card} is not in the hand {hand}") from None
+    return tuple(rest)
+
+
+def _own_move(state: GameState, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Changes common to every move a seat makes on its turn.
+
+    The move closes the UNO catch window, ends the jump-in ban on the latest penalty cards and, when
+    the seat made it itself rather than the server for it, resets its count of timeouts.
+    """
+    changes: dict[str, Any] = {"catchable": frozenset(), "penalty_drawn": None}
+    if not data.get("auto") and state.timeouts[seat]:
+        changes["timeouts"] = _replace_at(state.timeouts, seat, 0)
+    return changes
+
+
+def _uno_flags(
+    state: GameState, seat: int, size: int, said: bool
+) -> tuple[frozenset[int], frozenset[int]]:
+    """The UNO and catchable sets after ``seat`` ends a change of hand with ``size`` cards."""
+    uno, catchable = state.uno, state.catchable
+    if size == 1 and said:
+        return uno | {seat}, catchable - {seat}
+    return uno - {seat}, catchable - {seat}
+
+
+def _game_started(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return initial_state(data["players"], options_from_data(data["options"]), data["seed"])
+
+
+def _round_started(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    deck: list[str] = data["deck"]
+    seats: list[int] = data["seats"]
+    dealt = len(seats) * HAND_SIZE
+    hands: list[tuple[str, ...]] = [()] * state.players
+    for offset, s in enumerate(seats):
+        hands[s] = tuple(deck[offset : dealt : len(seats)])
+    statuses: tuple[SeatStatus, ...] = tuple(
+        "playing" if status == "out" else status for status in state.statuses
+    )
+    return state.evolve(
+        round_number=data["number"],
+        dealer=data["dealer"],
+        hands=tuple(hands),
+        statuses=statuses,
+        uno=frozenset(),
+        catchable=frozenset(),
+        draw_pile=tuple(deck[dealt:]),
+        discard_pile=(),
+        color=None,
+        direction=1,
+        current=seats[0],
+        pending=None,
+        shuffles=state.shuffles + (0 if data.get("given") else 1),
+        penalty_drawn=None,
+        out_order=(),
+        given_deck=bool(data.get("given")),
+    )
+
+
+def _starter_returned(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    pile = state.draw_pile
+    if not pile or pile[0] != data["card"]:
+        raise ValueError("inconsistent log: the starter card is not on top of the draw pile")
+    rest = pile[1:]
+    position = data["position"]
+    return state.evolve(
+        draw_pile=(*rest[:position], data["card"], *rest[position:]),
+        shuffles=state.shuffles + (0 if state.given_deck else 1),
+    )
+
+
+def _starter_turned(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    card = data["card"]
+    if not state.draw_pile or state.draw_pile[0] != card:
+        raise ValueError("inconsistent log: the starter card is not on top of the draw pile")
+    return state.evolve(draw_pile=state.draw_pile[1:], discard_pile=(card,), color=COLOR_OF[card])
+
+
+def pending_from_data(data: dict[str, Any] | None) -> Pending | None:
+    if data is None:
+        return None
+    return Pending(
+        kind=data["type"],
+        seat=data["seat"],
+        card=data.get("card"),
+        amount=data.get("amount", 0),
+        from_seat=data.get("from_seat"),
+        previous_color=data.get("previous_color"),
+        draw_card=data.get("draw_card"),
+    )
+
+
+def pending_to_data(pending: Pending | None) -> dict[str, Any] | None:
+    if pending is None:
+        return None
+    data: dict[str, Any] = {"type": pending.kind, "seat": pending.seat}
+    if pending.card is not None:
+        data["card"] = pending.card
+    if pending.amount:
+        data["amount"] = pending.amount
+    if pending.from_seat is not None:
+        data["from_seat"] = pending.from_seat
+    if pending.previous_color is not None:
+        data["previous_color"] = pending.previous_color
+    if pending.draw_card is not None:
+        data["draw_card"] = pending.draw_card
+    return data
+
+
+def _turn_changed(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(
+        current=data["seat"],
+        direction=data["direction"],
+        pending=pending_from_data(data["pending"]),
+    )
+
+
+def _card_played(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    changes = _own_move(state, seat, data)
+    cards: list[str] = data["cards"]
+    hand = _remove_cards(state.hands[seat], cards)
+    uno, catchable = state.uno, changes["catchable"]
+    if len(hand) == 1:
+        if data.get("uno"):
+            uno = uno | {seat}
+        else:
+            catchable = catchable | {seat}
+    else:
+        uno = uno - {seat}
+    return state.evolve(
+        hands=_replace_at(state.hands, seat, hand),
+        discard_pile=state.discard_pile + tuple(cards),
+        color=data["color"],
+        uno=uno,
+        catchable=catchable,
+        pending=None,
+        **{k: v for k, v in changes.items() if k != "catchable"},
+    )
+
+
+def _cards_drawn(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    cards: list[str] = data["cards"]
+    reason = data["reason"]
+    count = len(cards)
+    if tuple(cards) != state.draw_pile[:count]:
+        raise ValueError("inconsistent log: the cards drawn are not the top of the draw pile")
+    changes = _own_move(state, seat, data) if reason in VOLUNTARY_DRAWS else {}
+    base = state.evolve(**changes) if changes else state
+    hand = base.hands[seat] + tuple(cards)
+    uno, catchable = _uno_flags(base, seat, len(hand), seat in base.uno)
+    return base.evolve(
+        hands=_replace_at(base.hands, seat, hand),
+        draw_pile=base.draw_pile[count:],
+        uno=uno,
+        catchable=catchable,
+        penalty_drawn=(seat, tuple(cards)) if reason in PENALTY_DRAWS else base.penalty_drawn,
+    )
+
+
+def _pile_reshuffled(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(
+        draw_pile=tuple(data["draw_pile"]),
+        discard_pile=state.discard_pile[-1:],
+        shuffles=state.shuffles + 1,
+    )
+
+
+def _passed(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(**_own_move(state, seat, data))
+
+
+def _challenged(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    changes = _own_move(state, seat, data)
+    if data["guilty"]:
+        changes["color"] = data["color"]
+    return state.evolve(**changes)
+
+
+def _color_chosen(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(color=data["color"], **_own_move(state, seat, data))
+
+
+def _uno_said(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(uno=state.uno | {seat}, catchable=state.catchable - {seat})
+
+
+def _uno_caught(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(catchable=state.catchable - {data["target"]})
+
+
+def _hands_swapped(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    target = data["target"]
+    hands = list(state.hands)
+    hands[seat], hands[target] = hands[target], hands[seat]
+    both = {seat, target}
+    return state.evolve(hands=tuple(hands), uno=state.uno - both, catchable=state.catchable - both)
+
+
+def _hands_rotated(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    direction = data["direction"]
+    holders = [s for s in range(state.players) if state.statuses[s] == "playing"]
+    if direction < 0:
+        holders.reverse()
+    hands = list(state.hands)
+    for index, s in enumerate(holders):
+        hands[holders[(index + 1) % len(holders)]] = state.hands[s]
+    return state.evolve(hands=tuple(hands), uno=frozenset(), catchable=frozenset())
+
+
+def _timed_out(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(
+        timeouts=_replace_at(state.timeouts, seat, data["count"]),
+        catchable=frozenset(),
+        penalty_drawn=None,
+    )
+
+
+def _went_out(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(
+        statuses=_replace_at(state.statuses, seat, "out"), out_order=(*state.out_order, seat)
+    )
+
+
+def _forfeited(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(
+        hands=_replace_at(state.hands, seat, ()),
+        statuses=_replace_at(state.statuses, seat, "forfeited"),
+        draw_pile=tuple(data["draw_pile"]),
+        uno=state.uno - {seat},
+        catchable=state.catchable - {seat},
+        shuffles=state.shuffles + 1,
+    )
+
+
+def _round_ended(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    points: list[int] = data["points"]
+    return state.evolve(
+        scores=tuple(score + p for score, p in zip(state.scores, points, strict=True)),
+        last_round=RoundResult(
+            number=data["number"],
+            winner_seat=data["winner_seat"],
+            points=tuple(points),
+            hands=tuple(tuple(hand) for hand in data["hands"]),
+        ),
+        pending=None,
+        catchable=frozenset(),
+    )
+
+
+def _game_ended(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+    return state.evolve(
+        status="finished", winner=data["winner_seat"], pending=None, catchable=frozenset()
+    )
+
+
+APPLIERS: dict[str, Applier] = {
+    "game_started": _game_started,
+    "round_started": _round_started,
+    "starter_returned": _starter_returned,
+    "starter_turned": _starter_turned,
+    "turn_changed": _turn_changed,
+    "card_played": _card_played,
+    "cards_drawn": _cards_drawn,
+    "pile_reshuffled": _pile_reshuffled,
+    "passed": _passed,
+    "challenged": _challenged,
+    "color_chosen": _color_chosen,
+    "uno_said": _uno_said,
+    "uno_caught": _uno_caught,
+    "hands_swapped": _hands_swapped,
+    "hands_rotated": _hands_rotated,
+    "timed_out": _timed_out,
+    "went_out": _went_out,
+    "forfeited": _forfeited,
+    "round_ended": _round_ended,
+    "game_ended": _game_ended,
+}
+
+
+def apply(state: GameState | None, event: Event) -> GameState:
+    """The state after ``event``. ``state`` is ``None`` only before the ``game_started`` event."""
+    applier = APPLIERS.get(event["type"])
+    if applier is None:
+        raise ValueError(f"unknown event type {event['type']!r}")
+    if state is None and event["type"] != "game_started":
+        raise ValueError("a log must begin with game_started")
+    return applier(state, event["seat"], event["data"])  # type: ignore[arg-type]
+
+
+def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """Fold ``events`` into a state, starting from ``state`` (or from nothing)."""
+    for item in events:
+        state = apply(state, item)
+    if state is None:
+        raise ValueError("an empty log holds no game")
+    return state

@@ -1,0 +1,779 @@
+"""``decide(state, seat, action) -> events``: the rule book, as a pure function.
+
+Every action of the API contract (play, draw, pass, challenge, accept, color, uno, catch) and the
+server's own actions (start a game, time out the seat that must act, resign) are decided here. A
+refused action raises ``IllegalMove`` with the contract's code and changes nothing.
+
+Decisions the rule book leaves open, taken as the official rules would or as stated here:
+
+- UNO: a seat that ends its own play holding one card without saying UNO can be caught until the
+  next move on the table (any seat's play, draw, pass, challenge, colour, or a timeout). A seat
+  that comes to hold one card by a 7's swap or a 0's rotation has played nothing and cannot be
+  caught. ``uno`` on a play is accepted only when the play leaves one card.
+- A card that empties a hand applies its draw at once: the next seat draws 2 (or 4, plus any
+  stacked penalty) with no chance to stack or challenge, then the round is scored (or, with
+  ``elimination``, goes on).
+- ``seven_zero``: a 7 always names a ``target`` seat; when the 7 is the seat's last card the round
+  ends before any swap. A 0 passes every hand one seat on in the direction of play. With
+  ``multi_play`` several 7s or 0s act once.
+- ``multi_play`` takes number cards only.
+- ``jump_in`` takes one number card identical to the top card, from a seat that is not the one to
+  act, while no decision is pending; play goes on from the jumper. Cards drawn as a penalty since
+  the last move may not jump in.
+- ``draw_until_playable`` with ``force_play``: the playable card that ends the drawing must be
+  played. A timeout always keeps a drawn card and passes, as the "Time" section says.
+- A timeout applies the action the rule book names and then, at ``max_timeouts`` consecutive
+  timeouts, the forfeit. Forfeited cards are shuffled into the draw pile.
+- ``elimination``: the first seat to go out is the round's winner. With ``winner`` scoring it scores
+  the cards left in the last hand; with ``penalty`` scoring every seat scores its own hand.
+- ``penalty`` scoring: when a seat reaches the target the game ends; the lowest total wins, ties to
+  the lower seat number. ``winner`` scoring: the highest total wins, ties to the lower seat number.
+- A stack of draw cards passes on through the seats in the direction of play; with
+  ``reverse_bounce`` a reverse of the current colour sends it back to the seat that played the last
+  draw card, which may stack, bounce it again or draw.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.engine.cards import (
+    CARD_CODES,
+    COLOR_OF,
+    COLORS,
+    DECK,
+    NUMBER_CARDS,
+    POINTS,
+    RANK_OF,
+    WILD,
+    WILD_DRAW4,
+)
+from games.engine.errors import IllegalMove
+from games.engine.events import Event, event
+from games.engine.evolve import apply, pending_to_data
+from games.engine.options import Options
+from games.engine.state import GameState, Pending
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+ACTIONS = ("play", "draw", "pass", "challenge", "accept", "color", "uno", "catch")
+
+
+class Turn:
+    """Events decided so far, and the state they lead to: later rules read the state in between."""
+
+    __slots__ = ("events", "state")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, seat: int | None = None, /, **data: Any) -> None:
+        item = event(type_, seat, **data)
+        self.state = apply(self.state, item)
+        self.events.append(item)
+
+
+# --- small rules ---------------------------------------------------------------------------
+
+
+def _rng(state: GameState) -> random.Random:
+    """The random source of the game's next random choice: fixed by the seed and the count."""
+    return random.Random(f"{state.seed}:{state.shuffles}")
+
+
+def next_seat(state: GameState, seat: int, steps: int = 1, direction: int | None = None) -> int:
+    """The seat ``steps`` places on from ``seat`` among the seats still holding cards."""
+    step = state.direction if direction is None else direction
+    statuses = state.statuses
+    n = state.players
+    for _ in range(steps):
+        seat = (seat + step) % n
+        while statuses[seat] != "playing":
+            seat = (seat + step) % n
+    return seat
+
+
+def holders(state: GameState) -> list[int]:
+    return [s for s in range(state.players) if state.statuses[s] == "playing"]
+
+
+def matches(card: str, top: str, color: str | None) -> bool:
+    """Whether ``card`` may be played on ``top`` when ``color`` is the current colour."""
+    if card in (WILD, WILD_DRAW4):
+        return True
+    return COLOR_OF[card] == color or RANK_OF[card] == RANK_OF[top]
+
+
+def can_stack(state: GameState, card: str) -> bool:
+    """Whether ``card`` may be played on the pending draw penalty (``stacking``)."""
+    pending = state.pending
+    if pending is None or not state.options.stacking:
+        return False
+    if pending.draw_card == WILD_DRAW4:
+        if card == WILD_DRAW4 or (RANK_OF[card] == "draw2" and COLOR_OF[card] == state.color):
+            return True
+    elif card == WILD_DRAW4 or RANK_OF[card] == "draw2":
+        return True
+    return (
+        state.options.reverse_bounce
+        and RANK_OF[card] == "reverse"
+        and COLOR_OF[card] == state.color
+    )
+
+
+def _finishes_on_action(options: Options, hand_size: int, cards: Sequence[str]) -> bool:
+    return options.no_action_finish and hand_size == len(cards) and cards[-1] not in NUMBER_CARDS
+
+
+def _holds(hand: Sequence[str], cards: Sequence[str]) -> bool:
+    if len(cards) == 1:
+        return cards[0] in hand
+    need = Counter(cards)
+    have = Counter(hand)
+    return all(have[c] >= k for c, k in need.items())
+
+
+def _jump_in_cards(state: GameState, seat: int) -> int:
+    """How many copies of the top card ``seat`` may jump in with."""
+    top = state.top_card
+    if top is None or top not in NUMBER_CARDS:
+        return 0
+    count = state.hands[seat].count(top)
+    if count and state.penalty_drawn is not None and state.penalty_drawn[0] == seat:
+        count -= state.penalty_drawn[1].count(top)
+    return count
+
+
+def may_jump_in(state: GameState, seat: int) -> bool:
+    return (
+        state.options.jump_in
+        and state.pending is None
+        and seat != state.current
+        and state.statuses[seat] == "playing"
+        and _jump_in_cards(state, seat) > 0
+    )
+
+
+def _illegal(code: str, detail: str, status: int = 422) -> IllegalMove:
+    return IllegalMove(code, detail, status)
+
+
+def _invalid(detail: str) -> IllegalMove:
+    return IllegalMove("invalid", detail, 400)
+
+
+# --- starting a game and a round ------------------------------------------------------------
+
+
+def start_game(
+    players: int, options: Options, seed: int, deck: Sequence[str] | None = None
+) -> list[Event]:
+    """The events that create a game of ``players`` seats and deal its first round."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise _invalid(f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    if deck is not None:
+        check_deck(deck)
+    turn = Turn.__new__(Turn)
+    turn.events = []
+    first = event("game_started", None, players=players, options=options.to_data(), seed=seed)
+    turn.state = apply(None, first)
+    turn.events.append(first)
+    _start_round(turn, number=1, dealer=players - 1, deck=deck)
+    return turn.events
+
+
+def check_deck(deck: Sequence[str]) -> None:
+    if not isinstance(deck, list | tuple) or len(deck) != len(DECK):
+        raise IllegalMove("invalid_deck", f"A deck is a list of {len(DECK)} card codes.", 400)
+    if not all(isinstance(c, str) for c in deck) or Counter(deck) != Counter(DECK):
+        raise IllegalMove("invalid_deck", "A deck holds each card of the 108 exactly once.", 400)
+
+
+def _start_round(turn: Turn, number: int, dealer: int, deck: Sequence[str] | None) -> None:
+    state = turn.state
+    seats = [s for s in range(state.players) if state.statuses[s] != "forfeited"]
+    first_index = next((i for i, s in enumerate(seats) if s > dealer), 0)
+    seats = seats[first_index:] + seats[:first_index]
+    if deck is None:
+        order = list(DECK)
+        _rng(state).shuffle(order)
+    else:
+        order = list(deck)
+    turn.emit(
+        "round_started",
+        None,
+        number=number,
+        dealer=dealer,
+        seats=seats,
+        deck=order,
+        given=deck is not None,
+    )
+    _turn_starter(turn, first=seats[0], dealer=dealer)
+
+
+def _turn_starter(turn: Turn, first: int, dealer: int) -> None:
+    while turn.state.draw_pile[0] == WILD_DRAW4:
+        pile_left = len(turn.state.draw_pile) - 1
+        position = pile_left if turn.state.given_deck else _rng(turn.state).randrange(pile_left + 1)
+        turn.emit("starter_returned", None, card=WILD_DRAW4, position=position)
+    card = turn.state.draw_pile[0]
+    turn.emit("starter_turned", None, card=card)
+    rank = RANK_OF[card]
+    if card == WILD:
+        _change_turn(turn, first, pending=Pending(kind="color", seat=first))
+    elif rank == "skip":
+        _change_turn(turn, next_seat(turn.state, first))
+    elif rank == "reverse":
+        _change_turn(turn, dealer, direction=-1)
+    elif rank == "draw2":
+        _draw(turn, first, 2, "starter")
+        _change_turn(turn, next_seat(turn.state, first))
+    else:
+        _change_turn(turn, first)
+
+
+def _change_turn(
+    turn: Turn, seat: int, *, direction: int | None = None, pending: Pending | None = None
+) -> None:
+    turn.emit(
+        "turn_changed",
+        None,
+        seat=seat,
+        direction=turn.state.direction if direction is None else direction,
+        pending=pending_to_data(pending),
+    )
+
+
+# --- drawing ---------------------------------------------------------------------------------
+
+
+def _refill(turn: Turn) -> bool:
+    """Shuffle the discard pile but its top card into a new draw pile; False if none is left."""
+    state = turn.state
+    if len(state.discard_pile) <= 1:
+        return False
+    order = list(state.discard_pile[:-1])
+    _rng(state).shuffle(order)
+    turn.emit("pile_reshuffled", None, draw_pile=order)
+    return True
+
+
+def _draw(turn: Turn, seat: int, count: int, reason: str, **extra: Any) -> list[str]:
+    """Draw ``count`` cards (fewer if both piles run out); return them."""
+    drawn: list[str] = []
+    while count > 0:
+        pile = turn.state.draw_pile
+        if not pile:
+            if not _refill(turn):
+                break
+            continue
+        cards = list(pile[:count])
+        turn.emit("cards_drawn", seat, cards=cards, reason=reason, **extra)
+        drawn += cards
+        count -= len(cards)
+    return drawn
+
+
+def _draw_until_playable(turn: Turn, seat: int) -> str | None:
+    """Draw one card at a time until a playable one; return it (None if the piles ran out)."""
+    while True:
+        state = turn.state
+        pile = state.draw_pile
+        if not pile:
+            if not _refill(turn):
+                return None
+            continue
+        top, color = state.discard_pile[-1], state.color
+        index = next((i for i, c in enumerate(pile) if matches(c, top, color)), None)
+        if index is None:
+            turn.emit("cards_drawn", seat, cards=list(pile), reason="draw")
+            continue
+        turn.emit("cards_drawn", seat, cards=list(pile[: index + 1]), reason="draw")
+        return pile[index]
+
+
+# --- the actions -----------------------------------------------------------------------------
+
+
+def _require_turn(state: GameState, seat: int) -> None:
+    if state.actor != seat:
+        raise _illegal("not_your_turn", f"It is seat {state.actor}'s move, not yours.", 409)
+
+
+def _parse_cards(state: GameState, action: dict[str, Any]) -> list[str]:
+    if "cards" in action:
+        if "card" in action:
+            raise _invalid("Send either 'card' or 'cards', not both.")
+        if not state.options.multi_play:
+            raise _invalid("'cards' plays several cards at once: only with the multi_play rule.")
+        cards = action["cards"]
+        if not isinstance(cards, list) or not cards:
+            raise _invalid("'cards' must be a non-empty list of card codes.")
+    elif "card" in action:
+        cards = [action["card"]]
+    else:
+        raise _invalid("A play needs a 'card'.")
+    for card in cards:
+        if not isinstance(card, str) or card not in CARD_CODES:
+            raise _invalid(f"Unknown card code {card!r}.")
+    return cards
+
+
+def _check_combination(cards: list[str]) -> None:
+    if len(cards) > 1:
+        rank = RANK_OF[cards[0]]
+        if cards[0] not in NUMBER_CARDS or any(RANK_OF[c] != rank for c in cards):
+            raise _illegal(
+                "illegal_card", "Several cards at once must be number cards of the same number."
+            )
+
+
+def _check_playable(state: GameState, seat: int, cards: list[str], jump_in: bool) -> None:
+    pending = state.pending
+    first = cards[0]
+    top = state.top_card
+    assert top is not None
+    if jump_in:
+        return
+    if pending is None:
+        if not matches(first, top, state.color):
+            raise _illegal("illegal_card", f"{first} does not match {top} in {state.color}.")
+    elif pending.kind == "color":
+        raise _illegal("color_required", "Name the colour of the starter wild first.")
+    elif pending.kind == "play_drawn":
+        if len(cards) > 1 or first != pending.card:
+            raise _illegal("illegal_card", "Only the card just drawn may be played now.")
+    else:
+        if len(cards) > 1 or not can_stack(state, first):
+            if state.options.stacking:
+                detail = f"{first} cannot be stacked on the pending draw penalty."
+            else:
+                detail = "A wild-draw4 was played on you: challenge or accept it."
+            raise _illegal("illegal_card", detail)
+
+
+def _check_extras(state: GameState, seat: int, cards: list[str], action: dict[str, Any]) -> None:
+    last = cards[-1]
+    color = action.get("color")
+    if last in (WILD, WILD_DRAW4):
+        if color is None:
+            raise _illegal("color_required", f"Playing {last} needs a 'color'.")
+        if color not in COLORS:
+            raise _invalid(f"Unknown colour {color!r}: one of {', '.join(COLORS)}.")
+    elif color is not None:
+        raise _invalid("Only a wild card takes a 'color'.")
+    target = action.get("target")
+    if state.options.seven_zero and RANK_OF[last] == "7":
+        if target is None:
+            raise _illegal("target_required", "A 7 swaps hands: name a 'target' seat.")
+        if not _is_seat(state, target) or target == seat or state.statuses[target] != "playing":
+            raise _illegal("invalid_target", f"Seat {target!r} cannot take part in a swap.")
+    elif target is not None:
+        raise _invalid("Only a 7 under the seven_zero rule takes a 'target'.")
+    uno = action.get("uno", False)
+    if not isinstance(uno, bool):
+        raise _invalid("'uno' must be true or false.")
+    if uno and len(state.hands[seat]) - len(cards) != 1:
+        raise _invalid("Say UNO with the play that leaves you one card.")
+
+
+def _is_seat(state: GameState, value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < state.players
+
+
+def _play(turn: Turn, seat: int, action: dict[str, Any]) -> None:
+    state = turn.state
+    cards = _parse_cards(state, action)
+    jump_in = False
+    if state.actor != seat:
+        if len(cards) == 1 and cards[0] == state.top_card and may_jump_in(state, seat):
+            jump_in = True
+        else:
+            _require_turn(state, seat)
+    hand = state.hands[seat]
+    if not _holds(hand, cards):
+        raise _illegal("card_not_in_hand", f"You do not hold {', '.join(cards)}.")
+    _check_combination(cards)
+    _check_playable(state, seat, cards, jump_in)
+    _check_extras(state, seat, cards, action)
+    if _finishes_on_action(state.options, len(hand), cards):
+        raise _illegal("illegal_card", "You may not go out on an action or wild card.")
+    last = cards[-1]
+    target = action.get("target")
+    data: dict[str, Any] = {
+        "cards": cards,
+        "color": action["color"] if last in (WILD, WILD_DRAW4) else COLOR_OF[last],
+        "uno": bool(action.get("uno", False)),
+    }
+    if target is not None:
+        data["target"] = target
+    if jump_in:
+        data["jump_in"] = True
+    previous_color = state.color
+    pending = state.pending
+    turn.emit("card_played", seat, **data)
+    _after_play(turn, seat, last, previous_color, pending, target)
+
+
+def _after_play(
+    turn: Turn,
+    seat: int,
+    card: str,
+    previous_color: str | None,
+    pending: Pending | None,
+    target: int | None,
+) -> None:
+    """Apply the effect of ``card`` just played by ``seat`` and move play on."""
+    options = turn.state.options
+    rank = RANK_OF[card]
+    went_out = not turn.state.hands[seat]
+    if went_out and options.elimination:
+        turn.emit("went_out", seat)
+    state = turn.state
+    owed = pending.amount if pending is not None and pending.kind != "play_drawn" else 0
+    direction = state.direction
+    penalty: Pending | None = None
+    draw_now: tuple[int, int] | None = None  # (seat, count) drawn at once, then skipped
+    if owed and rank == "reverse":  # reverse_bounce: the penalty goes back where it came from
+        assert pending is not None and pending.from_seat is not None
+        direction = -direction
+        back = pending.from_seat
+        if state.statuses[back] != "playing":
+            back = next_seat(state, seat, direction=direction)
+        penalty = Pending(
+            kind="draw_penalty",
+            seat=back,
+            amount=owed,
+            from_seat=seat,
+            draw_card=pending.draw_card,
+        )
+        nxt = back
+    elif rank == "draw2" or card == WILD_DRAW4:
+        victim = nxt = next_seat(state, seat)
+        amount = owed + (4 if card == WILD_DRAW4 else 2)
+        if card == WILD_DRAW4 and not owed:
+            penalty = Pending(
+                kind="wild_draw4",
+                seat=victim,
+                amount=amount,
+                from_seat=seat,
+                previous_color=previous_color,
+                draw_card=WILD_DRAW4,
+            )
+        elif options.stacking:
+            penalty = Pending(
+                kind="draw_penalty", seat=victim, amount=amount, from_seat=seat, draw_card=card
+            )
+        else:
+            draw_now = (victim, amount)
+    elif rank == "reverse":
+        direction = -direction
+        if not went_out and len(holders(state)) == 2:
+            nxt = seat  # with two players a reverse acts as a skip
+        else:
+            nxt = next_seat(state, seat, direction=direction)
+    elif rank == "skip":
+        nxt = next_seat(state, seat, 2)
+    else:
+        nxt = next_seat(state, seat)
+    if penalty is not None and went_out:
+        draw_now, penalty = (penalty.seat, penalty.amount), None
+    if draw_now is not None:
+        victim, amount = draw_now
+        _draw(turn, victim, amount, "penalty")
+        nxt = next_seat(turn.state, victim, direction=direction)
+    if went_out:
+        if not options.elimination or len(holders(turn.state)) <= 1:
+            state = turn.state
+            _end_round(turn, winner=state.out_order[0] if state.out_order else seat)
+            return
+    elif options.seven_zero and rank == "7":
+        turn.emit("hands_swapped", seat, target=target)
+    elif options.seven_zero and rank == "0":
+        turn.emit("hands_rotated", seat, direction=direction)
+    _change_turn(turn, nxt, direction=direction, pending=penalty)
+
+
+def _draw_action(turn: Turn, seat: int, action: dict[str, Any]) -> None:
+    state = turn.state
+    _require_turn(state, seat)
+    pending = state.pending
+    if pending is None:
+        if state.options.draw_until_playable:
+            card = _draw_until_playable(turn, seat)
+        else:
+            drawn = _draw(turn, seat, 1, "draw")
+            card = drawn[0] if drawn else None
+        state = turn.state
+        if card is not None and matches(card, state.discard_pile[-1], state.color):
+            _change_turn(turn, seat, pending=Pending(kind="play_drawn", seat=seat, card=card))
+        else:
+            _change_turn(turn, next_seat(state, seat))
+    elif pending.kind == "draw_penalty":
+        _take(turn, seat, pending.amount)
+    elif pending.kind == "wild_draw4":
+        raise _illegal("answer_required", "A wild-draw4 was played on you: challenge or accept.")
+    elif pending.kind == "color":
+        raise _illegal("color_required", "Name the colour of the starter wild first.")
+    else:
+        raise _illegal("already_drawn", "You have drawn: play the card you drew or pass.")
+
+
+def _take(turn: Turn, seat: int, amount: int, **extra: Any) -> None:
+    """``seat`` draws the penalty it faces and loses its turn."""
+    _draw(turn, seat, amount, "take", **extra)
+    _change_turn(turn, next_seat(turn.state, seat))
+
+
+def _pass(turn: Turn, seat: int, action: dict[str, Any]) -> None:
+    state = turn.state
+    _require_turn(state, seat)
+    pending = state.pending
+    if pending is None or pending.kind != "play_drawn":
+        raise _illegal("nothing_to_pass", "You may pass only to keep a card you just drew.")
+    if state.options.force_play:
+        raise _illegal("must_play", "With force_play a playable drawn card must be played.")
+    turn.emit("passed", seat)
+    _change_turn(turn, next_seat(turn.state, seat))
+
+
+def _wild_draw4_on(state: GameState, seat: int, verb: str) -> Pending:
+    pending = state.pending
+    if pending is None or pending.kind != "wild_draw4":
+        if state.actor != seat:
+            _require_turn(state, seat)
+        raise _illegal("nothing_to_challenge", f"There is no wild-draw4 for you to {verb}.")
+    _require_turn(state, seat)
+    return pending
+
+
+def _challenge(turn: Turn, seat: int, action: dict[str, Any]) -> None:
+    pending = _wild_draw4_on(turn.state, seat, "challenge")
+    target = pending.from_seat
+    assert target is not None
+    hand = turn.state.hands[target]
+    guilty = any(COLOR_OF[c] == pending.previous_color for c in hand)
+    turn.emit(
+        "challenged",
+        seat,
+        target=target,
+        guilty=guilty,
+        hand=list(hand),
+        color=pending.previous_color,
+    )
+    if guilty:
+        _draw(turn, target, turn.state.options.bluff_penalty, "bluff")
+        _change_turn(turn, seat)
+    else:
+        _draw(turn, seat, pending.amount + 2, "challenge")
+        _change_turn(turn, next_seat(turn.state, seat))
+
+
+def _accept(turn: Turn, seat: int, action: dict[str, Any]) -> None:
+    pending = _wild_draw4_on(turn.state, seat, "accept")
+    _take(turn, seat, pending.amount)
+
+
+def _color(turn: Turn, seat: int, action: dict[str, Any]) -> None:
+    state = turn.state
+    _require_turn(state, seat)
+    color = action.get("color")
+    if color not in COLORS:
+        raise _invalid(f"Unknown colour {color!r}: one of {', '.join(COLORS)}.")
+    if state.pending is None or state.pending.kind != "color":
+        raise _illegal("nothing_to_choose", "There is no colour to name now.")
+    turn.emit("color_chosen", seat, color=color)
+    _change_turn(turn, seat)
+
+
+def _uno(turn: Turn, seat: int, action: dict[str, Any]) -> None:
+    state = turn.state
+    if len(state.hands[seat]) != 1 or seat in state.uno:
+        raise _illegal("cannot_say_uno", "Say UNO while you hold one card, once.")
+    turn.emit("uno_said", seat)
+
+
+def _catch(turn: Turn, seat: int, action: dict[str, Any]) -> None:
+    state = turn.state
+    target = action.get("target")
+    if not _is_seat(state, target):
+        raise _invalid(f"'target' must be a seat number from 0 to {state.players - 1}.")
+    if target == seat or target not in state.catchable:
+        raise _illegal("nothing_to_catch", f"Seat {target} cannot be caught now.")
+    turn.emit("uno_caught", seat, target=target)
+    _draw(turn, target, state.options.uno_penalty, "caught")
+
+
+HANDLERS: dict[str, Callable[[Turn, int, dict[str, Any]], None]] = {
+    "play": _play,
+    "draw": _draw_action,
+    "pass": _pass,
+    "challenge": _challenge,
+    "accept": _accept,
+    "color": _color,
+    "uno": _uno,
+    "catch": _catch,
+}
+FIELDS: dict[str, frozenset[str]] = {
+    "play": frozenset({"action", "card", "cards", "color", "uno", "target"}),
+    "color": frozenset({"action", "color"}),
+    "catch": frozenset({"action", "target"}),
+}
+_BARE = frozenset({"action"})
+
+
+def _check_active(state: GameState) -> None:
+    if state.status != "active":
+        raise _illegal("game_not_active", "The game is over.", 409)
+
+
+def _check_seat(state: GameState, seat: int) -> None:
+    if not _is_seat(state, seat):
+        raise IllegalMove("not_a_player", "You have no seat in this game.", 403)
+    status = state.statuses[seat]
+    if status == "forfeited":
+        raise IllegalMove("not_a_player", "You have left this game.", 403)
+    if status == "out":
+        raise _illegal("not_your_turn", "You have gone out: the others finish the round.", 409)
+
+
+def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event], GameState]:
+    """Decide ``action`` by ``seat``: the events, and the state they lead to."""
+    _check_active(state)
+    if not isinstance(action, dict):
+        raise _invalid("An action is a JSON object.")
+    name = action.get("action")
+    handler = HANDLERS.get(name) if isinstance(name, str) else None
+    if handler is None:
+        raise _invalid(f"'action' must be one of {', '.join(ACTIONS)}.")
+    unknown = set(action) - FIELDS.get(name, _BARE)  # type: ignore[arg-type]
+    if unknown:
+        raise _invalid(f"Unknown field(s) for '{name}': {', '.join(sorted(unknown))}.")
+    _check_seat(state, seat)
+    turn = Turn(state)
+    handler(turn, seat, action)
+    return turn.events, turn.state
+
+
+def decide(state: GameState, seat: int, action: dict[str, Any]) -> list[Event]:
+    """The events that ``action`` by ``seat`` leads to; raises ``IllegalMove`` if refused."""
+    return act(state, seat, action)[0]
+
+
+# --- the server's own actions ----------------------------------------------------------------
+
+
+def _most_held_color(hand: Sequence[str]) -> str:
+    counts = Counter(COLOR_OF[c] for c in hand)
+    return max(COLORS, key=lambda color: (counts[color], -COLORS.index(color)))
+
+
+def time_out(state: GameState) -> tuple[list[Event], GameState]:
+    """The server acts for the seat that must act and did not in time (the "Time" section)."""
+    _check_active(state)
+    turn = Turn(state)
+    seat = state.actor
+    count = state.timeouts[seat] + 1
+    turn.emit("timed_out", seat, count=count)
+    pending = state.pending
+    if pending is None:
+        _draw(turn, seat, 1, "draw", auto=True)
+        _change_turn(turn, next_seat(turn.state, seat))
+    elif pending.kind == "color":
+        turn.emit("color_chosen", seat, color=_most_held_color(state.hands[seat]), auto=True)
+        _change_turn(turn, seat)
+    elif pending.kind == "play_drawn":
+        turn.emit("passed", seat, auto=True)
+        _change_turn(turn, next_seat(turn.state, seat))
+    else:
+        _take(turn, seat, pending.amount, auto=True)
+    if count >= state.options.max_timeouts and turn.state.status == "active":
+        _forfeit(turn, seat, "timeout")
+    return turn.events, turn.state
+
+
+def resign(state: GameState, seat: int) -> tuple[list[Event], GameState]:
+    """``seat`` leaves a started game for good, as a forfeit."""
+    _check_active(state)
+    _check_seat(state, seat)
+    turn = Turn(state)
+    _forfeit(turn, seat, "resign")
+    return turn.events, turn.state
+
+
+def _forfeit(turn: Turn, seat: int, reason: str) -> None:
+    state = turn.state
+    pile = list(state.draw_pile) + list(state.hands[seat])
+    _rng(state).shuffle(pile)
+    was_actor = state.actor == seat
+    pending = state.pending
+    turn.emit("forfeited", seat, reason=reason, draw_pile=pile)
+    state = turn.state
+    remaining = [s for s in range(state.players) if state.statuses[s] != "forfeited"]
+    if len(remaining) == 1:
+        turn.emit("game_ended", None, winner_seat=remaining[0], reason="forfeit")
+        return
+    if len(holders(state)) <= 1:  # elimination: the others have all gone out
+        _end_round(turn, winner=state.out_order[0] if state.out_order else holders(state)[0])
+        return
+    if was_actor:
+        _change_turn(turn, next_seat(state, seat))
+    elif pending is not None and pending.from_seat == seat and pending.kind == "wild_draw4":
+        # A forfeited seat holds nothing to be challenged on: the draw four stands.
+        _change_turn(
+            turn,
+            pending.seat,
+            pending=Pending(
+                kind="draw_penalty",
+                seat=pending.seat,
+                amount=pending.amount,
+                from_seat=seat,
+                draw_card=WILD_DRAW4,
+            ),
+        )
+
+
+# --- the end of a round and of the game ------------------------------------------------------
+
+
+def round_points(options: Options, hands: Sequence[Sequence[str]], winner: int) -> list[int]:
+    if options.scoring == "penalty":
+        return [sum(POINTS[c] for c in hand) for hand in hands]
+    points = [0] * len(hands)
+    points[winner] = sum(POINTS[c] for hand in hands for c in hand)
+    return points
+
+
+def game_winner(state: GameState) -> int | None:
+    """The seat that has won once someone reached the target, else None."""
+    if max(state.scores) < state.options.target_score:
+        return None
+    seats = [s for s in range(state.players) if state.statuses[s] != "forfeited"]
+    if state.options.scoring == "penalty":
+        return min(seats, key=lambda s: (state.scores[s], s))
+    return min(seats, key=lambda s: (-state.scores[s], s))
+
+
+def _end_round(turn: Turn, winner: int) -> None:
+    state = turn.state
+    turn.emit(
+        "round_ended",
+        None,
+        number=state.round_number,
+        winner_seat=winner,
+        points=round_points(state.options, state.hands, winner),
+        hands=[list(hand) for hand in state.hands],
+    )
+    state = turn.state
+    champion = game_winner(state)
+    if champion is not None:
+        turn.emit("game_ended", None, winner_seat=champion, reason="target")
+        return
+    dealer = (state.dealer + 1) % state.players
+    while state.statuses[dealer] == "forfeited":
+        dealer = (dealer + 1) % state.players
+    _start_round(turn, number=state.round_number + 1, dealer=dealer, deck=None)

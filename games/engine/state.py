@@ -1,0 +1,116 @@
+"""The frozen state of a whole game: seats, hands, piles, turn, the pending decision, scores.
+
+States are immutable values. ``evolve`` makes a changed copy cheaply: the engine is the inner loop
+of every request and every replay, so it avoids ``dataclasses.replace`` and its per-field checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from games.engine.options import Options
+
+SeatStatus = Literal["playing", "forfeited", "out"]
+GameStatus = Literal["active", "finished"]
+PendingKind = Literal["color", "play_drawn", "wild_draw4", "draw_penalty"]
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision the game waits for from one seat before play goes on.
+
+    - ``color``: the first player names the colour of a starter wild.
+    - ``play_drawn``: ``card`` was just drawn and is playable: play it, or keep it and pass.
+    - ``wild_draw4``: a wild-draw4 was played on ``seat``: challenge or accept (or stack on it).
+    - ``draw_penalty``: with ``stacking``, ``amount`` cards are owed by ``seat``: stack or draw.
+    """
+
+    kind: PendingKind
+    seat: int
+    card: str | None = None
+    amount: int = 0
+    from_seat: int | None = None
+    previous_color: str | None = None
+    draw_card: str | None = None  # the kind of the last draw card played: draw2 or wild-draw4
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    number: int
+    winner_seat: int | None
+    points: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class GameState:
+    players: int
+    options: Options
+    seed: int
+    status: GameStatus
+    round_number: int
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]
+    statuses: tuple[SeatStatus, ...]
+    scores: tuple[int, ...]
+    timeouts: tuple[int, ...]
+    uno: frozenset[int]
+    catchable: frozenset[int]
+    draw_pile: tuple[str, ...]  # index 0 is the top card
+    discard_pile: tuple[str, ...]  # the last item is the top card
+    color: str | None
+    direction: int
+    current: int
+    pending: Pending | None
+    shuffles: int  # how many random choices the game has made: the key of the next one
+    penalty_drawn: tuple[int, tuple[str, ...]] | None  # (seat, cards) of the latest penalty
+    out_order: tuple[int, ...]  # elimination: the seats that went out this round, in order
+    last_round: RoundResult | None
+    winner: int | None
+    given_deck: bool  # the current round was dealt from a deck given at creation
+
+    @property
+    def top_card(self) -> str | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def actor(self) -> int:
+        """The seat whose move the game waits for."""
+        return self.pending.seat if self.pending is not None else self.current
+
+    def evolve(self, **changes: Any) -> GameState:
+        new = object.__new__(GameState)
+        data = new.__dict__
+        data.update(self.__dict__)
+        data.update(changes)
+        return new
+
+
+def initial_state(players: int, options: Options, seed: int) -> GameState:
+    return GameState(
+        players=players,
+        options=options,
+        seed=seed,
+        status="active",
+        round_number=0,
+        dealer=players - 1,
+        hands=((),) * players,
+        statuses=tuple("playing" for _ in range(players)),
+        scores=(0,) * players,
+        timeouts=(0,) * players,
+        uno=frozenset(),
+        catchable=frozenset(),
+        draw_pile=(),
+        discard_pile=(),
+        color=None,
+        direction=1,
+        current=0,
+        pending=None,
+        shuffles=0,
+        penalty_drawn=None,
+        out_order=(),
+        last_round=None,
+        winner=None,
+        given_deck=False,
+    )
