@@ -45,16 +45,6 @@ def _own_move(state: GameState, seat: int, data: dict[str, Any]) -> dict[str, An
     return changes
 
 
-def _uno_flags(
-    state: GameState, seat: int, size: int, said: bool
-) -> tuple[frozenset[int], frozenset[int]]:
-    """The UNO and catchable sets after ``seat`` ends a change of hand with ``size`` cards."""
-    uno, catchable = state.uno, state.catchable
-    if size == 1 and said:
-        return uno | {seat}, catchable - {seat}
-    return uno - {seat}, catchable - {seat}
-
-
 def _game_started(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
     return initial_state(data["players"], options_from_data(data["options"]), data["seed"])
 
@@ -148,17 +138,28 @@ def _turn_changed(state: GameState, seat: int, data: dict[str, Any]) -> GameStat
 
 
 def _card_played(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
-    changes = _own_move(state, seat, data)
     cards: list[str] = data["cards"]
-    hand = _remove_cards(state.hands[seat], cards)
-    uno, catchable = state.uno, changes["catchable"]
+    old = state.hands[seat]
+    if len(cards) == 1:
+        card = cards[0]
+        index = old.index(card) if card in old else -1
+        if index < 0:
+            raise ValueError(f"inconsistent log: {card} is not in the hand {old}")
+        hand = old[:index] + old[index + 1 :]
+    else:
+        hand = _remove_cards(old, cards)
+    uno = state.uno
+    catchable: frozenset[int] = frozenset()
     if len(hand) == 1:
         if data.get("uno"):
             uno = uno | {seat}
         else:
-            catchable = catchable | {seat}
-    else:
+            catchable = frozenset((seat,))
+    elif seat in uno:
         uno = uno - {seat}
+    timeouts = state.timeouts
+    if timeouts[seat] and not data.get("auto"):
+        timeouts = _replace_at(timeouts, seat, 0)
     return state.evolve(
         hands=_replace_at(state.hands, seat, hand),
         discard_pile=state.discard_pile + tuple(cards),
@@ -166,7 +167,8 @@ def _card_played(state: GameState, seat: int, data: dict[str, Any]) -> GameState
         uno=uno,
         catchable=catchable,
         pending=None,
-        **{k: v for k, v in changes.items() if k != "catchable"},
+        penalty_drawn=None,
+        timeouts=timeouts,
     )
 
 
@@ -174,18 +176,23 @@ def _cards_drawn(state: GameState, seat: int, data: dict[str, Any]) -> GameState
     cards: list[str] = data["cards"]
     reason = data["reason"]
     count = len(cards)
-    if tuple(cards) != state.draw_pile[:count]:
+    pile = state.draw_pile
+    drawn = pile[:count]
+    if len(drawn) != count or list(drawn) != cards:
         raise ValueError("inconsistent log: the cards drawn are not the top of the draw pile")
     changes = _own_move(state, seat, data) if reason in VOLUNTARY_DRAWS else {}
-    base = state.evolve(**changes) if changes else state
-    hand = base.hands[seat] + tuple(cards)
-    uno, catchable = _uno_flags(base, seat, len(hand), seat in base.uno)
-    return base.evolve(
-        hands=_replace_at(base.hands, seat, hand),
-        draw_pile=base.draw_pile[count:],
-        uno=uno,
-        catchable=catchable,
-        penalty_drawn=(seat, tuple(cards)) if reason in PENALTY_DRAWS else base.penalty_drawn,
+    catchable = changes.get("catchable", state.catchable)
+    hand = state.hands[seat] + drawn
+    uno = state.uno
+    if seat in uno and len(hand) != 1:
+        uno = uno - {seat}
+    if seat in catchable:
+        catchable = catchable - {seat}
+    changes["catchable"] = catchable
+    if reason in PENALTY_DRAWS:
+        changes["penalty_drawn"] = (seat, drawn)
+    return state.evolve(
+        hands=_replace_at(state.hands, seat, hand), draw_pile=pile[count:], uno=uno, **changes
     )
 
 

@@ -53,7 +53,7 @@ from games.engine.cards import (
 )
 from games.engine.errors import IllegalMove
 from games.engine.events import Event, event
-from games.engine.evolve import apply, pending_to_data
+from games.engine.evolve import APPLIERS, apply, pending_to_data
 from games.engine.options import Options
 from games.engine.state import GameState, Pending
 
@@ -72,8 +72,8 @@ class Turn:
         self.events: list[Event] = []
 
     def emit(self, type_: str, seat: int | None = None, /, **data: Any) -> None:
-        item = event(type_, seat, **data)
-        self.state = apply(self.state, item)
+        item: Event = {"type": type_, "seat": seat, "data": data}
+        self.state = APPLIERS[type_](self.state, seat, data)  # type: ignore[arg-type]
         self.events.append(item)
 
 
@@ -650,9 +650,10 @@ def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event
     handler = HANDLERS.get(name) if isinstance(name, str) else None
     if handler is None:
         raise _invalid(f"'action' must be one of {', '.join(ACTIONS)}.")
-    unknown = set(action) - FIELDS.get(name, _BARE)  # type: ignore[arg-type]
-    if unknown:
-        raise _invalid(f"Unknown field(s) for '{name}': {', '.join(sorted(unknown))}.")
+    allowed = FIELDS.get(name, _BARE)  # type: ignore[arg-type]
+    if not allowed.issuperset(action):
+        unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
+        raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
     _check_seat(state, seat)
     turn = Turn(state)
     handler(turn, seat, action)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.cards import COLORS, WILD, WILD_DRAW4
+from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD, WILD_DRAW4, WILDS
 from games.engine.events import Event
 from games.engine.rules import _finishes_on_action, can_stack, matches, may_jump_in
 from games.engine.state import GameState, Pending
@@ -51,8 +51,10 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     if seat == state.current:
         if pending is None:
             top, color = state.discard_pile[-1], state.color
+            top_rank = RANK_OF[top]
             for card in dict.fromkeys(hand):
-                if matches(card, top, color):
+                # matches(), inlined: this loop runs for every view and every bot move
+                if COLOR_OF[card] == color or RANK_OF[card] == top_rank or card in WILDS:
                     actions += _play_entries(state, seat, card)
             actions.append({"action": "draw"})
         elif pending.kind == "color":

@@ -1,0 +1,71 @@
+"""Build given deck orders so that a test can set the table exactly as a page of the rule book."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from games.engine import DECK, GameState, act, make_options, replay, start_game
+from games.engine.events import Event
+
+
+def deck_for(
+    hands: Sequence[Sequence[str]],
+    starter: str,
+    draws: Sequence[str] = (),
+) -> list[str]:
+    """A 108-card deck that deals ``hands`` (7 cards each, seat 0 first) in round 1.
+
+    In round 1 the dealer is the last seat, so the deal goes to seats 0, 1, …, n-1, one card at a
+    time. ``starter`` is turned face up after the deal; ``draws`` are the next cards of the draw
+    pile, top first. The rest of the pile follows in the order of the unshuffled deck.
+    """
+    players = len(hands)
+    if any(len(hand) != 7 for hand in hands):
+        raise ValueError("every hand is dealt 7 cards")
+    order: list[str] = []
+    for i in range(7):
+        for hand in hands:
+            order.append(hand[i])
+    order.append(starter)
+    order.extend(draws)
+    left = Counter(DECK)
+    left.subtract(order)
+    if any(n < 0 for n in left.values()):
+        raise ValueError(f"more copies than the deck holds: {[c for c, n in left.items() if n < 0]}")
+    for card in DECK:
+        if left[card] > 0:
+            order.append(card)
+            left[card] -= 1
+    assert len(order) == 108 and players * 7 < 108
+    return order
+
+
+class Table:
+    """A game under test: its state and its whole log, acted on seat by seat."""
+
+    def __init__(
+        self,
+        hands: Sequence[Sequence[str]],
+        starter: str,
+        draws: Sequence[str] = (),
+        *,
+        seed: int = 1,
+        target_score: int = 500,
+        max_timeouts: int = 3,
+        **rules: Any,
+    ) -> None:
+        options = make_options(rules, target_score=target_score, max_timeouts=max_timeouts)
+        self.log: list[Event] = start_game(
+            len(hands), options, seed, deck=deck_for(hands, starter, draws)
+        )
+        self.state: GameState = replay(self.log)
+
+    def act(self, seat: int, action: str, **fields: Any) -> list[Event]:
+        events, self.state = act(self.state, seat, {"action": action, **fields})
+        self.log += events
+        return events
+
+    def types(self, events: Sequence[Event]) -> list[str]:
+        return [e["type"] for e in events]
