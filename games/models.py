@@ -1,1 +1,128 @@
-"""Game models (to come): Game, Seat, Event, Hand."""
+"""The event log of every game, and the projections the service reads and locks.
+
+``Event`` is the truth: append-only (PostgreSQL refuses UPDATE and DELETE on it by a trigger).
+``Game``, ``Seat`` and ``Hand`` are projections written in the same transaction as the events and
+rebuildable from the log (``manage.py rebuild_projections``). ``Game.state`` holds the engine
+state after the last event, so acting on a game never replays its whole log.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class GameStatus(models.TextChoices):
+    WAITING = "waiting"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class Game(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING)
+    version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
+    max_players = models.PositiveSmallIntegerField(default=4)
+    target_score = models.PositiveIntegerField(default=500)
+    turn_timeout = models.PositiveIntegerField(default=86400, help_text="Seconds.")
+    max_timeouts = models.PositiveSmallIntegerField(default=3)
+    rules = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField(help_text="Secret until the game ends.")
+    deck = models.JSONField(null=True, blank=True, help_text="A given first-round deck (staff).")
+    state = models.JSONField(null=True, blank=True, help_text="Engine state after `version`.")
+    current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.id} ({self.status}, v{self.version})"
+
+
+class SeatStatus(models.TextChoices):
+    PLAYING = "playing"
+    FORFEITED = "forfeited"
+    OUT = "out"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    status = models.CharField(max_length=16, choices=SeatStatus.choices, default=SeatStatus.PLAYING)
+    score = models.IntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.number} of {self.game_id}"
+
+
+class Hand(models.Model):
+    """The cards a seat holds now: a projection of the log."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    seat = models.PositiveSmallIntegerField()
+    cards = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="hand_unique_seat")]
+
+    def __str__(self) -> str:
+        return f"Hand of seat {self.seat} in {self.game_id}"
+
+
+class Event(models.Model):
+    """One fact of a game's append-only log. Never updated, never deleted."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to an action sent with an ``Idempotency-Key``, returned to retries."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE)
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game", "key"], name="idempotency_unique_key")
+        ]

@@ -11,7 +11,7 @@ from typing import Any
 
 from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD, WILD_DRAW4, WILDS
 from games.engine.events import Event
-from games.engine.rules import _finishes_on_action, can_stack, matches, may_jump_in
+from games.engine.rules import _finishes_on_action, can_stack, may_jump_in
 from games.engine.state import GameState, Pending
 
 Action = dict[str, Any]
@@ -100,9 +100,13 @@ def pending_view(pending: Pending | None, viewer: int | None, revealed: bool) ->
     return data
 
 
-def view(state: GameState, seat: int | None) -> dict[str, Any]:
-    """The game as ``seat`` may see it (``None``: a spectator)."""
-    revealed = state.status == "finished"
+def view(state: GameState, seat: int | None, revealed: bool | None = None) -> dict[str, Any]:
+    """The game as ``seat`` may see it (``None``: a spectator).
+
+    ``revealed`` shows every card; by default a finished game is revealed and no other.
+    """
+    if revealed is None:
+        revealed = state.status == "finished"
     seats = []
     for s in range(state.players):
         entry: dict[str, Any] = {

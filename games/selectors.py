@@ -1,0 +1,197 @@
+"""Reads: the game list, one game as the caller may see it, the redacted event log, replays.
+
+Every card a response shows passes through the engine's ``view`` or ``event_view``: the one place
+that decides what a seat may see.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef, QuerySet
+
+from games import engine
+from games.engine.snapshot import state_from_data
+from games.models import Event, Game, GameStatus, Seat
+from unoservice.errors import DomainError
+
+Player = User
+
+
+def settings_of(game: Game) -> dict[str, Any]:
+    return {
+        "max_players": game.max_players,
+        "target_score": game.target_score,
+        "turn_timeout": game.turn_timeout,
+        "max_timeouts": game.max_timeouts,
+        "rules": game.rules,
+    }
+
+
+def _player(seat: Seat) -> dict[str, Any]:
+    return {"id": seat.player_id, "username": seat.player.get_username()}
+
+
+def seat_of(seats: Sequence[Seat], player: Player) -> int | None:
+    return next((s.number for s in seats if s.player_id == player.pk), None)
+
+
+def game_seats(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
+
+
+def _waiting_view(game: Game, seats: Sequence[Seat], seat: int | None) -> dict[str, Any]:
+    return {
+        "seats": [
+            {
+                "seat": s.number,
+                "player": _player(s),
+                "hand_count": 0,
+                "score": 0,
+                "uno": False,
+                "catchable": False,
+                "status": s.status,
+                "timeouts": 0,
+            }
+            for s in seats
+        ],
+        "round": None,
+        "you": None if seat is None else {"seat": seat, "hand": [], "legal_actions": []},
+        "last_round": None,
+        "winner_seat": None,
+    }
+
+
+def view_of_state(
+    game: Game,
+    seats: Sequence[Seat],
+    state: engine.GameState,
+    seat: int | None,
+    revealed: bool | None = None,
+) -> dict[str, Any]:
+    shown = engine.view(state, seat, revealed)
+    players = {s.number: _player(s) for s in seats}
+    for entry in shown["seats"]:
+        entry["player"] = players.get(entry["seat"])
+    shown.pop("status", None)
+    return shown
+
+
+def game_view(game: Game, seats: Sequence[Seat], player: Player) -> dict[str, Any]:
+    """The game view of the contract, as ``player`` may see it."""
+    seat = seat_of(seats, player)
+    if game.state is None:
+        body = _waiting_view(game, seats, seat)
+    else:
+        body = view_of_state(game, seats, state_from_data(game.state), seat)
+        if body["round"] is not None:
+            deadline = game.turn_deadline
+            body["round"]["turn_deadline"] = deadline.isoformat() if deadline else None
+    return {
+        "id": str(game.id),
+        "status": game.status,
+        "version": game.version,
+        "settings": settings_of(game),
+        "created_by": game.created_by_id,
+        "created_at": game.created_at.isoformat(),
+        **body,
+    }
+
+
+def parse_game_id(game_id: str | uuid.UUID) -> uuid.UUID:
+    if isinstance(game_id, uuid.UUID):
+        return game_id
+    try:
+        return uuid.UUID(str(game_id))
+    except ValueError:
+        raise DomainError("not_found", "No such game.", 404) from None
+
+
+def get_game(game_id: str | uuid.UUID) -> Game:
+    try:
+        return Game.objects.get(pk=parse_game_id(game_id))
+    except Game.DoesNotExist:
+        raise DomainError("not_found", "No such game.", 404) from None
+
+
+def game_list(
+    player: Player, *, status: str | None = None, mine: bool = False, my_turn: bool = False
+) -> QuerySet[Game]:
+    games = Game.objects.all().prefetch_related("seats__player")
+    if status is not None:
+        games = games.filter(status=status)
+    if mine or my_turn:
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player_id=player.pk)))
+    if my_turn:
+        waiting_on_me = Seat.objects.filter(
+            game=OuterRef("pk"), player_id=player.pk, number=OuterRef("current_seat")
+        )
+        games = games.filter(Exists(waiting_on_me), status=GameStatus.ACTIVE).order_by(
+            "turn_deadline", "created_at"
+        )
+    return games
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    seats = sorted(game.seats.all(), key=lambda s: s.number)
+    return {
+        "id": str(game.id),
+        "status": game.status,
+        "version": game.version,
+        "settings": settings_of(game),
+        "seats": [{"seat": s.number, "player": _player(s), "status": s.status} for s in seats],
+        "current_seat": game.current_seat,
+        "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
+        "winner_seat": game.winner_seat,
+        "created_at": game.created_at.isoformat(),
+    }
+
+
+def _event_body(row: Event, seat: int | None, revealed: bool) -> dict[str, Any]:
+    shown = engine.event_view(
+        {"type": row.type, "seat": row.seat, "data": row.data}, seat, revealed
+    )
+    return {
+        "seq": row.seq,
+        "type": row.type,
+        "seat": row.seat,
+        "at": row.created_at.isoformat(),
+        "data": shown["data"],
+    }
+
+
+def game_events(
+    game: Game, seats: Sequence[Seat], player: Player, *, after: int, limit: int
+) -> list[dict[str, Any]]:
+    """The log after seq ``after``, at most ``limit`` events, as ``player`` may see it."""
+    seat = seat_of(seats, player)
+    revealed = game.status == GameStatus.FINISHED
+    rows = Event.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit]
+    return [_event_body(row, seat, revealed) for row in rows]
+
+
+def game_replay(game: Game, seats: Sequence[Seat], player: Player, *, at: int) -> dict[str, Any]:
+    """The game view as it stood right after event ``at``; a finished game shows every card."""
+    if not 1 <= at <= game.version:
+        raise DomainError(
+            "seq_out_of_range",
+            f"'at' must be from 1 to {game.version}, the game's version."
+            if game.version
+            else "The game has no events yet.",
+            400,
+        )
+    rows = Event.objects.filter(game=game, seq__lte=at).order_by("seq")
+    state = engine.replay({"type": r.type, "seat": r.seat, "data": r.data} for r in rows)
+    revealed = game.status == GameStatus.FINISHED
+    seat = seat_of(seats, player)
+    body = view_of_state(game, seats, state, seat, revealed=revealed or state.status == "finished")
+    return {
+        "id": str(game.id),
+        "status": state.status,
+        "version": at,
+        "settings": settings_of(game),
+        **body,
+    }

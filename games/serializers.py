@@ -1,0 +1,322 @@
+"""Input validation and the documented shapes of every games endpoint.
+
+Input serializers validate bodies and query strings (unknown fields are refused). Output
+serializers document the responses for the OpenAPI schema; the responses themselves are built by
+the selectors from the engine's views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import PolymorphicProxySerializer
+from rest_framework import serializers
+
+from games.engine import CARD_CODES, COLORS, HOUSE_RULES
+from games.engine.events import EVENT_TYPES
+from games.models import GameStatus
+
+CARD_CHOICES = sorted(CARD_CODES)
+MAX_INT = 2**31 - 1
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know, so a typo is an error rather than silently ignored."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(self.initial_data, dict):
+            unknown = sorted(set(self.initial_data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(f"Unknown field(s): {', '.join(unknown)}.")
+        return attrs
+
+
+# --- creating a game ---------------------------------------------------------------------------
+
+
+class RulesSerializer(StrictSerializer):
+    """House rules, all off by default (see the rule book)."""
+
+    scoring = serializers.ChoiceField(choices=["winner", "penalty"], required=False)
+    stacking = serializers.BooleanField(required=False)
+    reverse_bounce = serializers.BooleanField(required=False, help_text="Needs stacking.")
+    draw_until_playable = serializers.BooleanField(required=False)
+    force_play = serializers.BooleanField(required=False)
+    jump_in = serializers.BooleanField(required=False)
+    seven_zero = serializers.BooleanField(required=False)
+    multi_play = serializers.BooleanField(required=False)
+    no_action_finish = serializers.BooleanField(required=False)
+    elimination = serializers.BooleanField(required=False)
+    uno_penalty = serializers.IntegerField(required=False, min_value=0, max_value=20)
+    bluff_penalty = serializers.IntegerField(required=False, min_value=0, max_value=20)
+
+
+assert set(RulesSerializer().fields) == set(HOUSE_RULES)
+
+
+class GameCreateSerializer(StrictSerializer):
+    max_players = serializers.IntegerField(min_value=2, max_value=10, default=4)
+    target_score = serializers.IntegerField(min_value=1, max_value=1_000_000, default=500)
+    turn_timeout = serializers.IntegerField(
+        min_value=1, max_value=2_592_000, default=86400, help_text="Seconds a seat has to act."
+    )
+    max_timeouts = serializers.IntegerField(
+        min_value=1, max_value=100, default=3, help_text="Consecutive timeouts before a forfeit."
+    )
+    rules = RulesSerializer(required=False)
+    seed = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text="Makes every shuffle of the game reproducible. Kept secret until the game ends.",
+    )
+    deck = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARD_CHOICES),
+        required=False,
+        min_length=108,
+        max_length=108,
+        help_text="Staff only: the first round's deck, top card first.",
+    )
+
+
+# --- actions -----------------------------------------------------------------------------------
+
+
+class _Action(StrictSerializer):
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_INT,
+        help_text="Refuse the action (409 version_conflict) if the game has moved past this.",
+    )
+
+
+def _action_field(name: str) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=[name])
+
+
+class PlayActionSerializer(_Action):
+    action = _action_field("play")
+    card = serializers.ChoiceField(choices=CARD_CHOICES, required=False)
+    cards = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARD_CHOICES),
+        required=False,
+        min_length=1,
+        max_length=108,
+        help_text="multi_play only: several cards of one number, instead of 'card'.",
+    )
+    color = serializers.ChoiceField(
+        choices=list(COLORS), required=False, help_text="Required with a wild."
+    )
+    uno = serializers.BooleanField(required=False, help_text="Say UNO with this play.")
+    target = serializers.IntegerField(
+        required=False, min_value=0, max_value=9, help_text="seven_zero: the seat a 7 swaps with."
+    )
+
+
+class DrawActionSerializer(_Action):
+    action = _action_field("draw")
+
+
+class PassActionSerializer(_Action):
+    action = _action_field("pass")
+
+
+class ChallengeActionSerializer(_Action):
+    action = _action_field("challenge")
+
+
+class AcceptActionSerializer(_Action):
+    action = _action_field("accept")
+
+
+class ColorActionSerializer(_Action):
+    action = _action_field("color")
+    color = serializers.ChoiceField(choices=list(COLORS))
+
+
+class UnoActionSerializer(_Action):
+    action = _action_field("uno")
+
+
+class CatchActionSerializer(_Action):
+    action = _action_field("catch")
+    target = serializers.IntegerField(min_value=0, max_value=9)
+
+
+ACTION_SERIALIZERS: dict[str, type[_Action]] = {
+    "play": PlayActionSerializer,
+    "draw": DrawActionSerializer,
+    "pass": PassActionSerializer,
+    "challenge": ChallengeActionSerializer,
+    "accept": AcceptActionSerializer,
+    "color": ColorActionSerializer,
+    "uno": UnoActionSerializer,
+    "catch": CatchActionSerializer,
+}
+
+ActionSerializer = PolymorphicProxySerializer(
+    component_name="Action",
+    serializers=ACTION_SERIALIZERS,  # type: ignore[arg-type]
+    resource_type_field_name="action",
+)
+
+# The entries of legal_actions have the same shapes, without expected_version.
+LegalActionSerializer = PolymorphicProxySerializer(
+    component_name="LegalAction",
+    serializers=ACTION_SERIALIZERS,  # type: ignore[arg-type]
+    resource_type_field_name="action",
+    many=True,
+)
+
+
+# --- query strings -----------------------------------------------------------------------------
+
+
+class GameListQuerySerializer(StrictSerializer):
+    status = serializers.ChoiceField(choices=GameStatus.values, required=False)
+    mine = serializers.BooleanField(required=False, default=False)
+    my_turn = serializers.BooleanField(required=False, default=False)
+    page = serializers.IntegerField(required=False, min_value=1, max_value=MAX_INT)
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=100)
+
+
+class EventsQuerySerializer(StrictSerializer):
+    after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_INT)
+    limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=1000)
+    wait = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=30,
+        help_text="Hold the request up to this many seconds until there is an event after 'after'.",
+    )
+
+
+class ReplayQuerySerializer(StrictSerializer):
+    at = serializers.IntegerField(min_value=1, max_value=MAX_INT)
+
+
+# --- responses (documentation) -----------------------------------------------------------------
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class SettingsSerializer(serializers.Serializer):
+    max_players = serializers.IntegerField()
+    target_score = serializers.IntegerField()
+    turn_timeout = serializers.IntegerField()
+    max_timeouts = serializers.IntegerField()
+    rules = RulesSerializer()
+
+
+class SeatViewSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = PlayerRefSerializer()
+    hand_count = serializers.IntegerField()
+    score = serializers.IntegerField()
+    uno = serializers.BooleanField(help_text="Said UNO and holds one card.")
+    catchable = serializers.BooleanField(help_text="Holds one card without saying UNO: catch it.")
+    status = serializers.ChoiceField(choices=["playing", "forfeited", "out"])
+    timeouts = serializers.IntegerField(help_text="Consecutive timeouts so far.")
+    hand = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Finished games only."
+    )
+
+
+class PendingSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["color", "play_drawn", "wild_draw4", "draw_penalty"])
+    seat = serializers.IntegerField(help_text="The seat the game waits for.")
+    card = serializers.CharField(required=False, help_text="play_drawn: shown to that seat only.")
+    amount = serializers.IntegerField(required=False, help_text="Cards owed.")
+    from_seat = serializers.IntegerField(required=False)
+    previous_color = serializers.CharField(required=False)
+    draw_card = serializers.CharField(required=False)
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    current_seat = serializers.IntegerField()
+    direction = serializers.ChoiceField(choices=[1, -1])
+    top_card = serializers.CharField(allow_null=True)
+    color = serializers.CharField(allow_null=True)
+    draw_pile = serializers.IntegerField(help_text="Cards in the draw pile.")
+    discard_pile = serializers.IntegerField(help_text="Cards in the discard pile.")
+    pending = PendingSerializer(allow_null=True)
+    turn_deadline = serializers.DateTimeField(allow_null=True, required=False)
+
+
+class YouSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    hand = serializers.ListField(child=serializers.CharField())
+    legal_actions = LegalActionSerializer
+
+
+class LastRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    winner_seat = serializers.IntegerField(allow_null=True)
+    points = serializers.ListField(child=serializers.IntegerField())
+    hands = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+
+
+class RevealedSerializer(serializers.Serializer):
+    draw_pile = serializers.ListField(child=serializers.CharField())
+    seed = serializers.IntegerField()
+
+
+class GameViewSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=GameStatus.values)
+    version = serializers.IntegerField(help_text="The seq of the last event.")
+    settings = SettingsSerializer()
+    created_by = serializers.IntegerField(required=False)
+    created_at = serializers.DateTimeField(required=False)
+    seats = SeatViewSerializer(many=True)
+    round = RoundSerializer(allow_null=True)
+    you = YouSerializer(allow_null=True)
+    last_round = LastRoundSerializer(allow_null=True)
+    winner_seat = serializers.IntegerField(allow_null=True)
+    revealed = RevealedSerializer(required=False, help_text="Finished games only.")
+
+
+class SeatSummarySerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = PlayerRefSerializer()
+    status = serializers.ChoiceField(choices=["playing", "forfeited", "out"])
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=GameStatus.values)
+    version = serializers.IntegerField()
+    settings = SettingsSerializer()
+    seats = SeatSummarySerializer(many=True)
+    current_seat = serializers.IntegerField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    winner_seat = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class GamePageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameSummarySerializer(many=True)
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=list(EVENT_TYPES))
+    seat = serializers.IntegerField(allow_null=True)
+    at = serializers.DateTimeField()
+    data = serializers.DictField()  # type: ignore[assignment]
+
+
+class EventPageSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    version = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)

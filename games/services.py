@@ -1,0 +1,326 @@
+"""Every write to a game goes through here: lock, check, decide, append, project, one transaction.
+
+A write locks the game row (``select_for_update``), checks ``expected_version``, asks the engine,
+appends the events with consecutive seqs and updates the projections (Game, Seat, Hand) before the
+transaction commits. The unique (game, seq) constraint is the last line of defence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.engine.rules import check_deck
+from games.engine.snapshot import state_from_data, state_to_data
+from games.models import Event, Game, GameStatus, Hand, IdempotentRequest, Seat
+from games.selectors import game_view, parse_game_id
+from unoservice.errors import DomainError
+
+Player = User
+MAX_TURN_TIMEOUT = 30 * 24 * 3600
+MAX_SEED = 2**63 - 1
+
+# Called after a write commits with the game as it then stands (the deadline scheduler).
+after_commit_hooks: list[Callable[[Game], None]] = []
+
+
+def lock_game(game_id: str | uuid.UUID) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=parse_game_id(game_id))
+    except Game.DoesNotExist:
+        raise DomainError("not_found", "No such game.", 404) from None
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
+
+
+def _seat_number(seats: Sequence[Seat], player: Player) -> int | None:
+    return next((s.number for s in seats if s.player_id == player.pk), None)
+
+
+def _require_seat(seats: Sequence[Seat], player: Player) -> int:
+    seat = _seat_number(seats, player)
+    if seat is None:
+        raise DomainError("not_a_player", "You have no seat in this game.", 403)
+    return seat
+
+
+# --- creating and filling a game -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewGame:
+    max_players: int = 4
+    target_score: int = 500
+    turn_timeout: int = 86400
+    max_timeouts: int = 3
+    rules: dict[str, Any] | None = None
+    seed: int | None = None
+    deck: list[str] | None = None
+
+
+def game_create(*, player: Player, spec: NewGame) -> Game:
+    """A new game waiting for players; the creator takes seat 0."""
+    if not 2 <= spec.max_players <= 10:
+        raise DomainError("invalid", "max_players must be from 2 to 10.", 400)
+    if not 1 <= spec.turn_timeout <= MAX_TURN_TIMEOUT:
+        raise DomainError("invalid", f"turn_timeout must be from 1 to {MAX_TURN_TIMEOUT}.", 400)
+    options = engine.make_options(
+        spec.rules, target_score=spec.target_score, max_timeouts=spec.max_timeouts
+    )
+    if spec.deck is not None:
+        if not getattr(player, "is_staff", False):
+            raise DomainError("permission_denied", "Only staff may give a deck.", 403)
+        check_deck(spec.deck)
+    seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+    if not 0 <= seed <= MAX_SEED:
+        raise DomainError("invalid", f"seed must be from 0 to {MAX_SEED}.", 400)
+    with transaction.atomic():
+        game = Game.objects.create(
+            max_players=spec.max_players,
+            target_score=spec.target_score,
+            turn_timeout=spec.turn_timeout,
+            max_timeouts=spec.max_timeouts,
+            rules=options.rules(),
+            seed=seed,
+            deck=spec.deck,
+            created_by=player,
+        )
+        Seat.objects.create(game=game, number=0, player=player)
+    return game
+
+
+def _require_waiting(game: Game) -> None:
+    if game.status != GameStatus.WAITING:
+        raise DomainError("game_not_waiting", f"The game is {game.status}, not waiting.", 409)
+
+
+def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
+    """Take the next free seat; a game whose seats are all taken starts by itself."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        _require_waiting(game)
+        seats = _seats(game)
+        if _seat_number(seats, player) is not None:
+            raise DomainError("already_seated", "You already have a seat in this game.", 409)
+        if len(seats) >= game.max_players:
+            raise DomainError("game_full", "Every seat of this game is taken.", 409)
+        seats.append(Seat.objects.create(game=game, number=len(seats), player=player))
+        if len(seats) == game.max_players:
+            _start(game, seats)
+    _committed(game)
+    return game
+
+
+def game_leave(*, player: Player, game_id: str | uuid.UUID) -> Game:
+    """Leave a game that has not started; the seats after close up. An empty game is abandoned."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = _seats(game)
+        number = _require_seat(seats, player)
+        _require_waiting(game)
+        Seat.objects.filter(game=game, number=number).delete()
+        for seat in seats[number + 1 :]:
+            Seat.objects.filter(pk=seat.pk).update(number=seat.number - 1)
+        if len(seats) == 1:
+            game.status = GameStatus.ABANDONED
+            game.save(update_fields=["status", "updated_at"])
+    return game
+
+
+def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
+    """The host (seat 0, the creator unless they left) starts the game with 2 or more seated."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = _seats(game)
+        number = _require_seat(seats, player)
+        _require_waiting(game)
+        if number != 0:
+            raise DomainError("permission_denied", "Only the host (seat 0) starts the game.", 403)
+        if len(seats) < 2:
+            raise DomainError("not_enough_players", "A game needs at least 2 players.", 409)
+        _start(game, seats)
+    _committed(game)
+    return game
+
+
+def _options(game: Game) -> engine.Options:
+    return engine.make_options(
+        game.rules, target_score=game.target_score, max_timeouts=game.max_timeouts
+    )
+
+
+def _start(game: Game, seats: list[Seat]) -> None:
+    events = engine.start_game(len(seats), _options(game), game.seed, deck=game.deck)
+    state = engine.replay(events)
+    Hand.objects.bulk_create(Hand(game=game, seat=s.number, cards=[]) for s in seats)
+    _append(game, None, events, state, seats)
+
+
+# --- acting ----------------------------------------------------------------------------------
+
+
+def _append(
+    game: Game,
+    before: engine.GameState | None,
+    events: Sequence[engine.Event],
+    after: engine.GameState,
+    seats: Sequence[Seat],
+) -> None:
+    """Append ``events`` to the log and bring the projections up to ``after``."""
+    base = game.version
+    Event.objects.bulk_create(
+        Event(game=game, seq=base + i, type=e["type"], seat=e["seat"], data=e["data"])
+        for i, e in enumerate(events, start=1)
+    )
+    game.version = base + len(events)
+    game.state = state_to_data(after)
+    finished = after.status == "finished"
+    game.status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
+    game.winner_seat = after.winner
+    game.current_seat = None if finished else after.actor
+    if finished:
+        game.turn_deadline = None
+    elif any(e["type"] == "turn_changed" for e in events):
+        game.turn_deadline = timezone.now() + timedelta(seconds=game.turn_timeout)
+    game.save(
+        update_fields=[
+            "version",
+            "state",
+            "status",
+            "winner_seat",
+            "current_seat",
+            "turn_deadline",
+            "updated_at",
+        ]
+    )
+    for seat in range(after.players):
+        if before is None or before.hands[seat] != after.hands[seat]:
+            Hand.objects.filter(game=game, seat=seat).update(cards=list(after.hands[seat]))
+    for row in seats:
+        status, score = after.statuses[row.number], after.scores[row.number]
+        if row.status != status or row.score != score:
+            row.status, row.score = status, score
+            Seat.objects.filter(pk=row.pk).update(status=status, score=score)
+
+
+def _committed(game: Game) -> None:
+    for hook in after_commit_hooks:
+        transaction.on_commit(lambda hook=hook: hook(game))  # type: ignore[misc]
+
+
+def load_state(game: Game) -> engine.GameState:
+    if game.state is None:
+        raise DomainError("game_not_active", f"The game is {game.status}.", 409)
+    return state_from_data(game.state)
+
+
+def _fingerprint(body: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    status_code: int
+    body: dict[str, Any]
+    replayed: bool = False
+
+
+def game_act(
+    *,
+    player: Player,
+    game_id: str | uuid.UUID,
+    action: dict[str, Any],
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    request_body: dict[str, Any] | None = None,
+) -> ActionResult:
+    """Apply ``action`` by the caller's seat; the answer is the game view after it."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if idempotency_key is not None:
+            fingerprint = _fingerprint(request_body if request_body is not None else action)
+            stored = IdempotentRequest.objects.filter(
+                player_id=player.pk, game=game, key=idempotency_key
+            ).first()
+            if stored is not None:
+                if stored.fingerprint != fingerprint:
+                    raise DomainError(
+                        "idempotency_key_reused",
+                        "This Idempotency-Key was used with a different request.",
+                        422,
+                    )
+                return ActionResult(stored.status_code, stored.response, replayed=True)
+        seats = _seats(game)
+        seat = _require_seat(seats, player)
+        if game.status != GameStatus.ACTIVE:
+            raise DomainError("game_not_active", f"The game is {game.status}.", 409)
+        if expected_version is not None and expected_version != game.version:
+            raise DomainError(
+                "version_conflict",
+                f"The game is at version {game.version}, not {expected_version}.",
+                409,
+            )
+        before = load_state(game)
+        events, after = engine.act(before, seat, action)
+        _append(game, before, events, after, seats)
+        body = game_view(game, seats, player)
+        if idempotency_key is not None:
+            IdempotentRequest.objects.create(
+                player_id=player.pk,
+                game=game,
+                key=idempotency_key,
+                fingerprint=fingerprint,
+                status_code=200,
+                response=body,
+            )
+    _committed(game)
+    return ActionResult(200, body)
+
+
+def game_resign(*, player: Player, game_id: str | uuid.UUID) -> Game:
+    """Leave a started game for good: a forfeit. A game left with one player ends."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = _seats(game)
+        seat = _require_seat(seats, player)
+        if game.status != GameStatus.ACTIVE:
+            raise DomainError("game_not_active", f"The game is {game.status}.", 409)
+        before = load_state(game)
+        events, after = engine.resign(before, seat)
+        _append(game, before, events, after, seats)
+    _committed(game)
+    return game
+
+
+def game_time_out(*, game_id: str | uuid.UUID, version: int | None = None) -> bool:
+    """Act for the seat whose turn deadline has passed. False when there is nothing to do.
+
+    With ``version``, only if the game is still at that version (a stale task does nothing).
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != GameStatus.ACTIVE or game.turn_deadline is None:
+            return False
+        if version is not None and game.version != version:
+            return False
+        if game.turn_deadline > timezone.now():
+            return False
+        seats = _seats(game)
+        before = load_state(game)
+        events, after = engine.time_out(before)
+        _append(game, before, events, after, seats)
+    _committed(game)
+    return True

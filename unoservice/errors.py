@@ -1,0 +1,76 @@
+"""One error path: every error body is ``{"code", "detail"}`` with the contract's status.
+
+Services raise ``DomainError`` (the engine raises ``IllegalMove``, which carries the same three
+things); DRF's own exceptions are mapped onto the contract's codes. Nothing escapes as a 500 that
+a client could have caused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.engine import IllegalMove
+
+
+class DomainError(Exception):
+    """A refusal by a service: ``code`` is machine-readable, ``detail`` is for people."""
+
+    def __init__(self, code: str, detail: str, status: int = 400) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.status = status
+
+
+_CODES: dict[type[exceptions.APIException], str] = {
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "not_authenticated",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+    exceptions.ParseError: "invalid",
+    exceptions.ValidationError: "invalid",
+}
+
+
+def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {"code": code, "detail": detail, **extra}
+
+
+def _first_message(errors: Any) -> str:
+    if isinstance(errors, dict):
+        for field, value in errors.items():
+            message = _first_message(value)
+            return message if field == "non_field_errors" else f"{field}: {message}"
+    if isinstance(errors, list) and errors:
+        return _first_message(errors[0])
+    return str(errors)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError | IllegalMove):
+        return Response(error_body(exc.code, exc.detail), status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    code = next((c for kind, c in _CODES.items() if isinstance(exc, kind)), "error")
+    if isinstance(exc, exceptions.ValidationError):
+        body = error_body(code, _first_message(exc.detail), errors=exc.detail)
+        response.status_code = status.HTTP_400_BAD_REQUEST
+    else:
+        body = error_body(code, str(exc.detail))
+    response.data = body
+    return response
