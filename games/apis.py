@@ -55,6 +55,7 @@ def _player(request: Request) -> User:
 
 
 def _view(game_id: str, request: Request) -> dict[str, Any]:
+    services.catch_up(game_id)
     game = selectors.get_game(game_id)
     return selectors.game_view(game, selectors.game_seats(game), _player(request))
 
@@ -332,6 +333,7 @@ class GameEventsApi(APIView):
         query = _query(EventsQuerySerializer, request)
         after, limit = query["after"], query["limit"]
         deadline = time.monotonic() + query["wait"]
+        services.catch_up(game_id)
         while True:
             game = selectors.get_game(game_id)
             seats = selectors.game_seats(game)
@@ -364,6 +366,7 @@ class GameReplayApi(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = _query(ReplayQuerySerializer, request)
+        services.catch_up(game_id)
         game = selectors.get_game(game_id)
         seats = selectors.game_seats(game)
         return Response(selectors.game_replay(game, seats, _player(request), at=query["at"]))

@@ -7,28 +7,36 @@ the selectors from the engine's views.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
 from games.engine import CARD_CODES, COLORS, HOUSE_RULES
 from games.engine.events import EVENT_TYPES
-from games.models import GameStatus
+from games.models import GameStatus, SeatStatus
 
+# Choice sets shared by several fields: unoservice.settings names each one once for the schema.
 CARD_CHOICES = sorted(CARD_CODES)
+GAME_STATUSES = list(GameStatus.values)
+SEAT_STATUSES = list(SeatStatus.values)
 MAX_INT = 2**31 - 1
 
 
 class StrictSerializer(serializers.Serializer):
     """Refuses fields it does not know, so a typo is an error rather than silently ignored."""
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if isinstance(self.initial_data, dict):
-            unknown = sorted(set(self.initial_data) - set(self.fields))
+    def to_internal_value(self, data: Any) -> Any:
+        # Checked here rather than in validate(): a nested serializer (``rules``) has no
+        # ``initial_data``, and its unknown keys must be refused too.
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError(f"Unknown field(s): {', '.join(unknown)}.")
-        return attrs
+                message = f"Unknown field(s): {', '.join(unknown)}."
+                raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]})
+        return super().to_internal_value(data)
 
 
 # --- creating a game ---------------------------------------------------------------------------
@@ -174,7 +182,7 @@ LegalActionSerializer = PolymorphicProxySerializer(
 
 
 class GameListQuerySerializer(StrictSerializer):
-    status = serializers.ChoiceField(choices=GameStatus.values, required=False)
+    status = serializers.ChoiceField(choices=GAME_STATUSES, required=False)
     mine = serializers.BooleanField(required=False, default=False)
     my_turn = serializers.BooleanField(required=False, default=False)
     page = serializers.IntegerField(required=False, min_value=1, max_value=MAX_INT)
@@ -220,7 +228,7 @@ class SeatViewSerializer(serializers.Serializer):
     score = serializers.IntegerField()
     uno = serializers.BooleanField(help_text="Said UNO and holds one card.")
     catchable = serializers.BooleanField(help_text="Holds one card without saying UNO: catch it.")
-    status = serializers.ChoiceField(choices=["playing", "forfeited", "out"])
+    status = serializers.ChoiceField(choices=SEAT_STATUSES)
     timeouts = serializers.IntegerField(help_text="Consecutive timeouts so far.")
     hand = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Finished games only."
@@ -270,7 +278,7 @@ class RevealedSerializer(serializers.Serializer):
 
 class GameViewSerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=GameStatus.values)
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
     version = serializers.IntegerField(help_text="The seq of the last event.")
     settings = SettingsSerializer()
     created_by = serializers.IntegerField(required=False)
@@ -286,12 +294,12 @@ class GameViewSerializer(serializers.Serializer):
 class SeatSummarySerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     player = PlayerRefSerializer()
-    status = serializers.ChoiceField(choices=["playing", "forfeited", "out"])
+    status = serializers.ChoiceField(choices=SEAT_STATUSES)
 
 
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=GameStatus.values)
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
     version = serializers.IntegerField()
     settings = SettingsSerializer()
     seats = SeatSummarySerializer(many=True)

@@ -13,7 +13,7 @@ import secrets
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -24,12 +24,14 @@ from games import engine
 from games.engine.rules import check_deck
 from games.engine.snapshot import state_from_data, state_to_data
 from games.models import Event, Game, GameStatus, Hand, IdempotentRequest, Seat
-from games.selectors import game_view, parse_game_id
+from games.selectors import game_view, get_game, parse_game_id
 from unoservice.errors import DomainError
 
 Player = User
 MAX_TURN_TIMEOUT = 30 * 24 * 3600
 MAX_SEED = 2**63 - 1
+# A bound on the timeouts one read applies: a game ends long before (forfeits).
+MAX_CATCH_UP = 1000
 
 # Called after a write commits with the game as it then stands (the deadline scheduler).
 after_commit_hooks: list[Callable[[Game], None]] = []
@@ -111,12 +113,13 @@ def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """Take the next free seat; a game whose seats are all taken starts by itself."""
     with transaction.atomic():
         game = lock_game(game_id)
-        _require_waiting(game)
         seats = _seats(game)
         if _seat_number(seats, player) is not None:
             raise DomainError("already_seated", "You already have a seat in this game.", 409)
+        # Checked before the status: a game whose seats are all taken has started by itself.
         if len(seats) >= game.max_players:
             raise DomainError("game_full", "Every seat of this game is taken.", 409)
+        _require_waiting(game)
         seats.append(Seat.objects.create(game=game, number=len(seats), player=player))
         if len(seats) == game.max_players:
             _start(game, seats)
@@ -178,8 +181,13 @@ def _append(
     events: Sequence[engine.Event],
     after: engine.GameState,
     seats: Sequence[Seat],
+    clock: datetime | None = None,
 ) -> None:
-    """Append ``events`` to the log and bring the projections up to ``after``."""
+    """Append ``events`` to the log and bring the projections up to ``after``.
+
+    A change of who must act sets the turn deadline ``turn_timeout`` after ``clock`` (now by
+    default; a late timeout passes the deadline it acted on, so overdue timeouts keep their pace).
+    """
     base = game.version
     Event.objects.bulk_create(
         Event(game=game, seq=base + i, type=e["type"], seat=e["seat"], data=e["data"])
@@ -194,7 +202,8 @@ def _append(
     if finished:
         game.turn_deadline = None
     elif any(e["type"] == "turn_changed" for e in events):
-        game.turn_deadline = timezone.now() + timedelta(seconds=game.turn_timeout)
+        start = clock if clock is not None else timezone.now()
+        game.turn_deadline = start + timedelta(seconds=game.turn_timeout)
     game.save(
         update_fields=[
             "version",
@@ -247,7 +256,12 @@ def game_act(
     idempotency_key: str | None = None,
     request_body: dict[str, Any] | None = None,
 ) -> ActionResult:
-    """Apply ``action`` by the caller's seat; the answer is the game view after it."""
+    """Apply ``action`` by the caller's seat; the answer is the game view after it.
+
+    Overdue timeouts are applied first, in a transaction of their own: they stand whatever
+    becomes of the action.
+    """
+    catch_up(game_id)
     with transaction.atomic():
         game = lock_game(game_id)
         if idempotency_key is not None:
@@ -292,6 +306,7 @@ def game_act(
 
 def game_resign(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """Leave a started game for good: a forfeit. A game left with one player ends."""
+    catch_up(game_id)
     with transaction.atomic():
         game = lock_game(game_id)
         seats = _seats(game)
@@ -308,19 +323,61 @@ def game_resign(*, player: Player, game_id: str | uuid.UUID) -> Game:
 def game_time_out(*, game_id: str | uuid.UUID, version: int | None = None) -> bool:
     """Act for the seat whose turn deadline has passed. False when there is nothing to do.
 
-    With ``version``, only if the game is still at that version (a stale task does nothing).
+    With ``version``, only if the game is still at that version: a stale or repeated task finds
+    the game moved on and does nothing.
     """
     with transaction.atomic():
         game = lock_game(game_id)
-        if game.status != GameStatus.ACTIVE or game.turn_deadline is None:
-            return False
         if version is not None and game.version != version:
             return False
-        if game.turn_deadline > timezone.now():
-            return False
-        seats = _seats(game)
-        before = load_state(game)
-        events, after = engine.time_out(before)
-        _append(game, before, events, after, seats)
-    _committed(game)
+        acted = _time_out_locked(game)
+    if acted:
+        _committed(game)
+    return acted
+
+
+def _time_out_locked(game: Game) -> bool:
+    deadline = game.turn_deadline
+    if game.status != GameStatus.ACTIVE or deadline is None or deadline > timezone.now():
+        return False
+    seats = _seats(game)
+    before = load_state(game)
+    events, after = engine.time_out(before)
+    _append(game, before, events, after, seats, clock=deadline)
     return True
+
+
+def catch_up_locked(game: Game) -> int:
+    """Apply every overdue timeout of a locked game, in order; return how many."""
+    count = 0
+    while count < MAX_CATCH_UP and _time_out_locked(game):
+        count += 1
+    return count
+
+
+def catch_up(game_id: str | uuid.UUID) -> int:
+    """The lazy path: a game read after its deadline first gets its overdue timeouts."""
+    game = get_game(game_id)
+    if not is_overdue(game):
+        return 0
+    with transaction.atomic():
+        count = catch_up_locked(lock_game(game_id))
+    if count:
+        _committed(game)
+    return count
+
+
+def is_overdue(game: Game) -> bool:
+    return (
+        game.status == GameStatus.ACTIVE
+        and game.turn_deadline is not None
+        and game.turn_deadline <= timezone.now()
+    )
+
+
+def overdue_game_ids(limit: int) -> list[uuid.UUID]:
+    return list(
+        Game.objects.filter(status=GameStatus.ACTIVE, turn_deadline__lte=timezone.now())
+        .order_by("turn_deadline")
+        .values_list("id", flat=True)[:limit]
+    )

@@ -22,6 +22,10 @@ Decisions the rule book leaves open, taken as the official rules would or as sta
   the last move may not jump in.
 - ``draw_until_playable`` with ``force_play``: the playable card that ends the drawing must be
   played. A timeout always keeps a drawn card and passes, as the "Time" section says.
+- Drawing when both piles are exhausted draws nothing and is still the seat's move (an empty
+  ``cards_drawn``): it closes the UNO catch window and resets the seat's timeout count.
+- A first player who forfeits before naming the colour of a starter wild passes that choice on to
+  the next seat.
 - A timeout applies the action the rule book names and then, at ``max_timeouts`` consecutive
   timeouts, the forfeit. Forfeited cards are shuffled into the draw pile.
 - ``elimination``: the first seat to go out is the round's winner. With ``winner`` scoring it scores
@@ -52,7 +56,7 @@ from games.engine.cards import (
     WILD_DRAW4,
 )
 from games.engine.errors import IllegalMove
-from games.engine.events import Event, event
+from games.engine.events import VOLUNTARY_DRAWS, Event, event
 from games.engine.evolve import APPLIERS, apply, pending_to_data
 from games.engine.options import Options
 from games.engine.state import GameState, Pending
@@ -275,6 +279,9 @@ def _draw(turn: Turn, seat: int, count: int, reason: str, **extra: Any) -> list[
         turn.emit("cards_drawn", seat, cards=cards, reason=reason, **extra)
         drawn += cards
         count -= len(cards)
+    if not drawn and reason in VOLUNTARY_DRAWS:
+        # Both piles are exhausted: drawing nothing is still the seat's own move.
+        turn.emit("cards_drawn", seat, cards=[], reason=reason, **extra)
     return drawn
 
 
@@ -722,7 +729,10 @@ def _forfeit(turn: Turn, seat: int, reason: str) -> None:
         _end_round(turn, winner=state.out_order[0] if state.out_order else holders(state)[0])
         return
     if was_actor:
-        _change_turn(turn, next_seat(state, seat))
+        nxt = next_seat(state, seat)
+        # A starter wild still needs its colour: the next seat, now the first player, names it.
+        naming = Pending(kind="color", seat=nxt) if pending and pending.kind == "color" else None
+        _change_turn(turn, nxt, pending=naming)
     elif pending is not None and pending.from_seat == seat and pending.kind == "wild_draw4":
         # A forfeited seat holds nothing to be challenged on: the draw four stands.
         _change_turn(
