@@ -94,7 +94,12 @@ def test_an_action_racing_the_deadline_has_one_outcome(players: Any, worker: Any
         barrier = threading.Barrier(2)
         outcome: dict[str, Any] = {}
 
-        def act(game: Game = game, seat: int | None = seat) -> None:
+        def act(
+            game: Game = game,
+            seat: int | None = seat,
+            barrier: threading.Barrier = barrier,
+            outcome: dict[str, Any] = outcome,
+        ) -> None:
             barrier.wait()
             try:
                 services.game_act(
