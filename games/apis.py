@@ -55,9 +55,8 @@ def _player(request: Request) -> User:
 
 
 def _view(game_id: str, request: Request) -> dict[str, Any]:
-    services.catch_up(game_id)
-    game = selectors.get_game(game_id)
-    return selectors.game_view(game, selectors.game_seats(game), _player(request))
+    game = services.caught_up(selectors.get_game(game_id))
+    return selectors.game_view(game, _player(request))
 
 
 GAME_EXAMPLE = OpenApiExample(
@@ -173,7 +172,7 @@ class GameListApi(APIView):
     def post(self, request: Request) -> Response:
         data = _validated(GameCreateSerializer, request.data)
         game = services.game_create(player=_player(request), spec=services.NewGame(**data))
-        body = selectors.game_view(game, selectors.game_seats(game), _player(request))
+        body = selectors.game_view(game, _player(request))
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -200,8 +199,8 @@ def _lobby_view(name: str, summary: str, errors: dict[int, Any]) -> type[APIView
             examples=[GAME_EXAMPLE],
         )
         def post(self, request: Request, game_id: str) -> Response:
-            action(player=_player(request), game_id=game_id)
-            return Response(_view(game_id, request))
+            game = action(player=_player(request), game_id=game_id)
+            return Response(selectors.game_view(game, _player(request)))
 
     LobbyApi.__name__ = LobbyApi.__qualname__ = f"Game{name.title()}Api"
     return LobbyApi
@@ -234,6 +233,8 @@ GameResignApi = _lobby_view(
 
 
 class GameActionsApi(APIView):
+    throttle_scope = "actions"  # rates: settings.UNO_THROTTLE_RATES
+
     @extend_schema(
         operation_id="games_act",
         summary="Act in the game",
@@ -333,11 +334,10 @@ class GameEventsApi(APIView):
         query = _query(EventsQuerySerializer, request)
         after, limit = query["after"], query["limit"]
         deadline = time.monotonic() + query["wait"]
-        services.catch_up(game_id)
+        services.caught_up(selectors.get_game(game_id))
         while True:
             game = selectors.get_game(game_id)
-            seats = selectors.game_seats(game)
-            events = selectors.game_events(game, seats, _player(request), after=after, limit=limit)
+            events = selectors.game_events(game, _player(request), after=after, limit=limit)
             if events or time.monotonic() >= deadline:
                 break
             time.sleep(LONG_POLL_INTERVAL)
@@ -366,7 +366,5 @@ class GameReplayApi(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = _query(ReplayQuerySerializer, request)
-        services.catch_up(game_id)
-        game = selectors.get_game(game_id)
-        seats = selectors.game_seats(game)
-        return Response(selectors.game_replay(game, seats, _player(request), at=query["at"]))
+        game = services.caught_up(selectors.get_game(game_id))
+        return Response(selectors.game_replay(game, _player(request), at=query["at"]))

@@ -30,6 +30,9 @@ class Game(models.Model):
     turn_timeout = models.PositiveIntegerField(default=86400, help_text="Seconds.")
     max_timeouts = models.PositiveSmallIntegerField(default=3)
     rules = models.JSONField(default=dict, blank=True)
+    roster = models.JSONField(
+        default=list, blank=True, help_text="The seated players, by seat: [{id, username}]."
+    )
     seed = models.BigIntegerField(help_text="Secret until the game ends.")
     deck = models.JSONField(null=True, blank=True, help_text="A given first-round deck (staff).")
     state = models.JSONField(null=True, blank=True, help_text="Engine state after `version`.")

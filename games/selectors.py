@@ -7,7 +7,6 @@ that decides what a seat may see.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -31,32 +30,25 @@ def settings_of(game: Game) -> dict[str, Any]:
     }
 
 
-def _player(seat: Seat) -> dict[str, Any]:
-    return {"id": seat.player_id, "username": seat.player.get_username()}
+def seat_of(game: Game, player: Player) -> int | None:
+    """The caller's seat in ``game``, or None for a spectator."""
+    return next((i for i, entry in enumerate(game.roster) if entry["id"] == player.pk), None)
 
 
-def seat_of(seats: Sequence[Seat], player: Player) -> int | None:
-    return next((s.number for s in seats if s.player_id == player.pk), None)
-
-
-def game_seats(game: Game) -> list[Seat]:
-    return list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
-
-
-def _waiting_view(game: Game, seats: Sequence[Seat], seat: int | None) -> dict[str, Any]:
+def _waiting_view(game: Game, seat: int | None) -> dict[str, Any]:
     return {
         "seats": [
             {
-                "seat": s.number,
-                "player": _player(s),
+                "seat": number,
+                "player": entry,
                 "hand_count": 0,
                 "score": 0,
                 "uno": False,
                 "catchable": False,
-                "status": s.status,
+                "status": "playing",
                 "timeouts": 0,
             }
-            for s in seats
+            for number, entry in enumerate(game.roster)
         ],
         "round": None,
         "you": None if seat is None else {"seat": seat, "hand": [], "legal_actions": []},
@@ -67,26 +59,30 @@ def _waiting_view(game: Game, seats: Sequence[Seat], seat: int | None) -> dict[s
 
 def view_of_state(
     game: Game,
-    seats: Sequence[Seat],
     state: engine.GameState,
     seat: int | None,
     revealed: bool | None = None,
 ) -> dict[str, Any]:
     shown = engine.view(state, seat, revealed)
-    players = {s.number: _player(s) for s in seats}
+    roster = game.roster
     for entry in shown["seats"]:
-        entry["player"] = players.get(entry["seat"])
+        entry["player"] = roster[entry["seat"]] if entry["seat"] < len(roster) else None
     shown.pop("status", None)
     return shown
 
 
-def game_view(game: Game, seats: Sequence[Seat], player: Player) -> dict[str, Any]:
-    """The game view of the contract, as ``player`` may see it."""
-    seat = seat_of(seats, player)
+def game_view(game: Game, player: Player, state: engine.GameState | None = None) -> dict[str, Any]:
+    """The game view of the contract, as ``player`` may see it.
+
+    ``state`` is the engine state of ``game.state`` when the caller already holds it.
+    """
+    seat = seat_of(game, player)
     if game.state is None:
-        body = _waiting_view(game, seats, seat)
+        body = _waiting_view(game, seat)
     else:
-        body = view_of_state(game, seats, state_from_data(game.state), seat)
+        if state is None:
+            state = state_from_data(game.state)
+        body = view_of_state(game, state, seat)
         if body["round"] is not None:
             deadline = game.turn_deadline
             body["round"]["turn_deadline"] = deadline.isoformat() if deadline else None
@@ -120,7 +116,7 @@ def get_game(game_id: str | uuid.UUID) -> Game:
 def game_list(
     player: Player, *, status: str | None = None, mine: bool = False, my_turn: bool = False
 ) -> QuerySet[Game]:
-    games = Game.objects.all().prefetch_related("seats__player")
+    games = Game.objects.all().prefetch_related("seats")
     if status is not None:
         games = games.filter(status=status)
     if mine or my_turn:
@@ -136,13 +132,16 @@ def game_list(
 
 
 def game_summary(game: Game) -> dict[str, Any]:
-    seats = sorted(game.seats.all(), key=lambda s: s.number)
+    statuses = {s.number: s.status for s in game.seats.all()}
     return {
         "id": str(game.id),
         "status": game.status,
         "version": game.version,
         "settings": settings_of(game),
-        "seats": [{"seat": s.number, "player": _player(s), "status": s.status} for s in seats],
+        "seats": [
+            {"seat": number, "player": entry, "status": statuses.get(number, "playing")}
+            for number, entry in enumerate(game.roster)
+        ],
         "current_seat": game.current_seat,
         "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
         "winner_seat": game.winner_seat,
@@ -163,17 +162,15 @@ def _event_body(row: Event, seat: int | None, revealed: bool) -> dict[str, Any]:
     }
 
 
-def game_events(
-    game: Game, seats: Sequence[Seat], player: Player, *, after: int, limit: int
-) -> list[dict[str, Any]]:
+def game_events(game: Game, player: Player, *, after: int, limit: int) -> list[dict[str, Any]]:
     """The log after seq ``after``, at most ``limit`` events, as ``player`` may see it."""
-    seat = seat_of(seats, player)
+    seat = seat_of(game, player)
     revealed = game.status == GameStatus.FINISHED
     rows = Event.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit]
     return [_event_body(row, seat, revealed) for row in rows]
 
 
-def game_replay(game: Game, seats: Sequence[Seat], player: Player, *, at: int) -> dict[str, Any]:
+def game_replay(game: Game, player: Player, *, at: int) -> dict[str, Any]:
     """The game view as it stood right after event ``at``; a finished game shows every card."""
     if not 1 <= at <= game.version:
         raise DomainError(
@@ -186,8 +183,8 @@ def game_replay(game: Game, seats: Sequence[Seat], player: Player, *, at: int) -
     rows = Event.objects.filter(game=game, seq__lte=at).order_by("seq")
     state = engine.replay({"type": r.type, "seat": r.seat, "data": r.data} for r in rows)
     revealed = game.status == GameStatus.FINISHED
-    seat = seat_of(seats, player)
-    body = view_of_state(game, seats, state, seat, revealed=revealed or state.status == "finished")
+    seat = seat_of(game, player)
+    body = view_of_state(game, state, seat, revealed=revealed or state.status == "finished")
     return {
         "id": str(game.id),
         "status": state.status,

@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -24,10 +24,12 @@ from games import engine
 from games.engine.rules import check_deck
 from games.engine.snapshot import state_from_data, state_to_data
 from games.models import Event, Game, GameStatus, Hand, IdempotentRequest, Seat
-from games.selectors import game_view, get_game, parse_game_id
+from games.selectors import game_view, parse_game_id, seat_of
 from unoservice.errors import DomainError
+from unoservice.metrics import record_action, record_events
 
 Player = User
+T = TypeVar("T")
 MAX_TURN_TIMEOUT = 30 * 24 * 3600
 MAX_SEED = 2**63 - 1
 # A bound on the timeouts one read applies: a game ends long before (forfeits).
@@ -44,16 +46,8 @@ def lock_game(game_id: str | uuid.UUID) -> Game:
         raise DomainError("not_found", "No such game.", 404) from None
 
 
-def _seats(game: Game) -> list[Seat]:
-    return list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
-
-
-def _seat_number(seats: Sequence[Seat], player: Player) -> int | None:
-    return next((s.number for s in seats if s.player_id == player.pk), None)
-
-
-def _require_seat(seats: Sequence[Seat], player: Player) -> int:
-    seat = _seat_number(seats, player)
+def _require_seat(game: Game, player: Player) -> int:
+    seat = seat_of(game, player)
     if seat is None:
         raise DomainError("not_a_player", "You have no seat in this game.", 403)
     return seat
@@ -99,9 +93,14 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
             seed=seed,
             deck=spec.deck,
             created_by=player,
+            roster=[_roster_entry(player)],
         )
         Seat.objects.create(game=game, number=0, player=player)
     return game
+
+
+def _roster_entry(player: Player) -> dict[str, Any]:
+    return {"id": player.pk, "username": player.get_username()}
 
 
 def _require_waiting(game: Game) -> None:
@@ -113,16 +112,17 @@ def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """Take the next free seat; a game whose seats are all taken starts by itself."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seats = _seats(game)
-        if _seat_number(seats, player) is not None:
+        if seat_of(game, player) is not None:
             raise DomainError("already_seated", "You already have a seat in this game.", 409)
         # Checked before the status: a game whose seats are all taken has started by itself.
-        if len(seats) >= game.max_players:
+        if len(game.roster) >= game.max_players:
             raise DomainError("game_full", "Every seat of this game is taken.", 409)
         _require_waiting(game)
-        seats.append(Seat.objects.create(game=game, number=len(seats), player=player))
-        if len(seats) == game.max_players:
-            _start(game, seats)
+        Seat.objects.create(game=game, number=len(game.roster), player=player)
+        game.roster = [*game.roster, _roster_entry(player)]
+        game.save(update_fields=["roster", "updated_at"])
+        if len(game.roster) == game.max_players:
+            _start(game)
     _committed(game)
     return game
 
@@ -131,15 +131,15 @@ def game_leave(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """Leave a game that has not started; the seats after close up. An empty game is abandoned."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seats = _seats(game)
-        number = _require_seat(seats, player)
+        number = _require_seat(game, player)
         _require_waiting(game)
         Seat.objects.filter(game=game, number=number).delete()
-        for seat in seats[number + 1 :]:
-            Seat.objects.filter(pk=seat.pk).update(number=seat.number - 1)
-        if len(seats) == 1:
+        for later in range(number + 1, len(game.roster)):
+            Seat.objects.filter(game=game, number=later).update(number=later - 1)
+        game.roster = [entry for i, entry in enumerate(game.roster) if i != number]
+        if not game.roster:
             game.status = GameStatus.ABANDONED
-            game.save(update_fields=["status", "updated_at"])
+        game.save(update_fields=["roster", "status", "updated_at"])
     return game
 
 
@@ -147,14 +147,13 @@ def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """The host (seat 0, the creator unless they left) starts the game with 2 or more seated."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seats = _seats(game)
-        number = _require_seat(seats, player)
+        number = _require_seat(game, player)
         _require_waiting(game)
         if number != 0:
             raise DomainError("permission_denied", "Only the host (seat 0) starts the game.", 403)
-        if len(seats) < 2:
+        if len(game.roster) < 2:
             raise DomainError("not_enough_players", "A game needs at least 2 players.", 409)
-        _start(game, seats)
+        _start(game)
     _committed(game)
     return game
 
@@ -165,11 +164,12 @@ def _options(game: Game) -> engine.Options:
     )
 
 
-def _start(game: Game, seats: list[Seat]) -> None:
-    events = engine.start_game(len(seats), _options(game), game.seed, deck=game.deck)
+def _start(game: Game) -> None:
+    players = len(game.roster)
+    events = engine.start_game(players, _options(game), game.seed, deck=game.deck)
     state = engine.replay(events)
-    Hand.objects.bulk_create(Hand(game=game, seat=s.number, cards=[]) for s in seats)
-    _append(game, None, events, state, seats)
+    Hand.objects.bulk_create(Hand(game=game, seat=seat, cards=[]) for seat in range(players))
+    _append(game, None, events, state)
 
 
 # --- acting ----------------------------------------------------------------------------------
@@ -180,7 +180,6 @@ def _append(
     before: engine.GameState | None,
     events: Sequence[engine.Event],
     after: engine.GameState,
-    seats: Sequence[Seat],
     clock: datetime | None = None,
 ) -> None:
     """Append ``events`` to the log and bring the projections up to ``after``.
@@ -194,6 +193,7 @@ def _append(
         for i, e in enumerate(events, start=1)
     )
     game.version = base + len(events)
+    record_events(game_id=game.pk, version=game.version, events=events)
     game.state = state_to_data(after)
     finished = after.status == "finished"
     game.status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
@@ -218,11 +218,12 @@ def _append(
     for seat in range(after.players):
         if before is None or before.hands[seat] != after.hands[seat]:
             Hand.objects.filter(game=game, seat=seat).update(cards=list(after.hands[seat]))
-    for row in seats:
-        status, score = after.statuses[row.number], after.scores[row.number]
-        if row.status != status or row.score != score:
-            row.status, row.score = status, score
-            Seat.objects.filter(pk=row.pk).update(status=status, score=score)
+    for seat in range(after.players):
+        status, score = after.statuses[seat], after.scores[seat]
+        if before is None or before.statuses[seat] != status or before.scores[seat] != score:
+            if before is None and (status, score) == ("playing", 0):
+                continue  # a new seat row already says so
+            Seat.objects.filter(game=game, number=seat).update(status=status, score=score)
 
 
 def _committed(game: Game) -> None:
@@ -247,6 +248,24 @@ class ActionResult:
     replayed: bool = False
 
 
+def _write(game_id: str | uuid.UUID, work: Callable[[Game], T]) -> T:
+    """Run ``work`` on the locked game, in one transaction, after its overdue timeouts.
+
+    Overdue timeouts are committed in a transaction of their own first: they stand whatever
+    becomes of the write that found them.
+    """
+    while True:
+        with transaction.atomic():
+            game = lock_game(game_id)
+            if not is_overdue(game):
+                result = work(game)
+                break
+            catch_up_locked(game)
+        _committed(game)
+    _committed(game)
+    return result
+
+
 def game_act(
     *,
     player: Player,
@@ -256,16 +275,11 @@ def game_act(
     idempotency_key: str | None = None,
     request_body: dict[str, Any] | None = None,
 ) -> ActionResult:
-    """Apply ``action`` by the caller's seat; the answer is the game view after it.
+    """Apply ``action`` by the caller's seat; the answer is the game view after it."""
+    fingerprint = _fingerprint(request_body if request_body is not None else action)
 
-    Overdue timeouts are applied first, in a transaction of their own: they stand whatever
-    becomes of the action.
-    """
-    catch_up(game_id)
-    with transaction.atomic():
-        game = lock_game(game_id)
+    def act(game: Game) -> ActionResult:
         if idempotency_key is not None:
-            fingerprint = _fingerprint(request_body if request_body is not None else action)
             stored = IdempotentRequest.objects.filter(
                 player_id=player.pk, game=game, key=idempotency_key
             ).first()
@@ -277,8 +291,7 @@ def game_act(
                         422,
                     )
                 return ActionResult(stored.status_code, stored.response, replayed=True)
-        seats = _seats(game)
-        seat = _require_seat(seats, player)
+        seat = _require_seat(game, player)
         if game.status != GameStatus.ACTIVE:
             raise DomainError("game_not_active", f"The game is {game.status}.", 409)
         if expected_version is not None and expected_version != game.version:
@@ -289,8 +302,9 @@ def game_act(
             )
         before = load_state(game)
         events, after = engine.act(before, seat, action)
-        _append(game, before, events, after, seats)
-        body = game_view(game, seats, player)
+        _append(game, before, events, after)
+        record_action(game_id=game.pk, seat=seat, action=action["action"], version=game.version)
+        body = game_view(game, player, state=after)
         if idempotency_key is not None:
             IdempotentRequest.objects.create(
                 player_id=player.pk,
@@ -300,24 +314,24 @@ def game_act(
                 status_code=200,
                 response=body,
             )
-    _committed(game)
-    return ActionResult(200, body)
+        return ActionResult(200, body)
+
+    return _write(game_id, act)
 
 
 def game_resign(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """Leave a started game for good: a forfeit. A game left with one player ends."""
-    catch_up(game_id)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        seats = _seats(game)
-        seat = _require_seat(seats, player)
+
+    def resign(game: Game) -> Game:
+        seat = _require_seat(game, player)
         if game.status != GameStatus.ACTIVE:
             raise DomainError("game_not_active", f"The game is {game.status}.", 409)
         before = load_state(game)
         events, after = engine.resign(before, seat)
-        _append(game, before, events, after, seats)
-    _committed(game)
-    return game
+        _append(game, before, events, after)
+        return game
+
+    return _write(game_id, resign)
 
 
 def game_time_out(*, game_id: str | uuid.UUID, version: int | None = None) -> bool:
@@ -340,10 +354,9 @@ def _time_out_locked(game: Game) -> bool:
     deadline = game.turn_deadline
     if game.status != GameStatus.ACTIVE or deadline is None or deadline > timezone.now():
         return False
-    seats = _seats(game)
     before = load_state(game)
     events, after = engine.time_out(before)
-    _append(game, before, events, after, seats, clock=deadline)
+    _append(game, before, events, after, clock=deadline)
     return True
 
 
@@ -355,16 +368,16 @@ def catch_up_locked(game: Game) -> int:
     return count
 
 
-def catch_up(game_id: str | uuid.UUID) -> int:
+def caught_up(game: Game) -> Game:
     """The lazy path: a game read after its deadline first gets its overdue timeouts."""
-    game = get_game(game_id)
     if not is_overdue(game):
-        return 0
+        return game
     with transaction.atomic():
-        count = catch_up_locked(lock_game(game_id))
+        game = lock_game(game.pk)
+        count = catch_up_locked(game)
     if count:
         _committed(game)
-    return count
+    return game
 
 
 def is_overdue(game: Game) -> bool:

@@ -43,6 +43,7 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
         or state.status != "active"
         or not 0 <= seat < state.players
         or state.statuses[seat] != "playing"
+        or not state.discard_pile  # mid-deal (a replay just after round_started): no turn yet
     ):
         return []
     actions: list[Action] = []

@@ -1,0 +1,179 @@
+"""Benchmark of the pure rules engine: whole games of random legal play on one core.
+
+Each line plays whole games (``start_game`` to ``game_ended``) with a random player: at each step
+the seat to act (``state.actor``) picks one of ``legal_actions(state, seat)`` and the engine
+decides it with ``act``. The bot's choice is part of the timed loop, as it is part of every move a
+client makes (a view lists the legal actions).
+
+Bots:
+
+- ``eager`` (default): a card play whenever one is listed (chosen uniformly among the plays),
+  otherwise any listed action. Hands stay the size they have in real games.
+- ``uniform``: any listed action, uniformly. Drawing is as likely as playing, so hands grow large
+  and rounds run to thousands of moves; with every house rule on, one game can take minutes.
+
+Run ``.venv/bin/python bench/engine.py`` (``make bench``); ``--games N`` plays N games per line
+instead of timing each line for ``--seconds``; ``--bot uniform`` changes the player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import Options, act, legal_actions, make_options, replay, start_game
+
+TARGET_ACTIONS_PER_SECOND = 60_000
+
+# Every house rule that combines with the others: all of them on (reverse_bounce needs stacking),
+# with the official scoring and penalties.
+ALL_HOUSE_RULES: dict[str, Any] = {
+    "stacking": True,
+    "reverse_bounce": True,
+    "draw_until_playable": True,
+    "force_play": True,
+    "jump_in": True,
+    "seven_zero": True,
+    "multi_play": True,
+    "no_action_finish": True,
+    "elimination": True,
+}
+
+
+@dataclass(frozen=True)
+class Line:
+    label: str
+    players: int
+    rules: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Result:
+    line: Line
+    games: int
+    actions: int
+    events: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.seconds
+
+
+LINES = (
+    Line("2 players, official", 2, {}),
+    Line("4 players, official", 4, {}),
+    Line("4 players, all house rules", 4, ALL_HOUSE_RULES),
+)
+
+
+def play_game(players: int, options: Options, seed: int, eager: bool) -> tuple[int, int]:
+    """Play one whole game; return how many actions and events it took."""
+    rng = random.Random(seed)
+    log = start_game(players, options, seed)
+    state = replay(log)
+    events = len(log)
+    actions = 0
+    while state.status == "active":
+        seat = state.actor
+        choices = legal_actions(state, seat)
+        if eager:
+            plays = [a for a in choices if a["action"] == "play"]
+            if plays:
+                choices = plays
+        new, state = act(state, seat, rng.choice(choices))
+        events += len(new)
+        actions += 1
+    return actions, events
+
+
+def run_line(
+    line: Line, target_score: int, games: int | None, seconds: float, eager: bool
+) -> Result:
+    options = make_options(line.rules, target_score=target_score)
+    played = actions = events = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while (played < games) if games is not None else (elapsed < seconds or played == 0):
+        game_actions, game_events = play_game(line.players, options, played, eager)
+        played += 1
+        actions += game_actions
+        events += game_events
+        elapsed = time.perf_counter() - start
+    return Result(line, played, actions, events, elapsed)
+
+
+def machine() -> str:
+    return (
+        f"{platform.python_implementation()} {platform.python_version()} on "
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs (one used), "
+        f"{platform.processor() or 'unknown processor'}"
+    )
+
+
+def table(results: list[Result]) -> str:
+    header = (
+        f"{'line':<28} {'games':>6} {'actions':>9} {'events':>9} {'seconds':>8} "
+        f"{'games/s':>8} {'actions/s':>10} {'events/s':>10} {'actions/game':>13}"
+    )
+    rows = [header, "-" * len(header)]
+    for r in results:
+        rows.append(
+            f"{r.line.label:<28} {r.games:>6} {r.actions:>9} {r.events:>9} {r.seconds:>8.2f} "
+            f"{r.games_per_second:>8.2f} {r.actions_per_second:>10,.0f} "
+            f"{r.events_per_second:>10,.0f} {r.actions / r.games:>13,.0f}"
+        )
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=None, help="games per line (default: timed)")
+    parser.add_argument(
+        "--seconds", type=float, default=6.0, help="time per line when --games is not given"
+    )
+    parser.add_argument("--target-score", type=int, default=500, help="points to win a game")
+    parser.add_argument("--bot", choices=("eager", "uniform"), default="eager")
+    args = parser.parse_args(argv)
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")
+
+    print(f"UNO rules engine benchmark: {machine()}")
+    print(
+        f"bot: {args.bot} random legal play; target score {args.target_score}; seeds 0, 1, 2, ...; "
+        + (f"{args.games} games per line" if args.games else f"~{args.seconds:g} s per line")
+    )
+    print(f"all house rules: {', '.join(ALL_HOUSE_RULES)} (winner scoring)")
+    print()
+    results: list[Result] = []
+    for line in LINES:
+        results.append(
+            run_line(line, args.target_score, args.games, args.seconds, args.bot == "eager")
+        )
+    print(table(results))
+    print()
+    two_player = results[0].actions_per_second
+    verdict = "met" if two_player >= TARGET_ACTIONS_PER_SECOND else "NOT met"
+    print(
+        f"target: {TARGET_ACTIONS_PER_SECOND:,} actions/s for 2-player official games: {verdict} "
+        f"({two_player:,.0f} actions/s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

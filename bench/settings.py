@@ -1,0 +1,8 @@
+"""Settings of the service benchmark: the real settings plus one trivial endpoint to compare with."""
+
+from unoservice.settings import *  # noqa: F403
+
+ROOT_URLCONF = "bench.urls"
+DEBUG = False
+ALLOWED_HOSTS = ["*"]
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_CLASSES": [], "DEFAULT_THROTTLE_RATES": {}}  # noqa: F405
