@@ -1,3 +1,19 @@
-from django.urls import URLPattern, URLResolver
+"""Routes of the players app, under /api/v1/."""
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from django.urls import URLPattern, URLResolver, path
+
+from players.apis import (
+    PlayerDetailApi,
+    PlayerMeApi,
+    PlayerRegisterApi,
+    TokenIssueApi,
+    TokenRevokeApi,
+)
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("players/", PlayerRegisterApi.as_view(), name="players-register"),
+    path("players/me/", PlayerMeApi.as_view(), name="players-me"),
+    path("players/<int:player_id>/", PlayerDetailApi.as_view(), name="players-detail"),
+    path("auth/token/", TokenIssueApi.as_view(), name="auth-token"),
+    path("auth/logout/", TokenRevokeApi.as_view(), name="auth-logout"),
+]

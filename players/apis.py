@@ -1,0 +1,226 @@
+"""The players HTTP API: registration, tokens, profiles. One thin APIView per operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from players.selectors import player_get, player_stats
+from players.serializers import PlayerStatsSerializer, password_field, username_field
+from players.services import player_register, token_issue, token_revoke
+from unoservice.errors import DomainError
+from unoservice.schema import UNAUTHORIZED, error_response
+
+TAGS = ["players"]
+EXAMPLE_STATS = {"games_played": 12, "games_won": 5, "games_active": 2}
+EXAMPLE_JOINED = "2026-11-29T13:00:00Z"
+
+
+def _caller(request: Request) -> User:
+    """The authenticated player (the view's permission has already refused anyone else)."""
+    user = request.user
+    if not isinstance(user, User):  # pragma: no cover - IsAuthenticated runs first
+        raise DomainError("not_authenticated", "Authentication credentials were not provided.", 401)
+    return user
+
+
+def _profile(player: User, **extra: Any) -> dict[str, Any]:
+    return {
+        "id": player.pk,
+        "username": player.username,
+        "date_joined": player.date_joined,
+        "stats": player_stats(player=player),
+        **extra,
+    }
+
+
+class PlayerRegisterApi(APIView):
+    authentication_classes: list[Any] = []  # a stale token must not stop a registration
+    permission_classes = [AllowAny]
+    throttle_scope = "registration"  # rates: settings.UNO_THROTTLE_RATES
+
+    @extend_schema_serializer(component_name="Registration")
+    class InputSerializer(serializers.Serializer[dict[str, str]]):
+        username = username_field(validate=True)
+        password = password_field()
+
+    @extend_schema_serializer(component_name="RegisteredPlayer")
+    class OutputSerializer(serializers.Serializer[User]):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+
+    @extend_schema(
+        operation_id="players_register",
+        summary="Register a player",
+        description="Open to anyone. The password must pass the server's password validators.",
+        tags=TAGS,
+        auth=[],
+        request=InputSerializer,
+        responses={
+            201: OutputSerializer,
+            400: error_response(
+                "Malformed body, a username Django refuses, or a password the validators refuse.",
+                "invalid",
+            ),
+            409: error_response("The username is taken (ignoring case).", "username_taken"),
+        },
+        examples=[
+            OpenApiExample(
+                "Register",
+                value={"username": "alice", "password": "correct-horse-battery"},
+                request_only=True,
+            ),
+            OpenApiExample("Registered", value={"id": 7, "username": "alice"}, response_only=True),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = player_register(**serializer.validated_data)
+        return Response(self.OutputSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class TokenIssueApi(APIView):
+    authentication_classes: list[Any] = []  # a revoked token must not stop getting a new one
+    permission_classes = [AllowAny]
+    throttle_scope = "token"  # rates: settings.UNO_THROTTLE_RATES
+
+    @extend_schema_serializer(component_name="Credentials")
+    class InputSerializer(serializers.Serializer[dict[str, str]]):
+        username = username_field(validate=False)
+        password = password_field()
+
+    @extend_schema_serializer(component_name="AuthToken")
+    class OutputSerializer(serializers.Serializer[Token]):
+        token = serializers.CharField(
+            source="key", help_text="Send it as `Authorization: Token <token>`."
+        )
+
+    @extend_schema(
+        operation_id="auth_token",
+        summary="Get an API token",
+        description=(
+            "Trade a username and password for the player's token. The same token comes back "
+            "until it is revoked by logging out."
+        ),
+        tags=TAGS,
+        auth=[],
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            400: error_response(
+                "Malformed body, or a wrong username or password.",
+                "invalid",
+                "invalid_credentials",
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Log in",
+                value={"username": "alice", "password": "correct-horse-battery"},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Token",
+                value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"},
+                response_only=True,
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token = token_issue(**serializer.validated_data)
+        return Response(self.OutputSerializer(token).data)
+
+
+class TokenRevokeApi(APIView):
+    @extend_schema(
+        operation_id="auth_logout",
+        summary="Log out",
+        description="Delete the caller's token: it authenticates nothing afterwards.",
+        tags=TAGS,
+        request=None,
+        responses={204: None, **UNAUTHORIZED},
+        examples=[OpenApiExample("Logged out", value=None, response_only=True, status_codes=[204])],
+    )
+    def post(self, request: Request) -> Response:
+        token_revoke(user=_caller(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerMeApi(APIView):
+    @extend_schema_serializer(component_name="OwnProfile")
+    class OutputSerializer(serializers.Serializer[dict[str, Any]]):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+        date_joined = serializers.DateTimeField()
+        is_staff = serializers.BooleanField()
+        stats = PlayerStatsSerializer()
+
+    @extend_schema(
+        operation_id="players_me",
+        summary="The caller's profile",
+        description="The caller's profile and game statistics.",
+        tags=TAGS,
+        responses={200: OutputSerializer, **UNAUTHORIZED},
+        examples=[
+            OpenApiExample(
+                "Profile",
+                value={
+                    "id": 7,
+                    "username": "alice",
+                    "date_joined": EXAMPLE_JOINED,
+                    "is_staff": False,
+                    "stats": EXAMPLE_STATS,
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        player = _caller(request)
+        return Response(self.OutputSerializer(_profile(player, is_staff=player.is_staff)).data)
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema_serializer(component_name="PublicProfile")
+    class OutputSerializer(serializers.Serializer[dict[str, Any]]):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+        date_joined = serializers.DateTimeField()
+        stats = PlayerStatsSerializer()
+
+    @extend_schema(
+        operation_id="players_retrieve",
+        summary="A player's public profile",
+        description="Any player's public profile and game statistics.",
+        tags=TAGS,
+        responses={
+            200: OutputSerializer,
+            **UNAUTHORIZED,
+            404: error_response("No such player.", "not_found"),
+        },
+        examples=[
+            OpenApiExample(
+                "Profile",
+                value={
+                    "id": 8,
+                    "username": "bob",
+                    "date_joined": EXAMPLE_JOINED,
+                    "stats": EXAMPLE_STATS,
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        return Response(self.OutputSerializer(_profile(player_get(player_id=player_id))).data)
