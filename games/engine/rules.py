@@ -287,13 +287,17 @@ def _draw(turn: Turn, seat: int, count: int, reason: str, **extra: Any) -> list[
 
 def _draw_until_playable(turn: Turn, seat: int) -> str | None:
     """Draw one card at a time until a playable one; return it (None if the piles ran out)."""
+    drew = False
     while True:
         state = turn.state
         pile = state.draw_pile
         if not pile:
             if not _refill(turn):
+                if not drew:  # drawing nothing is still the seat's own move
+                    turn.emit("cards_drawn", seat, cards=[], reason="draw")
                 return None
             continue
+        drew = True
         top, color = state.discard_pile[-1], state.color
         index = next((i for i, c in enumerate(pile) if matches(c, top, color)), None)
         if index is None:

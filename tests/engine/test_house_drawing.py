@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from games.engine import legal_actions
+from games.engine import act, legal_actions
 from tests.engine.house_checks import HouseTable as Table
 from tests.engine.house_checks import assert_all_cards, drawn, hand, plays, refused
 
@@ -144,3 +144,21 @@ def test_without_no_action_finish_a_player_goes_out_on_an_action_card() -> None:
     assert t.state.last_round is not None
     assert t.state.last_round.winner_seat == 0
     assert_all_cards(t)
+
+
+def test_draw_until_playable_from_exhausted_piles_is_still_the_players_move() -> None:
+    """Both piles empty: the draw brings nothing, but it is the seat's move all the same."""
+    t = Table(
+        [
+            ["red-1", "red-2", "red-3", "red-4", "red-5", "red-6", "red-7"],
+            ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6", "blue-7"],
+        ],
+        "green-9",
+        draw_until_playable=True,
+    )
+    state = t.state.evolve(draw_pile=(), catchable=frozenset({1}))
+    events, after = act(state, 0, {"action": "draw"})
+    assert [e["type"] for e in events] == ["cards_drawn", "turn_changed"]
+    assert events[0]["data"]["cards"] == []
+    assert after.catchable == frozenset()
+    assert after.current == 1
