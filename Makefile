@@ -15,7 +15,8 @@ MYPY_PATHS := $(wildcard unoservice games players bench)
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
-	@echo "make run      migrate, then serve on http://localhost:8000"
+	@echo "make run      migrate, then serve on http://localhost:8000 (with DATABASE_URL and"
+	@echo "             CELERY_BROKER_URL set: web, worker and beat, from the Procfile)"
 	@echo "make test     run the test suite (PostgreSQL at 127.0.0.1:5432 or DATABASE_URL)"
 	@echo "make lint     ruff check, ruff format --check, mypy"
 	@echo "make format   ruff format and ruff check --fix"
@@ -28,9 +29,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $@
 
+# With DATABASE_URL and CELERY_BROKER_URL set, web, worker and beat run together (Procfile, honcho);
+# without, the development server alone, with tasks run in-process.
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver 0.0.0.0:8000
+	@if [ -n "$$DATABASE_URL" ] && [ -n "$$CELERY_BROKER_URL" ]; then \
+		echo "web, worker and beat (Procfile) on http://localhost:8000"; \
+		PATH="$(abspath $(BIN)):$$PATH" exec $(BIN)/honcho start --port 8000; \
+	else \
+		exec $(BIN)/python manage.py runserver 0.0.0.0:8000; \
+	fi
 
 test: install
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest $(PYTEST_ARGS)

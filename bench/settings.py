@@ -1,4 +1,4 @@
-"""Settings of the service benchmark: the real settings plus one trivial endpoint to compare with."""
+"""Settings of the service benchmark: the real settings plus a trivial endpoint to compare."""
 
 from unoservice.settings import *  # noqa: F403
 

@@ -6,7 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from unoservice.urls import urlpatterns as service_urls
+from unoservice import urls as service
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS bench_counter (id bigint PRIMARY KEY, n bigint NOT NULL DEFAULT 0);
@@ -19,7 +19,9 @@ class TrivialApi(APIView):
 
     def post(self, request: Request) -> Response:
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SELECT n FROM bench_counter WHERE id = %s FOR UPDATE", [request.user.pk])
+            cursor.execute(
+                "SELECT n FROM bench_counter WHERE id = %s FOR UPDATE", [request.user.pk]
+            )
             cursor.execute(
                 "INSERT INTO bench_tick (player, at) VALUES (%s, now())", [request.user.pk]
             )
@@ -27,6 +29,6 @@ class TrivialApi(APIView):
 
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    *service_urls,
+    *service.urlpatterns,
     path("bench/trivial/", TrivialApi.as_view()),
 ]

@@ -134,7 +134,12 @@ class GameListApi(APIView):
         operation_id="games_list",
         summary="List games",
         parameters=[GameListQuerySerializer],
-        responses={200: GamePageSerializer, **INVALID, **UNAUTHORIZED},
+        responses={
+            200: GamePageSerializer,
+            **INVALID,
+            404: error_response("A page past the last one.", "not_found"),
+            **UNAUTHORIZED,
+        },
     )
     def get(self, request: Request) -> Response:
         query = _query(GameListQuerySerializer, request)
@@ -348,7 +353,10 @@ class GameEventsApi(APIView):
             params["after"] = str(events[-1]["seq"])
             params.pop("wait", None)
             next_url = request.build_absolute_uri(f"{request.path}?{params.urlencode()}")
-        return Response({"events": events, "version": game.version, "next": next_url})
+        # The game row was read just before the events: an action committed in between shows in
+        # the events, so the page's version is never behind its last event.
+        version = max(game.version, events[-1]["seq"]) if events else game.version
+        return Response({"events": events, "version": version, "next": next_url})
 
 
 class GameReplayApi(APIView):

@@ -2,7 +2,9 @@
 
 Services raise ``DomainError`` (the engine raises ``IllegalMove``, which carries the same three
 things); DRF's own exceptions are mapped onto the contract's codes. Nothing escapes as a 500 that
-a client could have caused.
+a client could have caused. Every error answer is counted by code (``unoservice.metrics``);
+refusals of the actions endpoint (the view with ``throttle_scope = "actions"``) also as refused
+actions.
 """
 
 from __future__ import annotations
@@ -10,12 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engine import IllegalMove
+from unoservice import metrics
 
 
 class DomainError(Exception):
@@ -57,6 +62,16 @@ def _first_message(errors: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    response = _error_response(exc, context)
+    if response is not None and isinstance(response.data, dict) and "code" in response.data:
+        view = context.get("view")
+        metrics.record_error(
+            str(response.data["code"]), action=getattr(view, "throttle_scope", None) == "actions"
+        )
+    return response
+
+
+def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError | IllegalMove):
         return Response(error_body(exc.code, exc.detail), status=exc.status)
     if isinstance(exc, Http404):
@@ -74,3 +89,31 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body = error_body(code, str(exc.detail))
     response.data = body
     return response
+
+
+# --- Django's own error pages (no URL matched, a body over the limit, a crash) as error bodies --
+
+
+def _page(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
+    metrics.record_error(code, action=False)
+    return JsonResponse(error_body(code, detail), status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if isinstance(exception, RequestDataTooBig):
+        return _page(request, 413, "request_too_large", "The request body is too large.")
+    return _page(request, 400, "invalid", "Bad request.")
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _page(request, 403, "permission_denied", "You may not do this.")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if request.path.startswith("/admin/"):
+        return defaults.page_not_found(request, exception)
+    return _page(request, 404, "not_found", "Nothing here.")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return _page(request, 500, "server_error", "The server failed; the request may be retried.")

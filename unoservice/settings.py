@@ -1,13 +1,19 @@
 """Django settings for the UNO game service.
 
-Everything that differs between a laptop, CI and production comes from the environment:
+Everything that differs between a laptop, CI and production comes from the environment; the
+full list, with production values, is ``docker/.env.example`` (``docs/deploy.md`` explains it):
 
 - ``DJANGO_SECRET_KEY``: required unless ``DJANGO_DEBUG`` is on (then a dev key is used).
-- ``DJANGO_DEBUG``: on by default, so a fresh checkout runs with no configuration.
+- ``DJANGO_DEBUG``: on by default, so a fresh checkout runs with no configuration. Off, the
+  HTTPS settings below default to what ``manage.py check --deploy`` asks for.
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated; ``*`` in debug, ``localhost,127.0.0.1`` otherwise.
 - ``DATABASE_URL``: any URL dj-database-url understands; a local SQLite file by default.
 - ``CELERY_BROKER_URL``: unset means tasks run in-process (``CELERY_TASK_ALWAYS_EAGER``).
 - ``CELERY_RESULT_BACKEND``: optional.
+- ``CACHE_URL``: a ``redis://`` URL for a cache shared by every process (throttling counts);
+  a per-process memory cache by default.
+- ``CORS_ALLOWED_ORIGINS``: comma-separated origins of browser clients.
+- ``LOG_FORMAT`` (``json`` or ``text``; json when debug is off) and ``LOG_LEVEL``.
 """
 
 import os
@@ -40,16 +46,59 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {raw!r}") from None
+
+
+def env_rate(name: str, default: str) -> str | None:
+    """A DRF throttle rate such as ``30/minute``; ``off`` (or ``none``) disables the throttle."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip()
+    return None if value.lower() in {"off", "none", "0"} else value
+
+
 DEBUG = env_bool("DJANGO_DEBUG", True)
 
 _DEV_SECRET_KEY = "django-insecure-dev-only-do-not-use-in-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off: generate one with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
     SECRET_KEY = _DEV_SECRET_KEY
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["*"] if DEBUG else ["localhost", "127.0.0.1"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# HTTPS. With debug off every switch defaults to the safe value `check --deploy` asks for; each
+# can be turned off from the environment (e.g. to try the stack over plain http on localhost).
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+# Probes and scrapers talk plain http inside the cluster.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
+# Behind a TLS-terminating proxy: "HTTP_X_FORWARDED_PROTO,https". Only set it when the proxy
+# always sets (and overwrites) that header, or clients could claim https themselves.
+_proxy_header = env_list("DJANGO_SECURE_PROXY_SSL_HEADER", [])
+if _proxy_header:
+    if len(_proxy_header) != 2:
+        raise ImproperlyConfigured(
+            "DJANGO_SECURE_PROXY_SSL_HEADER must be 'HEADER,value', "
+            "e.g. HTTP_X_FORWARDED_PROTO,https"
+        )
+    SECURE_PROXY_SSL_HEADER = (_proxy_header[0], _proxy_header[1])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -58,6 +107,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -67,7 +117,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "unoservice.middleware.RequestIdMiddleware",
+    "unoservice.middleware.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -100,8 +154,20 @@ DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        conn_health_checks=True,
     ),
+}
+
+# The cache holds the throttling counts: set CACHE_URL (redis://…) so every process and machine
+# shares them; the default memory cache counts per process.
+_cache_url = os.environ.get("CACHE_URL", "").strip()
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        if _cache_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -117,7 +183,21 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+# WhiteNoise serves the admin's and Swagger UI's files from the web process itself. With debug
+# off they are hashed and compressed by `collectstatic` (run when the image is built).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+# In development (and tests) WhiteNoise finds the files where the apps keep them.
+WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -130,7 +210,32 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
+    # Views opt in with `throttle_scope`; the rates are UNO_THROTTLE_RATES, read per request.
+    "DEFAULT_THROTTLE_CLASSES": ["unoservice.throttling.ScopedThrottle"],
+    # Proxies in front of the service: the client's address is taken from X-Forwarded-For only
+    # past that many hops (0: the socket's address, which a client cannot forge).
+    "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0),
 }
+
+# Throttle rates ("N/second|minute|hour|day", or "off"), per client address for registration and
+# tokens, per player for actions.
+UNO_THROTTLE_RATES = {
+    "registration": env_rate("UNO_THROTTLE_REGISTRATION", "20/hour"),
+    "token": env_rate("UNO_THROTTLE_TOKEN", "30/minute"),
+    "actions": env_rate("UNO_THROTTLE_ACTIONS", "300/minute"),
+}
+
+# Browser clients on other origins (token auth: no cookies cross origins).
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "x-request-id",
+)
+CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "UNO game service",
@@ -159,7 +264,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 REST_FRAMEWORK["EXCEPTION_HANDLER"] = "unoservice.errors.exception_handler"
-REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["rest_framework.parsers.JSONParser"]
+# DRF's JSON parser with a size and a nesting limit (DRF itself ignores the size limit).
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["unoservice.parsers.JSONParser"]
+# The largest body accepted (bytes); the API's largest legitimate body (a staff deck) is ~2 KB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", 256 * 1024)
 
 # Turn deadlines: ETA tasks for deadlines within the horizon, a beat sweep for the rest.
 UNO_SCHEDULE_HORIZON = int(os.environ.get("UNO_SCHEDULE_HORIZON", "600"))
@@ -178,3 +286,45 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": UNO_SWEEP_INTERVAL,
     },
 }
+
+# Logs go to stderr: one JSON object a line in production (LOG_FORMAT=json, the default with
+# debug off), `time level logger [request id] message key=value…` lines in development. Every line
+# carries the request id (X-Request-ID) of the request that wrote it.
+LOG_FORMAT = (os.environ.get("LOG_FORMAT") or ("text" if DEBUG else "json")).strip().lower()
+if LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or text, got {LOG_FORMAT!r}")
+LOG_LEVEL = (os.environ.get("LOG_LEVEL") or "INFO").strip().upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "unoservice.logging.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "unoservice.logging.JsonFormatter"},
+        "text": {"()": "unoservice.logging.TextFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Replace Django's own handlers (debug-only console, mail to admins) with ours.
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "django.server": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # SQL is logged at DEBUG with its parameters (token keys, hands): never.
+        "django.db.backends": {"level": "INFO"},
+    },
+}
+# The worker keeps the logging above instead of installing its own (see unoservice/celery.py).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Operations: /metrics may require `Authorization: Bearer <UNO_METRICS_TOKEN>`; the Celery worker
+# serves its own counters (timeouts it applied) on UNO_WORKER_METRICS_PORT (0: not served).
+UNO_METRICS_TOKEN = os.environ.get("UNO_METRICS_TOKEN", "")
+UNO_WORKER_METRICS_PORT = env_int("UNO_WORKER_METRICS_PORT", 0)
+# How long /readyz waits for the broker.
+UNO_READYZ_TIMEOUT = 2.0

@@ -1,13 +1,25 @@
 """Root URL configuration."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-urlpatterns = [
+from unoservice import metrics, ops
+
+urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("players.urls")),
+    # Operations: no token, not part of the API schema.
+    path("healthz", ops.healthz, name="healthz"),
+    path("readyz", ops.readyz, name="readyz"),
+    path("metrics", metrics.metrics_view, name="metrics"),
 ]
+
+# Django's own error pages answer with the API's error body ({"code", "detail"}) instead of HTML.
+handler400 = "unoservice.errors.bad_request"
+handler403 = "unoservice.errors.permission_denied"
+handler404 = "unoservice.errors.not_found"
+handler500 = "unoservice.errors.server_error"

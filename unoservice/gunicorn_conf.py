@@ -1,0 +1,90 @@
+"""gunicorn's settings: ``gunicorn -c python:unoservice.gunicorn_conf unoservice.wsgi:application``.
+
+From the environment:
+
+- ``PORT``: the port to bind on every interface (8000).
+- ``WEB_CONCURRENCY``: worker processes (2); about 2 per core of the machine or container.
+- ``GUNICORN_THREADS``: threads per worker (8). Threads, not processes, wait out the event log's
+  long polls (``wait`` up to 30 s), so a handful of waiting clients cannot block the server.
+- ``GUNICORN_TIMEOUT``: seconds before a silent worker is restarted (60, above the longest poll).
+- ``PROMETHEUS_MULTIPROC_DIR``: where the workers write their metrics for ``/metrics`` to add up;
+  emptied when gunicorn starts, and each dead worker's gauges are dropped.
+
+gunicorn's own log lines (boot, worker restarts) use the same format as the service's
+(``LOG_FORMAT``); there is no access log, since the service logs each request itself with its
+request id.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+
+def _int(name: str, default: int) -> int:
+    return int(os.environ.get(name) or default)
+
+
+def _log_format() -> str:
+    debug = (os.environ.get("DJANGO_DEBUG") or "1").strip().lower() in {"1", "true", "yes", "on"}
+    return (os.environ.get("LOG_FORMAT") or ("text" if debug else "json")).strip().lower()
+
+
+wsgi_app = "unoservice.wsgi:application"
+bind = f"0.0.0.0:{_int('PORT', 8000)}"
+workers = _int("WEB_CONCURRENCY", 2)
+worker_class = "gthread"
+threads = _int("GUNICORN_THREADS", 8)
+timeout = _int("GUNICORN_TIMEOUT", 60)
+graceful_timeout = 30
+keepalive = 5
+# Recycle workers now and then, so a slow leak never grows unbounded.
+max_requests = 5000
+max_requests_jitter = 500
+accesslog = None
+errorlog = "-"
+worker_tmp_dir = "/dev/shm" if Path("/dev/shm").is_dir() else None
+# No control socket: nothing here uses `gunicornc`, and the container's home is read-only.
+control_socket_disable = True
+
+logconfig_dict: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "unoservice.logging.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "unoservice.logging.JsonFormatter"},
+        "text": {"()": "unoservice.logging.TextFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_id"],
+            "formatter": _log_format(),
+        },
+    },
+    "root": {"level": "INFO", "handlers": ["console"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["console"], "propagate": False},
+        # Off: the service logs each request itself (with its id, without the query string).
+        "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
+    },
+}
+
+
+def on_starting(server: Any) -> None:
+    """Empty the metrics directory: samples of a previous run's workers must not add up."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        path = Path(directory)
+        path.mkdir(parents=True, exist_ok=True)
+        for stale in path.glob("*.db"):
+            stale.unlink(missing_ok=True)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -1,0 +1,96 @@
+"""Request middleware: a request id on every request and log line, one log line and metrics each.
+
+``RequestIdMiddleware`` takes the client's ``X-Request-ID`` (when it looks like an id) or makes
+one, makes it the request id of every log line written while the request runs, sends it back in
+the response's ``X-Request-ID`` and writes one ``request`` log line: method, path (never the query
+string), URL pattern, status, duration and the caller's user id. Probes and scrapes
+(``/healthz``, ``/readyz``, ``/metrics``) are logged at DEBUG.
+
+``MetricsMiddleware`` counts and times requests by URL pattern (``route``), not by path, so ids
+in paths do not multiply the series; a path that matches no pattern counts as ``<unmatched>``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponseBase
+from django.utils.functional import SimpleLazyObject, empty
+
+from unoservice import metrics
+from unoservice.logging import clean_request_id, request_id_var
+
+log = logging.getLogger("unoservice.request")
+
+GetResponse = Callable[[HttpRequest], HttpResponseBase]
+QUIET_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+HEADER = "X-Request-ID"
+
+
+def user_id_of(request: HttpRequest) -> int | None:
+    """The caller's user id, if the request was authenticated; never loads a session to know."""
+    user = request.__dict__.get("user")
+    if user is None or (isinstance(user, SimpleLazyObject) and user._wrapped is empty):
+        return None
+    return user.pk if user.is_authenticated else None
+
+
+def route_of(request: HttpRequest) -> str:
+    match = getattr(request, "resolver_match", None)
+    if match is not None and match.route:
+        return str(match.route)
+    static = "/" + settings.STATIC_URL.lstrip("/")
+    if request.path.startswith(static):
+        return "<static>"
+    return "<unmatched>"
+
+
+class RequestIdMiddleware:
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        request_id = clean_request_id(request.headers.get(HEADER))
+        request.request_id = request_id  # type: ignore[attr-defined]
+        token = request_id_var.set(request_id)
+        started = time.perf_counter()
+        try:
+            response = self.get_response(request)
+            response[HEADER] = request_id
+            log.log(
+                logging.DEBUG if request.path in QUIET_PATHS else logging.INFO,
+                "request",
+                extra={
+                    "method": request.method,
+                    "path": request.path,
+                    "route": route_of(request),
+                    "status": response.status_code,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    "user_id": user_id_of(request),
+                },
+            )
+            return response
+        finally:
+            request_id_var.reset(token)
+
+
+class MetricsMiddleware:
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        started = time.perf_counter()
+        response = self.get_response(request)
+        method = request.method if request.method in METHODS else "other"
+        route = route_of(request)
+        metrics.HTTP_LATENCY.labels(method=method, route=route).observe(
+            time.perf_counter() - started
+        )
+        metrics.HTTP_REQUESTS.labels(
+            method=method, route=route, status=str(response.status_code)
+        ).inc()
+        return response
