@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 MYPY_PATHS := $(wildcard unoservice games players bench)
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint format bench clean
+.PHONY: help install run test lint format bench bench-service clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
@@ -21,6 +21,7 @@ help:
 	@echo "make lint     ruff check, ruff format --check, mypy"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make bench    run the engine benchmark"
+	@echo "make bench-service  measure the HTTP service (gunicorn + PostgreSQL)"
 
 install: $(STAMP)
 
@@ -54,6 +55,9 @@ format: install
 
 bench: install
 	$(BIN)/python bench/engine.py
+
+bench-service: install
+	$(BIN)/python bench/service.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info
