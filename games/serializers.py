@@ -39,6 +39,24 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON number only: DRF's own also takes ``"4"`` (a string) and ``true``."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """``true`` or ``false`` only: DRF's own also takes ``"yes"``, ``"1"`` and ``1``."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 # --- creating a game ---------------------------------------------------------------------------
 
 
@@ -46,33 +64,33 @@ class RulesSerializer(StrictSerializer):
     """House rules, all off by default (see the rule book)."""
 
     scoring = serializers.ChoiceField(choices=["winner", "penalty"], required=False)
-    stacking = serializers.BooleanField(required=False)
-    reverse_bounce = serializers.BooleanField(required=False, help_text="Needs stacking.")
-    draw_until_playable = serializers.BooleanField(required=False)
-    force_play = serializers.BooleanField(required=False)
-    jump_in = serializers.BooleanField(required=False)
-    seven_zero = serializers.BooleanField(required=False)
-    multi_play = serializers.BooleanField(required=False)
-    no_action_finish = serializers.BooleanField(required=False)
-    elimination = serializers.BooleanField(required=False)
-    uno_penalty = serializers.IntegerField(required=False, min_value=0, max_value=20)
-    bluff_penalty = serializers.IntegerField(required=False, min_value=0, max_value=20)
+    stacking = StrictBooleanField(required=False)
+    reverse_bounce = StrictBooleanField(required=False, help_text="Needs stacking.")
+    draw_until_playable = StrictBooleanField(required=False)
+    force_play = StrictBooleanField(required=False)
+    jump_in = StrictBooleanField(required=False)
+    seven_zero = StrictBooleanField(required=False)
+    multi_play = StrictBooleanField(required=False)
+    no_action_finish = StrictBooleanField(required=False)
+    elimination = StrictBooleanField(required=False)
+    uno_penalty = StrictIntegerField(required=False, min_value=0, max_value=20)
+    bluff_penalty = StrictIntegerField(required=False, min_value=0, max_value=20)
 
 
 assert set(RulesSerializer().fields) == set(HOUSE_RULES)
 
 
 class GameCreateSerializer(StrictSerializer):
-    max_players = serializers.IntegerField(min_value=2, max_value=10, default=4)
-    target_score = serializers.IntegerField(min_value=1, max_value=1_000_000, default=500)
-    turn_timeout = serializers.IntegerField(
+    max_players = StrictIntegerField(min_value=2, max_value=10, default=4)
+    target_score = StrictIntegerField(min_value=1, max_value=1_000_000, default=500)
+    turn_timeout = StrictIntegerField(
         min_value=1, max_value=2_592_000, default=86400, help_text="Seconds a seat has to act."
     )
-    max_timeouts = serializers.IntegerField(
+    max_timeouts = StrictIntegerField(
         min_value=1, max_value=100, default=3, help_text="Consecutive timeouts before a forfeit."
     )
     rules = RulesSerializer(required=False)
-    seed = serializers.IntegerField(
+    seed = StrictIntegerField(
         required=False,
         min_value=0,
         max_value=2**63 - 1,
@@ -91,7 +109,7 @@ class GameCreateSerializer(StrictSerializer):
 
 
 class _Action(StrictSerializer):
-    expected_version = serializers.IntegerField(
+    expected_version = StrictIntegerField(
         required=False,
         min_value=0,
         max_value=MAX_INT,
@@ -116,8 +134,8 @@ class PlayActionSerializer(_Action):
     color = serializers.ChoiceField(
         choices=list(COLORS), required=False, help_text="Required with a wild."
     )
-    uno = serializers.BooleanField(required=False, help_text="Say UNO with this play.")
-    target = serializers.IntegerField(
+    uno = StrictBooleanField(required=False, help_text="Say UNO with this play.")
+    target = StrictIntegerField(
         required=False, min_value=0, max_value=9, help_text="seven_zero: the seat a 7 swaps with."
     )
 
@@ -149,7 +167,7 @@ class UnoActionSerializer(_Action):
 
 class CatchActionSerializer(_Action):
     action = _action_field("catch")
-    target = serializers.IntegerField(min_value=0, max_value=9)
+    target = StrictIntegerField(min_value=0, max_value=9)
 
 
 ACTION_SERIALIZERS: dict[str, type[_Action]] = {

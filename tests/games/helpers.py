@@ -1,0 +1,238 @@
+"""Helpers of the game-service suite: players with real tokens, tables played through HTTP.
+
+Everything here talks to the service the way a client does (DRF's ``APIClient`` with a
+``Authorization: Token …`` header); the database is read only to compare with the truth.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from rest_framework.response import Response
+from rest_framework.test import APIClient
+
+from games import engine
+from games.engine.snapshot import state_from_data
+from games.models import Event, Game
+from tests.engine.decks import deck_for
+
+GAMES = "/api/v1/games/"
+Action = dict[str, Any]
+
+
+def game_url(game_id: str, suffix: str = "") -> str:
+    return f"{GAMES}{game_id}/{suffix + '/' if suffix else ''}"
+
+
+def client_for(user: User) -> APIClient:
+    """A client signed in as ``user`` with a real DRF token."""
+    token, _ = Token.objects.get_or_create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@dataclass
+class Player:
+    user: User
+    client: APIClient
+
+    @property
+    def id(self) -> int:
+        return self.user.pk
+
+    def fresh_client(self) -> APIClient:
+        """Another client with the same token (one per thread)."""
+        return client_for(self.user)
+
+
+def body_of(response: Response) -> Any:
+    return response.json() if response.content else None
+
+
+def ok(response: Response, status: int = 200) -> Any:
+    body = body_of(response)
+    assert response.status_code == status, (response.status_code, body)
+    return body
+
+
+def refused(response: Response, status: int, code: str) -> dict[str, Any]:
+    """An error body of the contract: ``{"code", "detail"}`` with the given status."""
+    body = body_of(response)
+    assert response.status_code == status, (response.status_code, body)
+    assert body["code"] == code, body
+    assert isinstance(body["detail"], str) and body["detail"], body
+    return body
+
+
+def create_game(host: Player, **settings: Any) -> dict[str, Any]:
+    body = ok(host.client.post(GAMES, settings, format="json"), 201)
+    assert body["status"] == "waiting"
+    return body
+
+
+# --- the truth, read from the database ----------------------------------------------------------
+
+
+def db_log(game_id: str) -> list[engine.Event]:
+    rows = Event.objects.filter(game_id=game_id).order_by("seq")
+    return [{"type": r.type, "seat": r.seat, "data": r.data} for r in rows]
+
+
+def db_state(game_id: str) -> engine.GameState:
+    state = Game.objects.get(pk=game_id).state
+    assert state is not None
+    return state_from_data(state)
+
+
+def log_size(game_id: str) -> tuple[int, int]:
+    """(version, number of events): both stay put when an action is refused."""
+    return Game.objects.get(pk=game_id).version, Event.objects.filter(game_id=game_id).count()
+
+
+# --- a game under test --------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """A started game and its players, by seat."""
+
+    id: str
+    players: list[Player]
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def url(self, suffix: str = "") -> str:
+        return game_url(self.id, suffix)
+
+    def client(self, seat: int) -> APIClient:
+        return self.players[seat].client
+
+    def view(self, seat: int) -> dict[str, Any]:
+        body = ok(self.client(seat).get(self.url()))
+        self.views[seat] = body
+        return body
+
+    def post(self, seat: int, action: Action, **headers: str) -> Response:
+        return self.client(seat).post(self.url("actions"), action, format="json", **headers)
+
+    def act(self, seat: int, action: str, **fields: Any) -> dict[str, Any]:
+        body = ok(self.post(seat, {"action": action, **fields}))
+        self.views[seat] = body
+        return body
+
+    def events(self, seat: int, **query: Any) -> dict[str, Any]:
+        return ok(self.client(seat).get(self.url("events"), query))
+
+    def replay(self, seat: int, at: int) -> dict[str, Any]:
+        return ok(self.client(seat).get(self.url("replay"), {"at": at}))
+
+    def actor(self) -> int:
+        return actor_of(db_state(self.id))
+
+    def hand(self, seat: int) -> list[str]:
+        return list(db_state(self.id).hands[seat])
+
+
+def actor_of(state: engine.GameState) -> int:
+    return state.actor
+
+
+def seat_players(host: Player, others: Sequence[Player], game: dict[str, Any]) -> Table:
+    """Let ``others`` join ``game`` in order; the last join fills it and starts it."""
+    for player in others:
+        ok(player.client.post(game_url(game["id"], "join")))
+    return Table(game["id"], [host, *others])
+
+
+def start_table(players: Sequence[Player], **settings: Any) -> Table:
+    """A game created by ``players[0]`` for exactly ``len(players)``, joined by the others."""
+    host, *others = players
+    game = create_game(host, max_players=len(players), **settings)
+    table = seat_players(host, others, game)
+    assert table.view(0)["status"] == "active"
+    return table
+
+
+def deck_table(
+    staff: Player,
+    others: Sequence[Player],
+    hands: Sequence[Sequence[str]],
+    starter: str,
+    draws: Sequence[str] = (),
+    **settings: Any,
+) -> Table:
+    """A game dealt from a given deck: staff (seat 0) creates it, ``others`` take seats 1…."""
+    assert staff.user.is_staff and len(hands) == len(others) + 1
+    deck = deck_for(hands, starter, draws)
+    game = create_game(staff, max_players=len(hands), deck=deck, **settings)
+    table = seat_players(staff, others, game)
+    state = db_state(table.id)
+    assert [Counter(h) for h in state.hands] == [Counter(h) for h in hands]
+    return table
+
+
+# --- bots ---------------------------------------------------------------------------------------
+
+
+def own_plays(view: dict[str, Any]) -> list[Action]:
+    return [a for a in view["you"]["legal_actions"] if a["action"] == "play"]
+
+
+def with_multi_play(rng: random.Random, view: dict[str, Any], action: Action) -> Action:
+    """Under ``multi_play``, sometimes play every card of the same number as ``action``."""
+    card = action.get("card")
+    rank = card.rsplit("-", 1)[-1] if card else ""
+    pending = view["round"]["pending"]
+    if card is None or "uno" in action or not rank.isdigit() or pending is not None:
+        return action
+    hand: list[str] = view["you"]["hand"]
+    more = list(hand)
+    more.remove(card)
+    same = [c for c in more if c.rsplit("-", 1)[-1] == rank]
+    if not same or rng.random() < 0.5:
+        return action
+    cards = [card, *same]
+    combined: Action = {k: v for k, v in action.items() if k != "card"}
+    combined["cards"] = cards
+    if len(hand) - len(cards) == 1:
+        combined["uno"] = True
+    return combined
+
+
+def choose(rng: random.Random, view: dict[str, Any], *, prefer_play: float = 0.8) -> Action:
+    """A legal action for the seat of ``view``, from ``you.legal_actions`` (plays preferred)."""
+    legal: list[Action] = view["you"]["legal_actions"]
+    assert legal, view
+    plays = [a for a in legal if a["action"] == "play"]
+    if plays and rng.random() < prefer_play:
+        action = rng.choice(plays)
+        if view["settings"]["rules"].get("multi_play"):
+            action = with_multi_play(rng, view, action)
+        return action
+    return rng.choice(legal)
+
+
+def out_of_turn(views: dict[int, dict[str, Any]], actor: int) -> Iterator[tuple[int, Action]]:
+    """The actions seats other than the actor may take now (catch, uno, jump-in)."""
+    for seat, view in views.items():
+        if seat != actor and view["you"] is not None:
+            for action in view["you"]["legal_actions"]:
+                yield seat, action
+
+
+def play_to_end(table: Table, rng: random.Random, max_moves: int = 3000) -> dict[str, Any]:
+    """Bots play the actor's legal actions through HTTP until the game is over."""
+    view = table.view(0)
+    for _ in range(max_moves):
+        if view["status"] != "active":
+            return view
+        pending = view["round"]["pending"]
+        actor = pending["seat"] if pending else view["round"]["current_seat"]
+        view = table.act(actor, **choose(rng, table.view(actor), prefer_play=0.95))
+    raise AssertionError("the game does not end")

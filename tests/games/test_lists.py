@@ -1,0 +1,143 @@
+"""GET /api/v1/games/: filters (status, mine, my_turn) and DRF pagination."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.games.helpers import GAMES, Player, create_game, game_url, ok, refused, start_table
+
+pytestmark = pytest.mark.django_db
+
+
+def ids(client: APIClient, **query: Any) -> list[str]:
+    page = ok(client.get(GAMES, query))
+    assert set(page) == {"count", "next", "previous", "results"}
+    assert page["count"] == len(page["results"]), "more than one page"
+    return [game["id"] for game in page["results"]]
+
+
+@pytest.fixture
+def lobby(players: list[Player]) -> dict[str, Any]:
+    ada, bob, cy, dee = players
+    waiting = create_game(ada, max_players=3)["id"]
+    bobs = create_game(bob)["id"]
+    ok(dee.client.post(game_url(bobs, "join")))
+    active = start_table([ada, bob], seed=1)
+    finished = start_table([cy, ada], seed=2)
+    ok(finished.client(0).post(finished.url("resign")))
+    abandoned = create_game(dee)["id"]
+    ok(dee.client.post(game_url(abandoned, "leave")))
+    return {
+        "waiting": waiting,
+        "bobs": bobs,
+        "active": active,
+        "finished": finished.id,
+        "abandoned": abandoned,
+    }
+
+
+def test_the_list_shows_every_game_newest_first(
+    players: list[Player], lobby: dict[str, Any]
+) -> None:
+    page = ok(players[2].client.get(GAMES))
+
+    assert page["count"] == 5 and page["next"] is None and page["previous"] is None
+    assert [g["id"] for g in page["results"]] == [
+        lobby["abandoned"],
+        lobby["finished"],
+        lobby["active"].id,
+        lobby["bobs"],
+        lobby["waiting"],
+    ]
+    summary = page["results"][2]
+    assert set(summary) >= {
+        "id",
+        "status",
+        "version",
+        "settings",
+        "seats",
+        "current_seat",
+        "turn_deadline",
+        "winner_seat",
+        "created_at",
+    }
+    assert summary["status"] == "active" and summary["version"] > 0
+    assert [s["player"]["id"] for s in summary["seats"]] == [p.id for p in players[:2]]
+    assert "hand" not in str(summary) and "seed" not in summary["settings"]
+
+
+def test_status_filter(players: list[Player], lobby: dict[str, Any]) -> None:
+    client = players[3].client
+    assert ids(client, status="waiting") == [lobby["bobs"], lobby["waiting"]]
+    assert ids(client, status="active") == [lobby["active"].id]
+    assert ids(client, status="finished") == [lobby["finished"]]
+    assert ids(client, status="abandoned") == [lobby["abandoned"]]
+
+
+def test_mine_filter(players: list[Player], lobby: dict[str, Any], outsider: Player) -> None:
+    ada, _, cy, dee = players
+    assert ids(ada.client, mine="true") == [lobby["finished"], lobby["active"].id, lobby["waiting"]]
+    assert ids(dee.client, mine="true") == [lobby["bobs"]]  # no longer seated in the abandoned one
+    assert ids(cy.client, mine=True, status="finished") == [lobby["finished"]]
+    assert ids(outsider.client, mine="true") == []
+    assert len(ids(outsider.client, mine="false")) == 5
+
+
+def test_my_turn_filter(players: list[Player], lobby: dict[str, Any]) -> None:
+    cy = players[2]
+    table = lobby["active"]
+    actor = table.actor()
+    assert ids(table.players[actor].client, my_turn="true") == [table.id]
+    assert ids(table.players[1 - actor].client, my_turn="true") == []
+    assert ids(cy.client, my_turn="true") == []  # finished games wait for no one
+
+    table.act(actor, "draw")
+    now = table.actor()
+    assert ids(table.players[now].client, my_turn="true") == [table.id]
+    if now != actor:
+        assert ids(table.players[actor].client, my_turn="true") == []
+
+
+def test_pagination(players: list[Player]) -> None:
+    ada = players[0]
+    made = [create_game(ada)["id"] for _ in range(5)][::-1]
+    client = ada.client
+
+    first = ok(client.get(GAMES, {"page_size": 2}))
+    assert first["count"] == 5 and first["previous"] is None
+    assert [g["id"] for g in first["results"]] == made[:2]
+    assert "page=2" in first["next"] and "page_size=2" in first["next"]
+
+    seen, page = [], first
+    while True:
+        seen += [g["id"] for g in page["results"]]
+        if page["next"] is None:
+            break
+        page = ok(client.get(page["next"]))
+        assert page["previous"] is not None
+    assert seen == made
+
+    last = ok(client.get(GAMES, {"page_size": 2, "page": 3}))
+    assert [g["id"] for g in last["results"]] == made[4:] and last["next"] is None
+    refused(client.get(GAMES, {"page_size": 2, "page": 4}), 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"status": "bogus"},
+        {"status": ""},
+        {"mine": "perhaps"},
+        {"my_turn": "2x"},
+        {"page": 0},
+        {"page": "first"},
+        {"page_size": 0},
+        {"page_size": 101},
+        {"colour": "red"},
+    ],
+)
+def test_bad_filters_are_invalid(players: list[Player], query: dict[str, Any]) -> None:
+    refused(players[0].client.get(GAMES, query), 400, "invalid")

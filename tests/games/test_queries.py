@@ -1,0 +1,70 @@
+"""An action costs a small, constant number of SQL queries, however long the log already is."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db.models import Max
+
+from games import engine, services
+from games.models import Event
+from tests.games.helpers import Player, Table, choose, db_state, start_table
+
+pytestmark = pytest.mark.django_db
+
+MAX_QUERIES = 12
+
+
+def to_a_plain_turn(table: Table, rng: random.Random, users: list[Player]) -> int:
+    """Play (through the services, quickly) until the actor faces no pending decision."""
+    while True:
+        state = db_state(table.id)
+        assert state.status == "active"
+        if state.pending is None:
+            return state.actor
+        view = engine.view(state, state.actor)
+        view["settings"] = {"rules": {}}
+        act(table, users, state.actor, choose(rng, view))
+
+
+def act(table: Table, users: list[Player], seat: int, action: dict) -> None:
+    services.game_act(player=users[seat].user, game_id=table.id, action=action)
+
+
+def test_an_action_costs_the_same_queries_early_and_late(
+    players: list[Player], django_assert_max_num_queries: object
+) -> None:
+    users = players[:2]
+    rng = random.Random(6)
+    table = start_table(users, seed=17, target_score=100_000)
+    actor = to_a_plain_turn(table, rng, users)
+
+    with django_assert_max_num_queries(MAX_QUERIES) as early:  # type: ignore[operator]
+        table.act(actor, "draw")
+    with django_assert_max_num_queries(MAX_QUERIES) as early_view:  # type: ignore[operator]
+        table.view(1 - actor)
+
+    # Hundreds of events later (played through the services: the same path without HTTP).
+    while db_state(table.id).status == "active" and table_version(table) < 400:
+        state = db_state(table.id)
+        view = engine.view(state, state.actor)
+        view["settings"] = {"rules": {}}
+        act(table, users, state.actor, choose(rng, view, prefer_play=0.9))
+    assert table_version(table) >= 400
+    actor = to_a_plain_turn(table, rng, users)
+
+    with django_assert_max_num_queries(MAX_QUERIES) as late:  # type: ignore[operator]
+        table.act(actor, "draw")
+    with django_assert_max_num_queries(MAX_QUERIES) as late_view:  # type: ignore[operator]
+        table.view(1 - actor)
+
+    assert len(late.captured_queries) == len(early.captured_queries)
+    assert len(late_view.captured_queries) == len(early_view.captured_queries)
+    # No query reads the whole log.
+    for query in late.captured_queries:
+        assert not ('FROM "games_event"' in query["sql"] and "SELECT" in query["sql"]), query
+
+
+def table_version(table: Table) -> int:
+    return Event.objects.filter(game_id=table.id).aggregate(v=Max("seq"))["v"] or 0
