@@ -167,7 +167,7 @@ def _event_serializer(type_: str, data: type[_Data]) -> type[serializers.Seriali
     name = "".join(part.title() for part in type_.split("_")) + "Event"
     fields = {
         "seq": serializers.IntegerField(),
-        "type": serializers.ChoiceField(choices=[type_]),
+        "type": serializers.CharField(help_text=f"Always '{type_}'."),
         "seat": serializers.IntegerField(allow_null=True),
         "at": serializers.DateTimeField(),
         "data": data(),

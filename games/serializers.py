@@ -15,7 +15,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from games.engine import CARD_CODES, COLORS, HOUSE_RULES
-from games.engine.events import EVENT_TYPES
+from games.event_schema import EventUnionSerializer
 from games.models import GameStatus, SeatStatus
 
 # Choice sets shared by several fields: unoservice.settings names each one once for the schema.
@@ -334,15 +334,7 @@ class GamePageSerializer(serializers.Serializer):
     results = GameSummarySerializer(many=True)
 
 
-class EventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = serializers.ChoiceField(choices=list(EVENT_TYPES))
-    seat = serializers.IntegerField(allow_null=True)
-    at = serializers.DateTimeField()
-    data = serializers.DictField()  # type: ignore[assignment]
-
-
 class EventPageSerializer(serializers.Serializer):
-    events = EventSerializer(many=True)
+    events = EventUnionSerializer
     version = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)

@@ -167,13 +167,24 @@ def _dealt_hand(data: dict[str, Any], seat: int) -> list[str] | None:
     return list(data["deck"][seats.index(seat) : 7 * k : k])
 
 
+def _with_counts(item: Event) -> Event:
+    """``item`` with the counts every viewer gets beside the cards (drawn, in a new pile)."""
+    kind, data = item["type"], item["data"]
+    if kind == "cards_drawn":
+        return {**item, "data": {**data, "count": len(data["cards"])}}
+    if kind in ("pile_reshuffled", "forfeited"):
+        return {**item, "data": {**data, "draw_pile_count": len(data["draw_pile"])}}
+    return item
+
+
 def event_view(item: Event, viewer: int | None, revealed: bool) -> Event:
     """``item`` as ``viewer`` may see it: cards hidden from that seat are left out.
 
-    ``revealed`` (the game is finished) shows everything.
+    ``revealed`` (the game is finished) shows everything. Drawn cards and new draw piles always
+    come with their count (``count``, ``draw_pile_count``), the cards themselves only when shown.
     """
     if revealed:
-        return item
+        return _with_counts(item)
     kind = item["type"]
     data = item["data"]
     seat = item["seat"]
@@ -196,7 +207,7 @@ def event_view(item: Event, viewer: int | None, revealed: bool) -> Event:
         data = shown
     elif kind in ("pile_reshuffled", "forfeited"):
         data = {k: v for k, v in data.items() if k != "draw_pile"}
-        data["draw_pile"] = len(item["data"]["draw_pile"])
+        data["draw_pile_count"] = len(item["data"]["draw_pile"])
     elif kind == "challenged":
         if viewer != seat and viewer != data["target"]:
             data = {k: v for k, v in data.items() if k != "hand"}

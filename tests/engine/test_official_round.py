@@ -77,7 +77,8 @@ def test_an_empty_draw_pile_is_refilled_from_the_discard_pile_but_its_top_card()
     assert t.state.current == 2
     # the order of the new pile is a secret: the other seats see how many cards it holds
     seen = event_view(the(events, "pile_reshuffled"), 2, revealed=False)
-    assert seen["data"]["draw_pile"] == len(reshuffled)
+    assert seen["data"]["draw_pile_count"] == len(reshuffled)
+    assert "draw_pile" not in seen["data"]
 
 
 def test_when_both_piles_are_exhausted_a_player_draws_what_there_is():

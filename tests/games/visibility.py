@@ -150,7 +150,8 @@ def assert_event_hides(shown: dict[str, Any], raw: dict[str, Any], seat: int | N
         else:
             assert "cards" not in data
     elif kind in ("pile_reshuffled", "forfeited"):
-        assert data["draw_pile"] == len(raw["data"]["draw_pile"])
+        assert data["draw_pile_count"] == len(raw["data"]["draw_pile"])
+        assert "draw_pile" not in data
     elif kind == "challenged" and _challenge_parties(raw, seat):
         assert data["hand"] == raw["data"]["hand"]
     # Whatever is shown is true.
