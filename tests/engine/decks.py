@@ -33,7 +33,9 @@ def deck_for(
     left = Counter(DECK)
     left.subtract(order)
     if any(n < 0 for n in left.values()):
-        raise ValueError(f"more copies than the deck holds: {[c for c, n in left.items() if n < 0]}")
+        raise ValueError(
+            f"more copies than the deck holds: {[c for c, n in left.items() if n < 0]}"
+        )
     for card in DECK:
         if left[card] > 0:
             order.append(card)
