@@ -6,7 +6,7 @@ viewer may not see are left out (marked "hidden" below) until the game is finish
 
 from __future__ import annotations
 
-from drf_spectacular.utils import PolymorphicProxySerializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from games.engine.events import EVENT_TYPES
@@ -163,11 +163,23 @@ DATA_SERIALIZERS: dict[str, type[_Data]] = {
 assert set(DATA_SERIALIZERS) == set(EVENT_TYPES)
 
 
+def _type_field(type_: str) -> serializers.CharField:
+    """``type`` pinned to its one value, so exactly one schema of the union matches an event (a
+    free string would let several match, and the ``oneOf`` fail validation). A pattern rather
+    than a one-value enum: drf-spectacular would make 20 enum components of those."""
+
+    @extend_schema_field({"type": "string", "pattern": f"^{type_}$"})
+    class TypeField(serializers.CharField):
+        pass
+
+    return TypeField(help_text=f"Always '{type_}'.")
+
+
 def _event_serializer(type_: str, data: type[_Data]) -> type[serializers.Serializer]:
     name = "".join(part.title() for part in type_.split("_")) + "Event"
     fields = {
         "seq": serializers.IntegerField(),
-        "type": serializers.CharField(help_text=f"Always '{type_}'."),
+        "type": _type_field(type_),
         "seat": serializers.IntegerField(allow_null=True),
         "at": serializers.DateTimeField(),
         "data": data(),

@@ -9,10 +9,12 @@ actions.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -21,6 +23,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engine import IllegalMove
 from unoservice import metrics
+
+log = logging.getLogger(__name__)
 
 
 class DomainError(Exception):
@@ -74,6 +78,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError | IllegalMove):
         return Response(error_body(exc.code, exc.detail), status=exc.status)
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database is not answering (restarting, failing over): nothing was done, and the
+        # same request may be sent again (with its Idempotency-Key) once it is back.
+        log.warning("the database did not answer", exc_info=exc)
+        body = error_body("unavailable", "The service cannot reach its database; retry shortly.")
+        return Response(body, status=503, headers={"Retry-After": "1"})
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

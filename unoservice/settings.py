@@ -280,6 +280,16 @@ CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Sending a deadline task must not hold a player's request while the broker is down: kombu
+# otherwise retries the connection for ~6 s even with retry=False. One quick retry, then the
+# task is skipped (logged); the beat sweep and the lazy path on reads cover it.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+    "socket_connect_timeout": 2,
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-games": {
         "task": "games.sweep_overdue_games",

@@ -1,0 +1,90 @@
+"""Fixtures of the hostile-input suite: real players with real tokens, a started game, a lobby."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games import engine, services
+from games.engine.snapshot import state_from_data
+from games.models import Event, Game, Hand
+
+GAMES = "/api/v1/games/"
+_names = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _postgresql_only() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the hostile-input suite runs on PostgreSQL: set DATABASE_URL")
+
+
+def client_for(user: User) -> APIClient:
+    token, _ = Token.objects.get_or_create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@dataclass
+class Table:
+    """A started 2-player game: ``actor`` must act now, ``waiter`` sits and waits, ``outsider``
+    has a token and no seat."""
+
+    id: str
+    actor: APIClient
+    waiter: APIClient
+    outsider: APIClient
+    actor_seat: int
+
+    def url(self, suffix: str = "") -> str:
+        return f"{GAMES}{self.id}/{suffix + '/' if suffix else ''}"
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything a refused request must leave as it was."""
+        game = Game.objects.get(pk=self.id)
+        hands = list(Hand.objects.filter(game_id=self.id).order_by("seat").values_list("cards"))
+        return game.version, Event.objects.filter(game_id=self.id).count(), game.state, hands
+
+
+def _user(tag: str) -> User:
+    return User.objects.create_user(f"{tag}{next(_names)}", password=None)
+
+
+@pytest.fixture
+def table(db: None) -> Table:
+    a, b, eve = _user("ada"), _user("bob"), _user("eve")
+    game = services.game_create(player=a, spec=services.NewGame(max_players=2, seed=424242))
+    game = services.game_join(player=b, game_id=game.pk)
+    game.refresh_from_db()
+    state = state_from_data(game.state)  # type: ignore[arg-type]
+    seat = state.actor
+    assert engine.legal_actions(state, seat)
+    users = (a, b) if seat == 0 else (b, a)
+    return Table(str(game.pk), client_for(users[0]), client_for(users[1]), client_for(eve), seat)
+
+
+@dataclass
+class Lobby:
+    id: str
+    host: APIClient
+    guest: APIClient
+    outsider: APIClient
+
+    def url(self, suffix: str = "") -> str:
+        return f"{GAMES}{self.id}/{suffix + '/' if suffix else ''}"
+
+
+@pytest.fixture
+def lobby(db: None) -> Lobby:
+    host, guest, eve = _user("host"), _user("guest"), _user("eve")
+    game = services.game_create(player=host, spec=services.NewGame(max_players=4))
+    services.game_join(player=guest, game_id=game.pk)
+    return Lobby(str(game.pk), client_for(host), client_for(guest), client_for(eve))
