@@ -42,6 +42,8 @@ TARGET_SCORE = 500
 
 
 def percentile(samples: list[float], q: float) -> float:
+    if not samples:
+        return float("nan")
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -55,6 +57,8 @@ def environment() -> dict[str, str]:
         "DJANGO_SECRET_KEY": "benchmark-only-secret-key-benchmark-only-secret-key",
         "DJANGO_ALLOWED_HOSTS": "*",
         "DATABASE_CONN_MAX_AGE": "600",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",  # plain http on loopback
+        "DJANGO_SECURE_COOKIES": "0",
         "PYTHONPATH": str(ROOT),
     }
 
@@ -101,16 +105,17 @@ def start_server(workers: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
         [
             str(Path(sys.executable).parent / "gunicorn"),
-            "unoservice.wsgi:application",
+            "-c",
+            "python:unoservice.gunicorn_conf",  # the deployed configuration (gthread workers)
             "--bind",
             f"{HOST}:{PORT}",
             "--workers",
             str(workers),
-            "--log-level",
-            "warning",
         ],
         cwd=ROOT,
         env=environment(),
+        stdout=subprocess.DEVNULL,  # one JSON line a request: written, then thrown away
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
