@@ -1,0 +1,505 @@
+"""Property tests of the rules engine: thousands of random games with random house rules.
+
+A game is drawn by hypothesis (seats, seed, house rules, a small target score, and a seed for the
+random player), then played by a random player that only ever sends legal actions: mostly the
+seat to act, sometimes another seat that may say UNO, catch or jump in, sometimes the server's
+timeout, rarely a resignation. Each test checks one property of the rule book or the API contract
+along the way.
+
+``HYPOTHESIS_PROFILE=long`` plays ten times as many games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import (
+    CARD_CODES,
+    COLORS,
+    DECK,
+    HOUSE_RULES,
+    GameState,
+    IllegalMove,
+    act,
+    apply,
+    event_view,
+    legal_actions,
+    make_options,
+    replay,
+    resign,
+    start_game,
+    time_out,
+    view,
+)
+from games.engine.cards import NUMBER_CARDS, RANK_OF, hand_points
+from games.engine.events import EVENT_TYPES, Event
+from games.engine.snapshot import state_from_data, state_to_data
+
+Action = dict[str, Any]
+
+# A game drawn below ends in a few hundred moves; the bound leaves a wide margin.
+MAX_ACTIONS = 20_000
+SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1
+
+
+def _settings(examples: int) -> settings:
+    return settings(
+        max_examples=examples * SCALE,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
+BOOLEAN_RULES = (
+    "stacking",
+    "reverse_bounce",
+    "draw_until_playable",
+    "force_play",
+    "jump_in",
+    "seven_zero",
+    "multi_play",
+    "no_action_finish",
+    "elimination",
+)
+
+
+@dataclass(frozen=True)
+class Setup:
+    players: int
+    rules: dict[str, Any]
+    target_score: int
+    max_timeouts: int
+    seed: int
+    play_seed: int
+    p_timeout: float  # the server times the actor out instead of a move
+    p_other: float  # another seat than the actor moves (uno, catch, jump in)
+    p_eager: float  # the actor plays a card when it can rather than picking any action
+    given_deck: bool  # round 1 is dealt from a deck order given at creation (staff only)
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> Setup:
+    big = draw(st.integers(0, 9)) == 0
+    players = draw(st.integers(2, 10) if big else st.integers(2, 6))
+    rules: dict[str, Any] = {name: True for name in BOOLEAN_RULES if draw(st.booleans())}
+    if rules.get("reverse_bounce") and not rules.get("stacking"):
+        del rules["reverse_bounce"]
+    rules["scoring"] = draw(st.sampled_from(["winner", "penalty"]))
+    if draw(st.booleans()):
+        rules["uno_penalty"] = draw(st.integers(0, 4))
+    if draw(st.booleans()):
+        rules["bluff_penalty"] = draw(st.sampled_from([4, 6, 2]))
+    return Setup(
+        players=players,
+        rules=rules,
+        target_score=draw(st.integers(30, 150)),
+        max_timeouts=draw(st.sampled_from([3, 3, 3, 2, 1])),
+        seed=draw(st.integers(0, 2**32 - 1)),
+        play_seed=draw(st.integers(0, 2**32 - 1)),
+        p_timeout=draw(st.sampled_from([0.0, 0.0, 0.02, 0.06])),
+        p_other=draw(st.sampled_from([0.0, 0.1, 0.3])),
+        p_eager=draw(st.sampled_from([0.7, 0.9, 1.0])),
+        given_deck=draw(st.integers(0, 4)) == 0,
+    )
+
+
+def test_the_games_drawn_cover_every_house_rule() -> None:
+    assert set(HOUSE_RULES) == {*BOOLEAN_RULES, "scoring", "uno_penalty", "bluff_penalty"}
+
+
+# --- the random player ---------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    before: GameState
+    move: tuple[Any, ...]  # ("act", seat, action) | ("timeout",) | ("resign", seat)
+    events: list[Event]
+    after: GameState
+    log_length: int  # the length of the whole log after this step
+
+
+def _multi_play(state: GameState, seat: int, action: Action, rng: random.Random) -> Action:
+    """With ``multi_play``, sometimes extend a single number-card play by same-number cards."""
+    card = action.get("card")
+    if (
+        not state.options.multi_play
+        or state.pending is not None
+        or seat != state.current
+        or card not in NUMBER_CARDS
+        or rng.random() < 0.5
+    ):
+        return action
+    rest = list(state.hands[seat])
+    rest.remove(card)
+    same = [c for c in rest if RANK_OF[c] == RANK_OF[card]]
+    if not same:
+        return action
+    rng.shuffle(same)
+    cards = [card, *same[: rng.randint(1, len(same))]]
+    multi: Action = {"action": "play", "cards": cards}
+    if "target" in action:
+        multi["target"] = action["target"]
+    if len(state.hands[seat]) - len(cards) == 1 and rng.random() < 0.7:
+        multi["uno"] = True
+    return multi
+
+
+def choose(state: GameState, setup: Setup, rng: random.Random) -> tuple[Any, ...]:
+    """The random player's next move: only ever a legal one."""
+    roll = rng.random()
+    if roll < setup.p_timeout:
+        return ("timeout",)
+    if roll < setup.p_timeout + 0.0003:
+        playing = [s for s in range(state.players) if state.statuses[s] == "playing"]
+        return ("resign", rng.choice(playing))
+    seat = state.actor
+    actions = legal_actions(state, seat)
+    assert actions, f"the actor {seat} has no legal action"
+    if rng.random() < setup.p_other:
+        others = [(s, legal_actions(state, s)) for s in range(state.players) if s != seat]
+        others = [(s, listed) for s, listed in others if listed]
+        if others:
+            seat, actions = rng.choice(others)
+    plays = [a for a in actions if a["action"] == "play"]
+    if plays and seat == state.actor and rng.random() < setup.p_eager:
+        actions = plays
+    action = rng.choice(actions)
+    return ("act", seat, _multi_play(state, seat, action, rng))
+
+
+def new_game(setup: Setup) -> tuple[list[Event], GameState]:
+    options = make_options(
+        setup.rules, target_score=setup.target_score, max_timeouts=setup.max_timeouts
+    )
+    deck = random.Random(setup.seed).sample(DECK, len(DECK)) if setup.given_deck else None
+    log = start_game(setup.players, options, setup.seed, deck=deck)
+    return log, replay(log)
+
+
+def perform(state: GameState, move: tuple[Any, ...]) -> tuple[list[Event], GameState]:
+    if move[0] == "timeout":
+        return time_out(state)
+    if move[0] == "resign":
+        return resign(state, move[1])
+    return act(state, move[1], move[2])
+
+
+def random_game(setup: Setup) -> Iterator[Step]:
+    """Play a whole game, step by step; fail if it does not end within ``MAX_ACTIONS``."""
+    rng = random.Random(setup.play_seed)
+    log, state = new_game(setup)
+    yield Step(state, ("start",), list(log), state, len(log))
+    for _ in range(MAX_ACTIONS):
+        if state.status != "active":
+            return
+        move = choose(state, setup, rng)
+        try:
+            events, after = perform(state, move)
+        except IllegalMove as error:  # pragma: no cover - a failure report
+            raise AssertionError(f"the legal move {move} was refused: {error!r}") from error
+        log += events
+        yield Step(state, move, events, after, len(log))
+        state = after
+    raise AssertionError(f"the game did not end within {MAX_ACTIONS} actions")
+
+
+def play_out(setup: Setup) -> tuple[list[Event], list[Step]]:
+    steps = list(random_game(setup))
+    log = [e for step in steps for e in step.events]
+    return log, steps
+
+
+# --- the properties --------------------------------------------------------------------------
+
+SORTED_DECK = sorted(DECK)
+
+
+def cards_in_play(state: GameState) -> list[str]:
+    """Every card of the hands, the draw pile and the discard pile, sorted."""
+    return sorted(chain(state.draw_pile, state.discard_pile, *state.hands))
+
+
+@_settings(700)
+@given(setups())
+def test_every_card_is_accounted_for_and_every_game_finishes(setup: Setup) -> None:
+    state = None
+    for step in random_game(setup):
+        state = step.after
+        if cards_in_play(state) != SORTED_DECK:
+            found = Counter(cards_in_play(state))
+            found.subtract(DECK)
+            raise AssertionError(f"after {step.move}: {+found} extra, {-found} missing")
+        assert state.discard_pile, "no top card"
+        for status, hand in zip(state.statuses, state.hands, strict=True):
+            assert status == "playing" or not hand, "a seat that left the round holds cards"
+        for item in step.events:
+            if item["type"] == "round_ended":
+                check_round_points(state, item["data"])
+            elif item["type"] == "game_ended" and item["data"]["reason"] == "target":
+                check_game_winner(state, item["data"]["winner_seat"])
+    assert state is not None and state.status == "finished"
+    assert state.winner is not None and state.statuses[state.winner] != "forfeited"
+
+
+def check_round_points(state: GameState, data: dict[str, Any]) -> None:
+    """The scoring section of the rule book, from the hands the round ended with."""
+    left = [hand_points(hand) for hand in data["hands"]]
+    if state.options.scoring == "penalty":
+        assert data["points"] == left
+    else:
+        expected = [0] * state.players
+        expected[data["winner_seat"]] = sum(left)
+        assert data["points"] == expected
+    assert data["hands"][data["winner_seat"]] == [], "the round's winner still holds cards"
+
+
+def check_game_winner(state: GameState, winner: int) -> None:
+    scores = state.scores
+    assert max(scores) >= state.options.target_score
+    seated = [s for s in range(state.players) if state.statuses[s] != "forfeited"]
+    best = min if state.options.scoring == "penalty" else max
+    assert scores[winner] == best(scores[s] for s in seated)
+
+
+@_settings(300)
+@given(setups())
+def test_replay_of_the_log_is_the_state_reached_step_by_step(setup: Setup) -> None:
+    log, steps = play_out(setup)
+    assert replay(log) == steps[-1].after
+    rng = random.Random(setup.play_seed ^ 0x5EED)
+    for step in rng.sample(steps, min(3, len(steps))):
+        assert replay(log[: step.log_length]) == step.after
+
+
+@_settings(300)
+@given(setups())
+def test_events_are_json_and_replay_from_json(setup: Setup) -> None:
+    log, steps = play_out(setup)
+    assert {e["type"] for e in log} <= set(EVENT_TYPES)
+    text = json.dumps(log)
+    again = json.loads(text)
+    assert again == log
+    assert replay(again) == steps[-1].after
+    # The snapshot the service keeps beside the log is JSON too, and loads as the same state.
+    rng = random.Random(setup.play_seed ^ 0x15)
+    for step in [*rng.sample(steps, min(10, len(steps))), steps[-1]]:
+        data = json.loads(json.dumps(state_to_data(step.after)))
+        assert state_from_data(data) == step.after
+
+
+def action_universe(players: int) -> list[Action]:
+    """Every single action shape a seat could send: most of them illegal at any moment.
+
+    Multi-card plays are left out: ``legal_actions`` lists single-card plays only.
+    """
+    universe: list[Action] = []
+    for card in sorted(CARD_CODES):
+        plays: list[Action] = [{"action": "play", "card": card}]
+        plays += [{"action": "play", "card": card, "color": color} for color in COLORS]
+        plays += [{"action": "play", "card": card, "target": t} for t in range(players)]
+        universe += plays + [{**play, "uno": True} for play in plays]
+    for name in ("draw", "pass", "challenge", "accept", "uno"):
+        universe.append({"action": name})
+    universe += [{"action": "color", "color": color} for color in COLORS]
+    universe += [{"action": "catch", "target": t} for t in range(players)]
+    return universe
+
+
+def near_miss(state: GameState, seat: int, rng: random.Random) -> Action:
+    """A play of a card ``seat`` holds (or of the top card), with or without the extras."""
+    cards = [*state.hands[seat], *state.discard_pile[-1:]]
+    action: Action = {"action": "play", "card": rng.choice(cards)}
+    extra = rng.randrange(3)
+    if extra == 1:
+        action["color"] = rng.choice(COLORS)
+    elif extra == 2:
+        action["target"] = rng.randrange(state.players)
+    if rng.random() < 0.5:
+        action["uno"] = True
+    return action
+
+
+def normalised(action: Action) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((k, v) for k, v in action.items() if not (k == "uno" and v is False)))
+
+
+def check_agreement(
+    state: GameState, seat: int, universe: list[Action], rng: random.Random
+) -> None:
+    listed = legal_actions(state, seat)
+    keys = [normalised(a) for a in listed]
+    assert len(set(keys)) == len(keys), f"seat {seat} has duplicate legal actions: {listed}"
+    for action in listed:
+        try:
+            act(state, seat, action)
+        except IllegalMove as error:
+            raise AssertionError(f"listed {action} for seat {seat} refused: {error!r}") from error
+    allowed = set(keys)
+    # Half at random, half near misses (plays of a card the seat holds or of the top card),
+    # where a disagreement would hide.
+    sample = rng.sample(universe, 20) + [near_miss(state, seat, rng) for _ in range(20)]
+    for action in sample:
+        try:
+            act(state, seat, action)
+        except IllegalMove:
+            accepted = False
+        else:
+            accepted = True
+        assert accepted == (normalised(action) in allowed), (
+            f"seat {seat}: {action} accepted={accepted} but listed={normalised(action) in allowed}"
+        )
+
+
+@_settings(120)
+@given(setups())
+def test_legal_actions_agree_with_decide(setup: Setup) -> None:
+    rng = random.Random(setup.play_seed ^ 0xACE)
+    universe = action_universe(setup.players)
+    for step in random_game(setup):
+        if rng.random() < 0.25:
+            state = step.after
+            check_agreement(state, state.actor, universe, rng)
+            check_agreement(state, rng.randrange(state.players), universe, rng)
+    # A finished game accepts nothing.
+    for action in rng.sample(universe, 20):
+        try:
+            act(step.after, rng.randrange(setup.players), action)
+        except IllegalMove as error:
+            assert error.code == "game_not_active"
+        else:
+            raise AssertionError(f"{action} was accepted in a finished game")
+
+
+def shuffled_hidden(state: GameState, seat: int | None, rng: random.Random) -> GameState:
+    """``state`` with the cards hidden from ``seat`` dealt anew: same hand sizes, same pile size."""
+    hidden = [s for s in range(state.players) if s != seat]
+    pool = list(state.draw_pile)
+    for s in hidden:
+        pool += state.hands[s]
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    at = 0
+    for s in hidden:
+        size = len(state.hands[s])
+        hands[s] = tuple(pool[at : at + size])
+        at += size
+    return state.evolve(hands=tuple(hands), draw_pile=tuple(pool[at:]))
+
+
+@_settings(200)
+@given(setups())
+def test_no_view_holds_a_card_hidden_from_it(setup: Setup) -> None:
+    rng = random.Random(setup.play_seed ^ 0x51DE)
+    seats: list[int | None] = [None, *range(setup.players)]
+    for step in random_game(setup):
+        state = step.after
+        if state.status != "active" or rng.random() < 0.6:
+            continue
+        for seat in seats:
+            other = shuffled_hidden(state, seat, rng)
+            if other.hands == state.hands and other.draw_pile == state.draw_pile:
+                continue
+            assert view(other, seat) == view(state, seat), f"seat {seat} sees hidden cards"
+    final = step.after
+    assert final.status == "finished"
+    for seat in seats:
+        seen = view(final, seat)
+        assert [entry["hand"] for entry in seen["seats"]] == [list(h) for h in final.hands]
+        assert seen["revealed"] == {"draw_pile": list(final.draw_pile), "seed": final.seed}
+
+
+PUBLIC_EVENTS = frozenset(EVENT_TYPES) - {
+    "game_started",
+    "round_started",
+    "starter_returned",
+    "cards_drawn",
+    "pile_reshuffled",
+    "forfeited",
+    "challenged",
+    "turn_changed",
+}
+
+
+def check_event_view(item: Event, seen: Event, viewer: int | None, state: GameState) -> None:
+    """``seen`` is ``item`` as ``viewer`` sees it; ``state`` is the state right after ``item``."""
+    kind, seat, data = item["type"], item["seat"], item["data"]
+    assert seen["type"] == kind and seen["seat"] == seat
+    shown = seen["data"]
+    if kind in PUBLIC_EVENTS:
+        assert seen == item
+    elif kind == "game_started":
+        assert shown == {k: v for k, v in data.items() if k != "seed"}
+    elif kind == "round_started":
+        assert "deck" not in shown
+        if viewer is not None and viewer in data["seats"]:
+            assert shown["hand"] == list(state.hands[viewer])
+        else:
+            assert "hand" not in shown
+    elif kind == "starter_returned":
+        assert shown == {"card": data["card"]}
+    elif kind == "cards_drawn":
+        assert shown["count"] == len(data["cards"])
+        if viewer == seat:
+            assert shown["cards"] == data["cards"]
+        else:
+            assert "cards" not in shown
+    elif kind in ("pile_reshuffled", "forfeited"):
+        assert not isinstance(shown.get("draw_pile"), list), "a new draw pile is shown"
+        count = shown.get("draw_pile_count", shown.get("draw_pile"))
+        assert count == len(data["draw_pile"])
+        assert {k: v for k, v in shown.items() if k not in ("draw_pile", "draw_pile_count")} == {
+            k: v for k, v in data.items() if k != "draw_pile"
+        }
+    elif kind == "challenged":
+        assert ("hand" in shown) == (viewer in (seat, data["target"]))
+    elif kind == "turn_changed":
+        pending = shown["pending"]
+        if pending is not None and viewer != pending["seat"]:
+            assert "card" not in pending
+    if kind not in PUBLIC_EVENTS:
+        text = json.dumps(seen)
+        assert '"seed"' not in text and '"deck"' not in text
+
+
+def check_revealed(item: Event, seen: Event) -> None:
+    """A finished game's event log shows everything (counts may come beside the cards)."""
+    assert seen["type"] == item["type"] and seen["seat"] == item["seat"]
+    assert {k: seen["data"].get(k) for k in item["data"]} == item["data"]
+
+
+@_settings(250)
+@given(setups())
+def test_event_views_hide_what_a_seat_may_not_see(setup: Setup) -> None:
+    log, _ = play_out(setup)
+    before = json.dumps(log)
+    rng = random.Random(setup.play_seed ^ 0xE7E)
+    everyone: list[int | None] = [None, *range(setup.players)]
+    state: GameState | None = None
+    for item in log:
+        state = apply(state, item)
+        # Every viewer for the rare events; for the frequent ones the table, the seat the event
+        # happened to and one seat at random.
+        if item["type"] in ("round_started", "challenged", "forfeited", "starter_returned"):
+            viewers = everyone
+        else:
+            viewers = [None, item["seat"], rng.randrange(setup.players)]
+        for viewer in viewers:
+            check_event_view(item, event_view(item, viewer, False), viewer, state)
+        check_revealed(item, event_view(item, rng.choice(everyone), True))
+        # The replay API shows the view right after any event, even one in the middle of a move.
+        viewer = rng.choice(everyone)
+        seen = view(state, viewer)
+        if viewer is not None:
+            assert seen["you"]["hand"] == list(state.hands[viewer])
+    assert json.dumps(log) == before, "event_view changed the log"
