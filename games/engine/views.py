@@ -11,6 +11,7 @@ from typing import Any
 
 from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD, WILD_DRAW4, WILDS
 from games.engine.events import Event
+from games.engine.evolve import pending_to_data
 from games.engine.rules import _finishes_on_action, can_stack, may_jump_in
 from games.engine.state import GameState, Pending
 
@@ -85,19 +86,10 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
 
 
 def pending_view(pending: Pending | None, viewer: int | None, revealed: bool) -> Action | None:
-    if pending is None:
-        return None
-    data: Action = {"type": pending.kind, "seat": pending.seat}
-    if pending.card is not None and (revealed or viewer == pending.seat):
-        data["card"] = pending.card
-    if pending.amount:
-        data["amount"] = pending.amount
-    if pending.from_seat is not None:
-        data["from_seat"] = pending.from_seat
-    if pending.previous_color is not None:
-        data["previous_color"] = pending.previous_color
-    if pending.draw_card is not None:
-        data["draw_card"] = pending.draw_card
+    """The pending decision as ``viewer`` may see it: a drawn card only to the seat that drew it."""
+    data = pending_to_data(pending)
+    if data is not None and "card" in data and not (revealed or viewer == data["seat"]):
+        del data["card"]
     return data
 
 
