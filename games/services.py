@@ -276,7 +276,12 @@ def game_act(
     request_body: dict[str, Any] | None = None,
 ) -> ActionResult:
     """Apply ``action`` by the caller's seat; the answer is the game view after it."""
-    fingerprint = _fingerprint(request_body if request_body is not None else action)
+    # Only a request that may be retried needs its body remembered.
+    fingerprint = (
+        _fingerprint(request_body if request_body is not None else action)
+        if idempotency_key is not None
+        else ""
+    )
 
     def act(game: Game) -> ActionResult:
         if idempotency_key is not None:
