@@ -21,6 +21,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from unoservice.logging import logging_config
+
 
 def _int(name: str, default: int) -> int:
     return int(os.environ.get(name) or default)
@@ -48,29 +50,15 @@ worker_tmp_dir = "/dev/shm" if Path("/dev/shm").is_dir() else None
 # No control socket: nothing here uses `gunicornc`, and the container's home is read-only.
 control_socket_disable = True
 
-logconfig_dict: dict[str, Any] = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "unoservice.logging.RequestIdFilter"}},
-    "formatters": {
-        "json": {"()": "unoservice.logging.JsonFormatter"},
-        "text": {"()": "unoservice.logging.TextFormatter"},
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "stream": "ext://sys.stderr",
-            "filters": ["request_id"],
-            "formatter": _log_format(),
-        },
-    },
-    "root": {"level": "INFO", "handlers": ["console"]},
-    "loggers": {
+logconfig_dict = logging_config(
+    _log_format(),
+    "INFO",
+    {
         "gunicorn.error": {"level": "INFO", "handlers": ["console"], "propagate": False},
         # Off: the service logs each request itself (with its id, without the query string).
         "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
     },
-}
+)
 
 
 def on_starting(server: Any) -> None:

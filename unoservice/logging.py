@@ -122,3 +122,30 @@ class TextFormatter(logging.Formatter):
         if record.stack_info:
             line = f"{line}\n{self.formatStack(record.stack_info)}"
         return line
+
+
+def logging_config(log_format: str, level: str, loggers: dict[str, Any]) -> dict[str, Any]:
+    """The ``dictConfig`` every process uses (Django, the Celery worker, gunicorn's master).
+
+    One handler on stderr, in ``log_format`` (``json`` or ``text``), every line with its request
+    id; ``loggers`` adds or quiets the process's own loggers.
+    """
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": "unoservice.logging.RequestIdFilter"}},
+        "formatters": {
+            "json": {"()": "unoservice.logging.JsonFormatter"},
+            "text": {"()": "unoservice.logging.TextFormatter"},
+        },
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "filters": ["request_id"],
+                "formatter": log_format,
+            },
+        },
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": loggers,
+    }

@@ -22,6 +22,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from unoservice.logging import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -304,31 +306,17 @@ LOG_FORMAT = (os.environ.get("LOG_FORMAT") or ("text" if DEBUG else "json")).str
 if LOG_FORMAT not in {"json", "text"}:
     raise ImproperlyConfigured(f"LOG_FORMAT must be json or text, got {LOG_FORMAT!r}")
 LOG_LEVEL = (os.environ.get("LOG_LEVEL") or "INFO").strip().upper()
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "unoservice.logging.RequestIdFilter"}},
-    "formatters": {
-        "json": {"()": "unoservice.logging.JsonFormatter"},
-        "text": {"()": "unoservice.logging.TextFormatter"},
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "stream": "ext://sys.stderr",
-            "filters": ["request_id"],
-            "formatter": LOG_FORMAT,
-        },
-    },
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {
+LOGGING = logging_config(
+    LOG_FORMAT,
+    LOG_LEVEL,
+    {
         # Replace Django's own handlers (debug-only console, mail to admins) with ours.
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         "django.server": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         # SQL is logged at DEBUG with its parameters (token keys, hands): never.
         "django.db.backends": {"level": "INFO"},
     },
-}
+)
 # The worker keeps the logging above instead of installing its own (see unoservice/celery.py).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
