@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from games import engine
-from games.engine.snapshot import state_to_data
-from games.models import Event, Game, GameStatus, Hand, Seat
+from games.models import Event, Game, Hand, Seat
+from games.services import project_summary
 
 
 def rebuild_game(game: Game) -> bool:
@@ -26,12 +26,8 @@ def rebuild_game(game: Game) -> bool:
             game.winner_seat,
             game.current_seat,
         )
-        finished = state.status == "finished"
         game.version = rows[-1].seq
-        game.state = state_to_data(state)
-        game.status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
-        game.winner_seat = state.winner
-        game.current_seat = None if finished else state.actor
+        project_summary(game, state)
         changed = before != (
             game.version,
             game.state,
@@ -39,8 +35,6 @@ def rebuild_game(game: Game) -> bool:
             game.winner_seat,
             game.current_seat,
         )
-        if finished:
-            game.turn_deadline = None
         game.save()
         for seat in Seat.objects.filter(game=game):
             status, score = state.statuses[seat.number], state.scores[seat.number]

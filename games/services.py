@@ -194,14 +194,8 @@ def _append(
     )
     game.version = base + len(events)
     record_events(game_id=game.pk, version=game.version, events=events)
-    game.state = state_to_data(after)
-    finished = after.status == "finished"
-    game.status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
-    game.winner_seat = after.winner
-    game.current_seat = None if finished else after.actor
-    if finished:
-        game.turn_deadline = None
-    elif any(e["type"] == "turn_changed" for e in events):
+    project_summary(game, after)
+    if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
         start = clock if clock is not None else timezone.now()
         game.turn_deadline = start + timedelta(seconds=game.turn_timeout)
     game.save(
@@ -224,6 +218,17 @@ def _append(
             if before is None and (status, score) == ("playing", 0):
                 continue  # a new seat row already says so
             Seat.objects.filter(game=game, number=seat).update(status=status, score=score)
+
+
+def project_summary(game: Game, state: engine.GameState) -> None:
+    """Set the summary columns of ``game`` (not saved) from the engine state after its log."""
+    game.state = state_to_data(state)
+    finished = state.status == "finished"
+    game.status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
+    game.winner_seat = state.winner
+    game.current_seat = None if finished else state.actor
+    if finished:
+        game.turn_deadline = None
 
 
 def _committed(game: Game) -> None:
