@@ -25,6 +25,7 @@ from games.serializers import (
     GamePageSerializer,
     GameViewSerializer,
     ReplayQuerySerializer,
+    valid_action,
 )
 from unoservice.errors import DomainError
 from unoservice.schema import UNAUTHORIZED, error_response
@@ -307,12 +308,11 @@ class GameActionsApi(APIView):
         if not isinstance(body, dict):
             raise DomainError("invalid", "The body must be a JSON object.", 400)
         name = body.get("action")
-        serializer_class = ACTION_SERIALIZERS.get(name) if isinstance(name, str) else None
-        if serializer_class is None:
+        if not isinstance(name, str) or name not in ACTION_SERIALIZERS:
             raise DomainError(
                 "invalid", f"'action' must be one of {', '.join(ACTION_SERIALIZERS)}.", 400
             )
-        data = _validated(serializer_class, body)
+        data = valid_action(body)
         expected_version = data.pop("expected_version", None)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 255:

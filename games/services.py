@@ -1,8 +1,9 @@
 """Every write to a game goes through here: lock, check, decide, append, project, one transaction.
 
-A write locks the game row (``select_for_update``), checks ``expected_version``, asks the engine,
-appends the events with consecutive seqs and updates the projections (Game, Seat, Hand) before the
-transaction commits. The unique (game, seq) constraint is the last line of defence.
+A write locks the game row (``SELECT … FOR UPDATE``), checks ``expected_version``, asks the
+engine, appends the events with consecutive seqs and updates the projections (Game, Seat, Hand)
+before the transaction commits, with the plain statements of ``games.store``. The unique
+(game, seq) constraint is the last line of defence.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, store
 from games.engine.rules import check_deck
 from games.engine.snapshot import state_from_data, state_to_data
 from games.models import Event, Game, GameStatus, Hand, IdempotentRequest, Seat
@@ -35,15 +36,27 @@ MAX_SEED = 2**63 - 1
 # A bound on the timeouts one read applies: a game ends long before (forfeits).
 MAX_CATCH_UP = 1000
 
+EVENT_COLUMNS = ("game", "seq", "type", "seat", "data", "created_at")
+# The columns of the game row an appended event may change.
+PROGRESS_FIELDS = (
+    "version",
+    "state",
+    "status",
+    "winner_seat",
+    "current_seat",
+    "turn_deadline",
+    "updated_at",
+)
+
 # Called after a write commits with the game as it then stands (the deadline scheduler).
 after_commit_hooks: list[Callable[[Game], None]] = []
 
 
 def lock_game(game_id: str | uuid.UUID) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=parse_game_id(game_id))
-    except Game.DoesNotExist:
-        raise DomainError("not_found", "No such game.", 404) from None
+    game = store.lock_row(Game, parse_game_id(game_id))
+    if game is None:
+        raise DomainError("not_found", "No such game.", 404)
+    return game
 
 
 def _require_seat(game: Game, player: Player) -> int:
@@ -188,36 +201,39 @@ def _append(
     default; a late timeout passes the deadline it acted on, so overdue timeouts keep their pace).
     """
     base = game.version
-    Event.objects.bulk_create(
-        Event(game=game, seq=base + i, type=e["type"], seat=e["seat"], data=e["data"])
-        for i, e in enumerate(events, start=1)
-    )
+    now = timezone.now()
+    writes = [
+        store.insert(
+            Event,
+            EVENT_COLUMNS,
+            (
+                (game.pk, base + i, e["type"], e["seat"], e["data"], now)
+                for i, e in enumerate(events, 1)
+            ),
+        )
+    ]
     game.version = base + len(events)
     record_events(game_id=game.pk, version=game.version, events=events)
     project_summary(game, after)
     if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
-        start = clock if clock is not None else timezone.now()
+        start = clock if clock is not None else now
         game.turn_deadline = start + timedelta(seconds=game.turn_timeout)
-    game.save(
-        update_fields=[
-            "version",
-            "state",
-            "status",
-            "winner_seat",
-            "current_seat",
-            "turn_deadline",
-            "updated_at",
-        ]
-    )
+    writes.append(store.update_fields(game, PROGRESS_FIELDS))
     for seat in range(after.players):
         if before is None or before.hands[seat] != after.hands[seat]:
-            Hand.objects.filter(game=game, seat=seat).update(cards=list(after.hands[seat]))
+            cards = list(after.hands[seat])
+            writes.append(store.update(Hand, {"cards": cards}, {"game": game.pk, "seat": seat}))
     for seat in range(after.players):
         status, score = after.statuses[seat], after.scores[seat]
         if before is None or before.statuses[seat] != status or before.scores[seat] != score:
             if before is None and (status, score) == ("playing", 0):
                 continue  # a new seat row already says so
-            Seat.objects.filter(game=game, number=seat).update(status=status, score=score)
+            writes.append(
+                store.update(
+                    Seat, {"status": status, "score": score}, {"game": game.pk, "number": seat}
+                )
+            )
+    store.run(writes)
 
 
 def project_summary(game: Game, state: engine.GameState) -> None:

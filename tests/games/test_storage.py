@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
+from games import store
 from games.models import Event, Game, Hand, Seat
 from tests.games.helpers import Player, Table, choose, play_to_end, start_table
 
@@ -140,3 +141,44 @@ def test_rebuild_projections_matches_the_live_ones_and_repairs_them(
     Hand.objects.filter(game_id=victim, seat=2).update(cards=[])
     assert "1 game(s) rebuilt, 1 differed" in rebuild(victim)
     assert snapshot(victim) == live[victim]
+
+
+def test_a_locked_game_reads_as_the_orm_reads_it(table: Table) -> None:
+
+    with transaction.atomic():
+        locked = store.lock_row(Game, table.id)
+    assert locked is not None
+    fetched = Game.objects.get(pk=table.id)
+    for field in Game._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(fetched, field.attname), field.name
+    assert locked.state is not None and locked.state["players"] == 2
+    with transaction.atomic():
+        assert store.lock_row(Game, "00000000-0000-0000-0000-000000000000") is None
+
+
+@pytest.mark.django_db(transaction=True)  # outside the test's own transaction
+def test_a_lock_outside_a_transaction_is_refused(table: Table) -> None:
+
+    with pytest.raises(transaction.TransactionManagementError):
+        store.lock_row(Game, table.id)
+
+
+def test_writes_run_together_and_set_only_their_fields(
+    table: Table, django_assert_num_queries: Any
+) -> None:
+    before = Game.objects.get(pk=table.id)
+    changed = Game.objects.get(pk=table.id)
+    changed.current_seat = 7
+    changed.winner_seat = 1
+    writes = [
+        store.update_fields(changed, ["current_seat", "updated_at"]),
+        store.update(Hand, {"cards": ["red-1"]}, {"game": table.id, "seat": 1}),
+    ]
+    with django_assert_num_queries(1):  # one round trip on PostgreSQL
+        store.run(writes)
+    after = Game.objects.get(pk=table.id)
+    assert after.current_seat == 7 and after.winner_seat == before.winner_seat
+    assert after.updated_at > before.updated_at
+    assert (after.state, after.version) == (before.state, before.version)
+    assert Hand.objects.get(game_id=table.id, seat=1).cards == ["red-1"]
+    assert len(Hand.objects.get(game_id=table.id, seat=0).cards) > 1
