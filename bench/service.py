@@ -2,15 +2,16 @@
 
 Run with ``make bench-service`` (or ``.venv/bin/python bench/service.py``). It makes a database of
 its own (``unoservice_bench``), starts gunicorn on loopback, and drives it with keep-alive clients
-in threads:
+in threads, in rounds of two phases:
 
 1. ``POST /bench/trivial/`` (authenticated; locks the caller's row, inserts one row), then
 2. ``POST /api/v1/games/{id}/actions/`` over many 2-player games, each client playing its games
    with random legal actions. The client folds the same actions through the engine locally (it
    knows the seed), so it always knows who must act and what is legal without extra reads.
 
-Then it measures the latency of one action at the 20th and at the 2,000th event of a game, and
-counts the SQL queries of one action in-process.
+Each phase reports the CPU time per request of the web server, PostgreSQL and the load generator
+(from /proc). Then it measures the latency of one action past the 2,000th event of a game against
+one near the 20th, and counts the SQL queries of one action in-process.
 """
 
 from __future__ import annotations
@@ -182,13 +183,49 @@ def play_one(http: Http, game: LocalGame, rng: random.Random) -> float:
     return latency
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(server_pid: int) -> dict[str, float]:
+    """CPU time used so far by the web server (gunicorn and its workers), PostgreSQL (every
+    process of the server) and this load generator, from /proc.
+
+    Each process counts with its ended children (cutime, cstime): gunicorn recycles workers and
+    PostgreSQL's backends end with their connections.
+    """
+    used = {"web": 0.0, "postgres": 0.0}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                name, rest = stat.read().rsplit(")", 1)
+        except OSError:  # the process ended meanwhile
+            continue
+        fields = rest.split()  # fields 3 onwards of proc(5): state, ppid, ..., utime, stime
+        seconds = sum(int(ticks) for ticks in fields[11:15]) / CLOCK_TICKS
+        if int(entry) == server_pid or int(fields[1]) == server_pid:
+            used["web"] += seconds
+        elif name.endswith("(postgres"):
+            used["postgres"] += seconds
+    used["client"] = sum(os.times()[:2])
+    return used
+
+
 @dataclass
 class Load:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
+    cpu: dict[str, float] = field(default_factory=dict)  # seconds, by part, over the run
+
+    def add(self, other: Load) -> None:
+        self.latencies += other.latencies
+        self.errors += other.errors
+        for part, used in other.cpu.items():
+            self.cpu[part] = self.cpu.get(part, 0.0) + used
 
 
-def run_clients(clients: int, seconds: float, work: Any) -> tuple[Load, float]:
+def run_clients(clients: int, seconds: float, work: Any, server_pid: int) -> tuple[Load, float]:
     loads = [Load() for _ in range(clients)]
     start = threading.Barrier(clients + 1)
     stop_at: list[float] = [0.0]
@@ -211,16 +248,21 @@ def run_clients(clients: int, seconds: float, work: Any) -> tuple[Load, float]:
         thread.start()
     stop_at[0] = time.perf_counter() + 1e9
     start.wait()
+    cpu_before = cpu_seconds(server_pid)
     began = time.perf_counter()
     stop_at[0] = began + seconds
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - began
-    total = Load()
+    cpu_after = cpu_seconds(server_pid)
+    total = Load(cpu={part: cpu_after[part] - cpu_before[part] for part in cpu_before})
     for load in loads:
         total.latencies += load.latencies
         total.errors += load.errors
     return total, elapsed
+
+
+NAMES = {"trivial": "trivial lock+insert", "action": "game action"}
 
 
 def report(name: str, load: Load, elapsed: float) -> dict[str, float]:
@@ -230,29 +272,51 @@ def report(name: str, load: Load, elapsed: float) -> dict[str, float]:
         "p50_ms": percentile(load.latencies, 0.50) * 1000,
         "p99_ms": percentile(load.latencies, 0.99) * 1000,
         "errors": load.errors,
+        **{f"cpu_{part}_ms": used / len(load.latencies) * 1000 for part, used in load.cpu.items()},
     }
     print(
         f"{name:<28} {figures['requests']:>8} req {figures['per_second']:>9.1f}/s "
         f"p50 {figures['p50_ms']:>7.2f} ms  p99 {figures['p99_ms']:>7.2f} ms  "
         f"errors {load.errors}"
     )
+    cpu = ", ".join(
+        f"{part} {used / len(load.latencies) * 1000:.3f}" for part, used in load.cpu.items()
+    )
+    busy = sum(load.cpu.values()) / elapsed
+    print(f"{'':<28} CPU ms per request: {cpu}; {busy:.2f} cores busy")
     return figures
 
 
 def latency_by_depth(tokens: list[str], samples: int) -> tuple[float, float, int]:
-    """Median latency of actions near the 20th event and near the 2,000th of one game."""
+    """Median latency of actions past the 2,000th event of a game and near the 20th of others.
+
+    One client, taking turns between the deep game and a shallow one, so that a change in the
+    machine's load during the run weighs on both sides alike.
+    """
     http = Http()
     rng = random.Random(99)
-    game = new_game(http, tokens, seed=4242, target=10**6)
+    deep = new_game(http, tokens, seed=4242, target=10**6)
+    while deep.version < 2000:
+        play_one(http, deep, rng)
+    seeds = iter(range(5000, 10**6))
+
+    def shallow_game() -> LocalGame:
+        while True:
+            game = new_game(http, tokens, seed=next(seeds), target=10**6)
+            while game.version < 20 and game.state.status == "active":
+                play_one(http, game, rng)
+            if game.state.status == "active":
+                return game
+
+    shallow = shallow_game()
     early: list[float] = []
     late: list[float] = []
     while len(late) < samples:
-        latency = play_one(http, game, rng)
-        if 20 <= game.version < 20 + samples * 3 and len(early) < samples:
-            early.append(latency)
-        elif game.version >= 2000:
-            late.append(latency)
-    return statistics.median(early), statistics.median(late), game.version
+        late.append(play_one(http, deep, rng))
+        if shallow.version >= 60 or shallow.state.status != "active":
+            shallow = shallow_game()
+        early.append(play_one(http, shallow, rng))
+    return statistics.median(early), statistics.median(late), deep.version
 
 
 def count_queries() -> int:
@@ -275,10 +339,11 @@ def count_queries() -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=10.0, help="per phase and round")
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
     parser.add_argument("--games-per-client", type=int, default=4)
-    parser.add_argument("--depth-samples", type=int, default=200)
+    parser.add_argument("--depth-samples", type=int, default=300)
     args = parser.parse_args()
 
     prepare_database()
@@ -287,7 +352,8 @@ def main() -> None:
     server = start_server(args.workers)
     try:
         print(
-            f"gunicorn {args.workers} workers, {args.clients} clients, {args.seconds:.0f} s each, "
+            f"gunicorn {args.workers} workers, {args.clients} clients, {args.rounds} rounds of "
+            f"{args.seconds:.0f} s a phase, "
             f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
         )
 
@@ -320,9 +386,24 @@ def main() -> None:
 
             return step
 
-        run_clients(args.clients, 2.0, trivial)  # warm up the workers and connections
-        base = report("trivial lock+insert", *run_clients(args.clients, args.seconds, trivial))
-        game = report("game action", *run_clients(args.clients, args.seconds, actions))
+        pid = server.pid
+        run_clients(args.clients, 2.0, trivial, pid)  # warm up the workers and connections
+        # Rounds of both phases in turn, so that a change in the machine's load during the run
+        # weighs on both alike.
+        totals = {"trivial": Load(), "action": Load()}
+        elapsed = {"trivial": 0.0, "action": 0.0}
+        for number in range(1, args.rounds + 1):
+            ratios = []
+            for name, work in (("trivial", trivial), ("action", actions)):
+                load, seconds = run_clients(args.clients, args.seconds, work, pid)
+                report(f"round {number}: {NAMES[name]}", load, seconds)
+                totals[name].add(load)
+                elapsed[name] += seconds
+                ratios.append(len(load.latencies) / seconds)
+            print(f"round {number}: game action / trivial throughput: {ratios[1] / ratios[0]:.0%}")
+        print(f"all {args.rounds} rounds:")
+        base = report(NAMES["trivial"], totals["trivial"], elapsed["trivial"])
+        game = report(NAMES["action"], totals["action"], elapsed["action"])
         print(f"game action / trivial throughput: {game['per_second'] / base['per_second']:.0%}")
         early, late, version = latency_by_depth(tokens[:2], args.depth_samples)
         print(

@@ -6,7 +6,7 @@ combinations that make no sense are refused when the game is created.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from games.engine.errors import IllegalMove
@@ -35,12 +35,17 @@ class Options:
 
     def rules(self) -> dict[str, Any]:
         """The house-rule part, as the game's ``rules`` object."""
-        data = asdict(self)
+        data = self.to_data()
         del data["target_score"], data["max_timeouts"]
         return data
 
     def to_data(self) -> dict[str, Any]:
-        return asdict(self)
+        # Every option is a scalar: no need for asdict's deep copy, which is slow (a snapshot
+        # of the state is written on every action).
+        return {name: getattr(self, name) for name in _OPTION_NAMES}
+
+
+_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Options))
 
 
 HOUSE_RULES: tuple[str, ...] = tuple(
