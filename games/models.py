@@ -13,6 +13,8 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from games.fields import JSONTextField
+
 
 class GameStatus(models.TextChoices):
     WAITING = "waiting"
@@ -35,7 +37,7 @@ class Game(models.Model):
     )
     seed = models.BigIntegerField(help_text="Secret until the game ends.")
     deck = models.JSONField(null=True, blank=True, help_text="A given first-round deck (staff).")
-    state = models.JSONField(null=True, blank=True, help_text="Engine state after `version`.")
+    state = JSONTextField(null=True, blank=True, help_text="Engine state after `version`.")
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -41,7 +41,11 @@ threads = _int("GUNICORN_THREADS", 8)
 timeout = _int("GUNICORN_TIMEOUT", 60)
 graceful_timeout = 30
 keepalive = 5
-# Recycle workers now and then, so a slow leak never grows unbounded.
+# Recycle workers now and then, so a slow leak never grows unbounded. The application is loaded
+# once, in the arbiter, and each worker is a fork of it: a recycled worker starts in milliseconds
+# instead of importing Django anew (about 0.5 s of CPU each time, measured by bench/service.py,
+# where at 1,000 requests/s every worker was replaced every 20 s).
+preload_app = True
 max_requests = 5000
 max_requests_jitter = 500
 accesslog = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import random
 from typing import Any
 
@@ -10,9 +11,10 @@ import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from games import store
+from games import engine, store
+from games.engine.snapshot import state_from_data
 from games.models import Event, Game, Hand, Seat
-from tests.games.helpers import Player, Table, choose, play_to_end, start_table
+from tests.games.helpers import Player, Table, choose, db_log, play_to_end, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -182,3 +184,18 @@ def test_writes_run_together_and_set_only_their_fields(
     assert (after.state, after.version) == (before.state, before.version)
     assert Hand.objects.get(game_id=table.id, seat=1).cards == ["red-1"]
     assert len(Hand.objects.get(game_id=table.id, seat=0).cards) > 1
+
+
+def test_the_snapshot_is_json_text_that_reads_back_as_the_state(table: Table) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT data_type FROM information_schema.columns "
+            "WHERE table_name = 'games_game' AND column_name = 'state'"
+        )
+        assert cursor.fetchone() == ("text",)
+        cursor.execute("SELECT state FROM games_game WHERE id = %s", [table.id])
+        (stored,) = cursor.fetchone()
+    game = Game.objects.get(pk=table.id)
+    assert isinstance(stored, str) and json.loads(stored) == game.state
+    assert state_from_data(game.state) == engine.replay(db_log(table.id))
+    assert Game.objects.filter(pk=table.id, state__isnull=False).exists()
