@@ -68,3 +68,20 @@ def test_an_action_costs_the_same_queries_early_and_late(
 
 def table_version(table: Table) -> int:
     return Event.objects.filter(game_id=table.id).aggregate(v=Max("seq"))["v"] or 0
+
+
+def test_an_action_locks_once_and_sends_its_writes_in_one_message(
+    players: list[Player], django_assert_num_queries: object
+) -> None:
+    users = players[:2]
+    table = start_table(users, seed=17)
+    actor = to_a_plain_turn(table, random.Random(3), users)
+    with django_assert_num_queries(4) as captured:  # type: ignore[operator]
+        act(table, users, actor, {"action": "draw"})
+    # Inside the test's own transaction, the action's transaction is a savepoint.
+    sqls = [query["sql"] for query in captured.captured_queries]
+    assert sqls[0].startswith("SAVEPOINT") and sqls[3].startswith("RELEASE SAVEPOINT"), sqls
+    assert sqls[1].startswith("SELECT") and sqls[1].endswith("FOR UPDATE"), sqls[1]
+    writes = sqls[2]
+    assert writes.startswith('INSERT INTO "games_event"'), writes
+    assert 'UPDATE "games_game"' in writes and 'UPDATE "games_hand"' in writes, writes
