@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
@@ -27,3 +29,53 @@ def error_response(description: str, *codes: str) -> OpenApiResponse:
 
 
 UNAUTHORIZED = {401: error_response("No or bad token.", "not_authenticated")}
+
+
+# --- answers any operation may give -------------------------------------------------------------
+
+_RETRY_AFTER = {
+    "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before a retry."}
+}
+
+
+def _error(description: str, code: str, retry_after: bool = False) -> dict[str, Any]:
+    answer: dict[str, Any] = {
+        "description": f"{description} Code: {code}.",
+        "content": {
+            "application/json": {
+                "schema": {"$ref": "#/components/schemas/Error"},
+                "examples": {code: {"value": {"code": code, "detail": "…"}}},
+            }
+        },
+    }
+    if retry_after:
+        answer["headers"] = _RETRY_AFTER
+    return answer
+
+
+def add_common_errors(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular hook: the error answers that come from the service's shell, not a view.
+
+    Every operation may answer 503 ``unavailable`` (the database does not answer); one with a
+    body, 413 ``request_too_large``; a throttled one (``throttle_scope``), 429 ``throttled``.
+    """
+    scopes = {
+        (path, method.lower()): getattr(getattr(callback, "cls", None), "throttle_scope", None)
+        for path, _, method, callback in generator.endpoints
+    }
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            responses.setdefault(
+                "503",
+                _error("The database does not answer; retry shortly.", "unavailable", True),
+            )
+            if "requestBody" in operation:
+                responses.setdefault(
+                    "413", _error("The request body is too large.", "request_too_large")
+                )
+            if scopes.get((path, method)):
+                responses.setdefault("429", _error("Too many requests.", "throttled", True))
+    return result

@@ -248,6 +248,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "unoservice.schema.add_common_errors",
+    ],
     # Several fields share these choice sets; one name each keeps the schema free of warnings.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.serializers.GAME_STATUSES",

@@ -31,3 +31,24 @@ def test_spectacular_validates_without_warnings(tmp_path: Path) -> None:
     schemas = document["components"]["schemas"]
     assert schemas["ActionRequest"]["discriminator"]["propertyName"] == "action"
     assert {"GameStatusEnum", "SeatStatusEnum", "CardEnum"} <= set(schemas)
+
+
+def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
+    """503 (no database) everywhere, 413 with a body, 429 where a caller can be throttled: a
+    client written from the schema alone knows to expect them."""
+    target = tmp_path / "schema.yml"
+    call_command("spectacular", "--file", str(target))
+    paths = yaml.safe_load(target.read_text())["paths"]
+
+    operations = [(path, method, op) for path, ops in paths.items() for method, op in ops.items()]
+    assert len(operations) >= 15
+    for path, method, operation in operations:
+        responses = operation["responses"]
+        assert "503" in responses and "Retry-After" in responses["503"]["headers"], (path, method)
+        assert ("413" in responses) == ("requestBody" in operation), (path, method)
+    throttled = {(path, method) for path, method, op in operations if "429" in op["responses"]}
+    assert throttled == {
+        ("/api/v1/players/", "post"),
+        ("/api/v1/auth/token/", "post"),
+        ("/api/v1/games/{game_id}/actions/", "post"),
+    }
