@@ -40,6 +40,7 @@ import http.client
 import json
 import os
 import random
+import select
 import shutil
 import signal
 import socket
@@ -378,12 +379,39 @@ def make_tokens(count: int) -> list[str]:
 
 
 class Http:
-    """One keep-alive connection to the web server."""
+    """One keep-alive connection to the web server, used as HTTP clients use one.
+
+    The server may close a keep-alive connection between two requests (gunicorn after
+    ``keepalive`` idle seconds, or when it recycles a worker). Like urllib3, the client checks
+    that a connection it reuses is still open before sending, and sends again on a new
+    connection if writing the request on a reused one fails: the server read none of it.
+    """
 
     def __init__(self, port: int, timeout: float = 30.0) -> None:
         self.port = port
         self.timeout = timeout
         self.conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
+
+    def _reusable(self) -> bool:
+        """False when the server has closed the idle connection (it reads as ready: EOF)."""
+        sock = self.conn.sock
+        if sock is None:
+            return False
+        readable, _, _ = select.select([sock], [], [], 0)
+        if readable:
+            self.conn.close()  # the next request opens a new connection
+            return False
+        return True
+
+    def _send(self, method: str, path: str, payload: str | None, headers: dict[str, str]) -> None:
+        reused = self._reusable()
+        try:
+            self.conn.request(method, path, body=payload, headers=headers)
+        except (BrokenPipeError, ConnectionResetError):
+            if not reused:
+                raise
+            self.conn.close()
+            self.conn.request(method, path, body=payload, headers=headers)
 
     def call(
         self,
@@ -398,7 +426,7 @@ class Http:
         if token is not None:
             sent["Authorization"] = f"Token {token}"
         try:
-            self.conn.request(method, path, body=payload, headers=sent)
+            self._send(method, path, payload, sent)
             response = self.conn.getresponse()
             data = response.read()
         except (OSError, http.client.HTTPException):
