@@ -341,7 +341,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0, help="per phase and round")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn gthread workers")
     parser.add_argument("--games-per-client", type=int, default=4)
     parser.add_argument("--depth-samples", type=int, default=300)
     args = parser.parse_args()
