@@ -257,8 +257,7 @@ def run_clients(clients: int, seconds: float, work: Any, server_pid: int) -> tup
     cpu_after = cpu_seconds(server_pid)
     total = Load(cpu={part: cpu_after[part] - cpu_before[part] for part in cpu_before})
     for load in loads:
-        total.latencies += load.latencies
-        total.errors += load.errors
+        total.add(load)
     return total, elapsed
 
 
