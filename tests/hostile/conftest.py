@@ -9,14 +9,13 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import engine, services
 from games.engine.snapshot import state_from_data
 from games.models import Event, Game, Hand
+from tests.games.helpers import client_for, game_url
 
-GAMES = "/api/v1/games/"
 _names = itertools.count(1)
 
 
@@ -24,13 +23,6 @@ _names = itertools.count(1)
 def _postgresql_only() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the hostile-input suite runs on PostgreSQL: set DATABASE_URL")
-
-
-def client_for(user: User) -> APIClient:
-    token, _ = Token.objects.get_or_create(user=user)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @dataclass
@@ -45,7 +37,7 @@ class Table:
     actor_seat: int
 
     def url(self, suffix: str = "") -> str:
-        return f"{GAMES}{self.id}/{suffix + '/' if suffix else ''}"
+        return game_url(self.id, suffix)
 
     def snapshot(self) -> tuple[Any, ...]:
         """Everything a refused request must leave as it was."""
@@ -79,7 +71,7 @@ class Lobby:
     outsider: APIClient
 
     def url(self, suffix: str = "") -> str:
-        return f"{GAMES}{self.id}/{suffix + '/' if suffix else ''}"
+        return game_url(self.id, suffix)
 
 
 @pytest.fixture

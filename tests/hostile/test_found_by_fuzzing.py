@@ -11,7 +11,8 @@ import requests
 import schemathesis
 from django.test import Client
 
-from tests.hostile.conftest import GAMES, Table
+from tests.games.helpers import GAMES
+from tests.hostile.conftest import Table
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,8 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from tests.hostile.conftest import GAMES, Lobby, Table
+from tests.games.helpers import GAMES
+from tests.hostile.conftest import Lobby, Table
 
 MB = 1024 * 1024
 
