@@ -37,7 +37,7 @@ LONG_POLL_INTERVAL = 0.2
 
 def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise DomainError("invalid", "The body must be a JSON object.", 400)
+        raise DomainError("invalid", "The body must be a JSON object.")
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -51,7 +51,7 @@ def _player(request: Request) -> User:
     """The signed-in caller (every games endpoint requires authentication)."""
     user = request.user
     if not isinstance(user, User):
-        raise DomainError("not_authenticated", "Sign in with a token.", 401)
+        raise DomainError("not_authenticated", "Sign in with a token.")
     return user
 
 
@@ -306,7 +306,7 @@ class GameActionsApi(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         body = request.data
         if not isinstance(body, dict):
-            raise DomainError("invalid", "The body must be a JSON object.", 400)
+            raise DomainError("invalid", "The body must be a JSON object.")
         name = body.get("action")
         if not isinstance(name, str) or name not in ACTION_SERIALIZERS:
             raise DomainError(
@@ -316,7 +316,7 @@ class GameActionsApi(APIView):
         expected_version = data.pop("expected_version", None)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 255:
-            raise DomainError("invalid", "An Idempotency-Key has 1 to 255 characters.", 400)
+            raise DomainError("invalid", "An Idempotency-Key has 1 to 255 characters.")
         result = services.game_act(
             player=_player(request),
             game_id=game_id,

@@ -1,22 +1,97 @@
-"""Rebuilding the projections (Game summary and state, Seat, Hand) from the event log."""
+"""The projections of a game's log: the rows beside it that a fold of the log determines.
+
+``Game`` holds a summary (status, current seat, winner, the engine snapshot), ``Seat`` each
+seat's standing (status, score) and ``Hand`` each seat's cards. ``projection_of`` says what they
+must hold after a state; ``changes`` what differs from what they hold. The live path compares
+with the state before an action, ``rebuild_game`` with the rows as stored; both write through
+``eventstore.save``, the one writer of these rows.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from django.db import transaction
 
-from games import engine
-from games.models import Event, Game, Hand, Seat
-from games.services import lock_game, project_summary
+from games import engine, eventstore
+from games.engine.snapshot import state_to_data
+from games.models import Event, Game, GameStatus, Hand, Seat
+
+Standing = tuple[str, int]  # (status, score)
+
+
+@dataclass(frozen=True)
+class Projection:
+    standings: tuple[Standing, ...]
+    hands: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Changes:
+    """The rows to rewrite, by seat."""
+
+    standings: dict[int, Standing] = field(default_factory=dict)
+    hands: dict[int, tuple[str, ...]] = field(default_factory=dict)
+
+
+def projection_of(state: engine.GameState) -> Projection:
+    return Projection(tuple(zip(state.statuses, state.scores, strict=True)), state.hands)
+
+
+def blank(seats: int) -> Projection:
+    """What a new game's rows hold: every seat playing with no points, every hand empty."""
+    return Projection((("playing", 0),) * seats, ((),) * seats)
+
+
+def changes(current: Projection, target: Projection) -> Changes:
+    return Changes(
+        standings={
+            seat: standing
+            for seat, standing in enumerate(target.standings)
+            if seat >= len(current.standings) or current.standings[seat] != standing
+        },
+        hands={
+            seat: cards
+            for seat, cards in enumerate(target.hands)
+            if seat >= len(current.hands) or current.hands[seat] != cards
+        },
+    )
+
+
+def project_summary(game: Game, state: engine.GameState) -> None:
+    """Set the summary columns of ``game`` (not saved) from the engine state after its log."""
+    game.state = state_to_data(state)
+    finished = state.status == "finished"
+    game.status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
+    game.winner_seat = state.winner
+    game.current_seat = None if finished else state.actor
+    if finished:
+        game.turn_deadline = None
 
 
 def _summary(game: Game) -> tuple[object, ...]:
     return (game.version, game.state, game.status, game.winner_seat, game.current_seat)
 
 
+def _stored(game: Game, seats: int) -> tuple[Projection, bool]:
+    """The rows as stored, and whether a missing hand row had to be created (empty) first."""
+    standings = dict(
+        (s.number, (s.status, s.score)) for s in Seat.objects.filter(game=game).order_by("number")
+    )
+    hands = {h.seat: tuple(h.cards) for h in Hand.objects.filter(game=game)}
+    missing = [seat for seat in range(seats) if seat not in hands]
+    Hand.objects.bulk_create(Hand(game=game, seat=seat, cards=[]) for seat in missing)
+    stored = Projection(
+        tuple(standings.get(seat, ("playing", 0)) for seat in range(seats)),
+        tuple(hands.get(seat, ()) for seat in range(seats)),
+    )
+    return stored, bool(missing)
+
+
 def rebuild_game(game: Game) -> bool:
     """Rewrite ``game``'s projections from its log; True if anything differed."""
     with transaction.atomic():
-        game = lock_game(game.pk)
+        game = eventstore.lock_game(game.pk)
         rows = list(Event.objects.filter(game=game).order_by("seq"))
         if not rows:
             return False
@@ -26,18 +101,12 @@ def rebuild_game(game: Game) -> bool:
         before = _summary(game)
         game.version = rows[-1].seq
         project_summary(game, state)
-        changed = before != _summary(game)
-        game.save()
-        for seat in Seat.objects.filter(game=game):
-            status, score = state.statuses[seat.number], state.scores[seat.number]
-            if (seat.status, seat.score) != (status, score):
-                changed = True
-                seat.status, seat.score = status, score
-                seat.save(update_fields=["status", "score"])
-        for number, cards in enumerate(state.hands):
-            hand, created = Hand.objects.get_or_create(game=game, seat=number)
-            if created or hand.cards != list(cards):
-                changed = True
-                hand.cards = list(cards)
-                hand.save(update_fields=["cards"])
-        return changed
+        stored, created = _stored(game, state.players)
+        differences = changes(stored, projection_of(state))
+        eventstore.save(game, game.version + 1, [], differences, game.updated_at)
+        return (
+            created
+            or before != _summary(game)
+            or bool(differences.standings)
+            or bool(differences.hands)
+        )

@@ -103,14 +103,14 @@ def parse_game_id(game_id: str | uuid.UUID) -> uuid.UUID:
     try:
         return uuid.UUID(str(game_id))
     except ValueError:
-        raise DomainError("not_found", "No such game.", 404) from None
+        raise DomainError("not_found", "No such game.") from None
 
 
 def get_game(game_id: str | uuid.UUID) -> Game:
     try:
         return Game.objects.get(pk=parse_game_id(game_id))
     except Game.DoesNotExist:
-        raise DomainError("not_found", "No such game.", 404) from None
+        raise DomainError("not_found", "No such game.") from None
 
 
 def game_list(
@@ -178,7 +178,6 @@ def game_replay(game: Game, player: Player, *, at: int) -> dict[str, Any]:
             f"'at' must be from 1 to {game.version}, the game's version."
             if game.version
             else "The game has no events yet.",
-            400,
         )
     rows = Event.objects.filter(game=game, seq__lte=at).order_by("seq")
     state = engine.replay({"type": r.type, "seat": r.seat, "data": r.data} for r in rows)

@@ -28,7 +28,7 @@ def _caller(request: Request) -> User:
     """The authenticated player (the view's permission has already refused anyone else)."""
     user = request.user
     if not isinstance(user, User):  # pragma: no cover - IsAuthenticated runs first
-        raise DomainError("not_authenticated", "Authentication credentials were not provided.", 401)
+        raise DomainError("not_authenticated", "Authentication credentials were not provided.")
     return user
 
 

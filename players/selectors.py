@@ -25,7 +25,7 @@ def player_get(*, player_id: int) -> User:
     """The player with that id, or a ``not_found`` refusal."""
     player = User.objects.filter(pk=player_id).first()
     if player is None:
-        raise DomainError("not_found", "No such player.", status=404)
+        raise DomainError("not_found", "No such player.")
     return player
 
 

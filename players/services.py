@@ -17,7 +17,7 @@ from unoservice.errors import DomainError
 
 
 def _username_taken(username: str) -> DomainError:
-    return DomainError("username_taken", f"The username {username!r} is taken.", status=409)
+    return DomainError("username_taken", f"The username {username!r} is taken.")
 
 
 def _validate_username(user: User) -> None:

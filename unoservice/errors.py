@@ -22,19 +22,45 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engine import IllegalMove
+from games.engine.errors import ENGINE_CODES, Code
 from unoservice import metrics
 
 log = logging.getLogger(__name__)
 
 
-class DomainError(Exception):
-    """A refusal by a service: ``code`` is machine-readable, ``detail`` is for people."""
+SERVICE_CODES: dict[str, Code] = {
+    "not_authenticated": Code(401, "No token, a bad one, or wrong credentials."),
+    "permission_denied": Code(403, "The call needs staff, or the game's host."),
+    "not_found": Code(404, "No such game, player or page."),
+    "method_not_allowed": Code(405, "The path does not take this method."),
+    "not_acceptable": Code(406, "The service answers JSON only."),
+    "already_seated": Code(409, "The caller already has a seat in this game."),
+    "game_full": Code(409, "Every seat of the game is taken."),
+    "game_not_waiting": Code(409, "The game has started or was abandoned."),
+    "not_enough_players": Code(409, "A game starts with 2 or more seated."),
+    "version_conflict": Code(409, "The game has moved past the action's expected_version."),
+    "username_taken": Code(409, "The username is taken, ignoring case."),
+    "seq_out_of_range": Code(400, "'at' names no event of the game."),
+    "request_too_large": Code(413, "The request body is too large."),
+    "unsupported_media_type": Code(415, "The body is not JSON."),
+    "idempotency_key_reused": Code(422, "The Idempotency-Key was used with another body."),
+    "throttled": Code(429, "Too many requests; wait as Retry-After says."),
+    "server_error": Code(500, "The server failed; the request may be retried."),
+    "unavailable": Code(503, "The database does not answer; retry shortly."),
+}
+# Every code an error body may carry, with its status: the schema documents them from here.
+ERROR_CODES: dict[str, Code] = {**ENGINE_CODES, **SERVICE_CODES}
 
-    def __init__(self, code: str, detail: str, status: int = 400) -> None:
+
+class DomainError(Exception):
+    """A refusal by a service: ``code`` (one of ``ERROR_CODES``) for machines, ``detail`` for
+    people; the status is the code's."""
+
+    def __init__(self, code: str, detail: str) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
-        self.status = status
+        self.status = ERROR_CODES[code].status
 
 
 _CODES: dict[type[exceptions.APIException], str] = {

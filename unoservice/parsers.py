@@ -23,7 +23,7 @@ def too_large(limit: int) -> Exception:
     # Imported here: DRF imports this module while unoservice.errors is still importing DRF.
     from unoservice.errors import DomainError
 
-    return DomainError("request_too_large", f"The request body is larger than {limit} bytes.", 413)
+    return DomainError("request_too_large", f"The request body is larger than {limit} bytes.")
 
 
 def declared_length(context: Mapping[str, Any] | None) -> int:

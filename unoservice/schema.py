@@ -7,6 +7,8 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
+from unoservice.errors import ERROR_CODES
+
 
 class ErrorSerializer(serializers.Serializer[dict[str, object]]):
     code = serializers.CharField(help_text="Machine-readable error code.")
@@ -28,7 +30,23 @@ def error_response(description: str, *codes: str) -> OpenApiResponse:
     )
 
 
-UNAUTHORIZED = {401: error_response("No or bad token.", "not_authenticated")}
+def errors_for(*codes: str) -> dict[int, OpenApiResponse]:
+    """The error responses of an operation that may answer ``codes``, grouped by their status.
+
+    Statuses and meanings come from the one registry (``unoservice.errors.ERROR_CODES``).
+    """
+    by_status: dict[int, list[str]] = {}
+    for code in dict.fromkeys(codes):
+        by_status.setdefault(ERROR_CODES[code].status, []).append(code)
+    return {
+        status: error_response(
+            " ".join(f"`{code}`: {ERROR_CODES[code].meaning}" for code in group), *group
+        )
+        for status, group in sorted(by_status.items())
+    }
+
+
+UNAUTHORIZED = errors_for("not_authenticated")
 
 
 # --- answers any operation may give -------------------------------------------------------------

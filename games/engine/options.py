@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from games.engine.errors import IllegalMove
+from games.engine.limits import BLUFF_PENALTY, MAX_TIMEOUTS, TARGET_SCORE, UNO_PENALTY
 
 Scoring = Literal["winner", "penalty"]
 
@@ -56,7 +57,7 @@ _DEFAULTS = Options()
 
 
 def _invalid(detail: str) -> IllegalMove:
-    return IllegalMove("invalid_rules", detail, status=400)
+    return IllegalMove("invalid_rules", detail)
 
 
 def make_options(
@@ -72,14 +73,12 @@ def make_options(
             raise _invalid(f"House rule '{name}' must be true or false.")
     if "scoring" in rules and rules["scoring"] not in ("winner", "penalty"):
         raise _invalid("'scoring' must be 'winner' or 'penalty'.")
-    for name, low, high in (("uno_penalty", 0, 20), ("bluff_penalty", 0, 20)):
-        value = rules.get(name, getattr(_DEFAULTS, name))
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise _invalid(f"'{name}' must be an integer from {low} to {high}.")
-    if isinstance(target_score, bool) or not isinstance(target_score, int) or target_score < 1:
-        raise _invalid("'target_score' must be a positive integer.")
-    if isinstance(max_timeouts, bool) or not isinstance(max_timeouts, int) or max_timeouts < 1:
-        raise _invalid("'max_timeouts' must be a positive integer.")
+    for bound in (UNO_PENALTY, BLUFF_PENALTY):
+        if not bound.holds(rules.get(bound.name, getattr(_DEFAULTS, bound.name))):
+            raise _invalid(bound.message())
+    for bound, value in ((TARGET_SCORE, target_score), (MAX_TIMEOUTS, max_timeouts)):
+        if not bound.holds(value):
+            raise _invalid(bound.message())
     options = Options(target_score=target_score, max_timeouts=max_timeouts, **rules)
     if options.reverse_bounce and not options.stacking:
         raise _invalid(

@@ -58,11 +58,12 @@ from games.engine.cards import (
 from games.engine.errors import IllegalMove
 from games.engine.events import VOLUNTARY_DRAWS, Event, event
 from games.engine.evolve import APPLIERS, apply, pending_to_data
+from games.engine.limits import PLAYERS
 from games.engine.options import Options
 from games.engine.state import GameState, Pending
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 10
+MIN_PLAYERS = PLAYERS.low
+MAX_PLAYERS = PLAYERS.high
 ACTIONS = ("play", "draw", "pass", "challenge", "accept", "color", "uno", "catch")
 
 
@@ -162,12 +163,12 @@ def may_jump_in(state: GameState, seat: int) -> bool:
     )
 
 
-def _illegal(code: str, detail: str, status: int = 422) -> IllegalMove:
-    return IllegalMove(code, detail, status)
+def _illegal(code: str, detail: str) -> IllegalMove:
+    return IllegalMove(code, detail)
 
 
 def _invalid(detail: str) -> IllegalMove:
-    return IllegalMove("invalid", detail, 400)
+    return IllegalMove("invalid", detail)
 
 
 # --- starting a game and a round ------------------------------------------------------------
@@ -192,9 +193,9 @@ def start_game(
 
 def check_deck(deck: Sequence[str]) -> None:
     if not isinstance(deck, list | tuple) or len(deck) != len(DECK):
-        raise IllegalMove("invalid_deck", f"A deck is a list of {len(DECK)} card codes.", 400)
+        raise IllegalMove("invalid_deck", f"A deck is a list of {len(DECK)} card codes.")
     if not all(isinstance(c, str) for c in deck) or Counter(deck) != Counter(DECK):
-        raise IllegalMove("invalid_deck", "A deck holds each card of the 108 exactly once.", 400)
+        raise IllegalMove("invalid_deck", "A deck holds each card of the 108 exactly once.")
 
 
 def _start_round(turn: Turn, number: int, dealer: int, deck: Sequence[str] | None) -> None:
@@ -312,7 +313,7 @@ def _draw_until_playable(turn: Turn, seat: int) -> str | None:
 
 def _require_turn(state: GameState, seat: int) -> None:
     if state.actor != seat:
-        raise _illegal("not_your_turn", f"It is seat {state.actor}'s move, not yours.", 409)
+        raise _illegal("not_your_turn", f"It is seat {state.actor}'s move, not yours.")
 
 
 def _parse_cards(state: GameState, action: dict[str, Any]) -> list[str]:
@@ -639,17 +640,17 @@ _BARE = frozenset({"action"})
 
 def _check_active(state: GameState) -> None:
     if state.status != "active":
-        raise _illegal("game_not_active", "The game is over.", 409)
+        raise _illegal("game_not_active", "The game is over.")
 
 
 def _check_seat(state: GameState, seat: int) -> None:
     if not _is_seat(state, seat):
-        raise IllegalMove("not_a_player", "You have no seat in this game.", 403)
+        raise IllegalMove("not_a_player", "You have no seat in this game.")
     status = state.statuses[seat]
     if status == "forfeited":
-        raise IllegalMove("not_a_player", "You have left this game.", 403)
+        raise IllegalMove("not_a_player", "You have left this game.")
     if status == "out":
-        raise _illegal("not_your_turn", "You have gone out: the others finish the round.", 409)
+        raise _illegal("not_your_turn", "You have gone out: the others finish the round.")
 
 
 def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event], GameState]:

@@ -1,0 +1,43 @@
+"""The services of time: the server plays the turn of a seat whose deadline has passed.
+
+Three paths lead here and count the same way: the deadline's Celery task, the beat sweep for games
+whose task was lost, and the lazy path (a game read after its deadline first gets its timeouts),
+so a game is right even with no worker at all.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.utils import timezone
+
+from games.models import Game, GameStatus
+from games.unit_of_work import game_write, is_overdue
+
+
+def game_time_out(*, game_id: str | uuid.UUID, version: int | None = None) -> bool:
+    """Act for the seat whose turn deadline has passed. False when there is nothing to do.
+
+    With ``version``, only if the game is still at that version: a stale or repeated task finds
+    the game moved on and does nothing.
+    """
+    with game_write(game_id, catch_up=False) as write:
+        if version is not None and write.game.version != version:
+            return False
+        return write.time_out()
+
+
+def caught_up(game: Game) -> Game:
+    """The lazy path: a game read after its deadline first gets its overdue timeouts."""
+    if not is_overdue(game):
+        return game
+    with game_write(game.pk) as write:
+        return write.game
+
+
+def overdue_game_ids(limit: int) -> list[uuid.UUID]:
+    return list(
+        Game.objects.filter(status=GameStatus.ACTIVE, turn_deadline__lte=timezone.now())
+        .order_by("turn_deadline")
+        .values_list("id", flat=True)[:limit]
+    )

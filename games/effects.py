@@ -1,0 +1,65 @@
+"""What follows a write once it commits, declared by the write (``games.unit_of_work``).
+
+``after_write`` is the one place a write's effects are declared. Each runs on commit, with the
+values of the game as the write left it, and never for a write that was rolled back. Today that
+is the turn deadline's task; stream notifications, notification rows and bot turns belong here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.models import Game, GameStatus
+from unoservice.celery import app
+
+log = logging.getLogger(__name__)
+
+TIME_OUT_TASK = "games.time_out_game"
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A turn's deadline: the game stood at ``version`` when it was set."""
+
+    game_id: str
+    version: int
+    at: datetime
+
+
+def after_write(game: Game, appended: Sequence[engine.Event]) -> None:
+    """Declare the effects of a write that appended ``appended`` (nothing when it appended none)."""
+    if not appended:
+        return
+    if game.status == GameStatus.ACTIVE and game.turn_deadline is not None:
+        deadline = Deadline(str(game.pk), game.version, game.turn_deadline)
+        transaction.on_commit(partial(schedule_deadline, deadline))
+
+
+def schedule_deadline(deadline: Deadline) -> None:
+    """Queue the task for a turn's deadline.
+
+    Deadlines further off than ``UNO_SCHEDULE_HORIZON`` seconds are left to the beat sweep: an
+    ETA task of a correspondence game would sit in a worker for days, and Redis would deliver it
+    again after its visibility timeout. A broker that does not answer costs nothing but a log line:
+    the sweep and the lazy path on reads catch up.
+    """
+    # The cheap check first: it ends here for most games (reading Celery's conf is slower).
+    if deadline.at - timezone.now() > timedelta(seconds=settings.UNO_SCHEDULE_HORIZON):
+        return
+    if app.conf.task_always_eager:
+        return  # no worker: the lazy path on reads and writes acts for late players
+    try:
+        app.send_task(
+            TIME_OUT_TASK, args=[deadline.game_id, deadline.version], eta=deadline.at, retry=False
+        )
+    except Exception:  # the broker is down: the sweep and the lazy path cover it
+        log.warning("could not schedule the deadline of game %s", deadline.game_id, exc_info=True)

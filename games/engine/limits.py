@@ -1,0 +1,57 @@
+"""Every numeric limit of a game and of the requests about one, defined once.
+
+The engine checks the ones it plays by (players, penalties, scores); the services check the
+settings the engine never sees (turn timeouts, seeds); the input serializers and so the OpenAPI
+schema read their bounds from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True)
+class Bound:
+    """An inclusive range of integers, and the sentence that says it."""
+
+    name: str
+    low: int
+    high: int
+
+    def holds(self, value: object) -> bool:
+        return (
+            isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high
+        )
+
+    def message(self) -> str:
+        return f"'{self.name}' must be an integer from {self.low:,} to {self.high:,}."
+
+
+MAX_INT: Final = 2**31 - 1
+
+PLAYERS: Final = Bound("max_players", 2, 10)
+TARGET_SCORE: Final = Bound("target_score", 1, 1_000_000)
+TURN_TIMEOUT: Final = Bound("turn_timeout", 1, 30 * 24 * 3600)
+MAX_TIMEOUTS: Final = Bound("max_timeouts", 1, 100)
+SEED: Final = Bound("seed", 0, 2**63 - 1)
+UNO_PENALTY: Final = Bound("uno_penalty", 0, 20)
+BLUFF_PENALTY: Final = Bound("bluff_penalty", 0, 20)
+SEAT: Final = Bound("target", 0, PLAYERS.high - 1)
+VERSION: Final = Bound("expected_version", 0, MAX_INT)
+
+# Requests about a game.
+IDEMPOTENCY_KEY_LENGTH: Final = Bound("Idempotency-Key", 1, 255)
+EVENTS_PAGE: Final = Bound("limit", 1, 1000)
+EVENTS_PAGE_DEFAULT: Final = 100
+LONG_POLL_WAIT: Final = Bound("wait", 0, 30)
+GAMES_PAGE: Final = Bound("page_size", 1, 100)
+GAMES_PAGE_DEFAULT: Final = 20
+
+# A bound on the timeouts one write applies in a row: a game ends long before (forfeits).
+MAX_CATCH_UP: Final = 1000
+
+DEFAULT_PLAYERS: Final = 4
+DEFAULT_TARGET_SCORE: Final = 500
+DEFAULT_TURN_TIMEOUT: Final = 86400
+DEFAULT_MAX_TIMEOUTS: Final = 3

@@ -1,0 +1,145 @@
+"""The services of the lobby: create a game, take and leave seats, start it.
+
+A game waiting for players has no log yet; starting it writes the first events. Every write but
+creation goes through the game's unit of work (``games.unit_of_work``), which locks its row.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from games import engine, eventstore
+from games.engine import limits
+from games.engine.rules import check_deck
+from games.models import Game, GameStatus, Seat
+from games.selectors import seat_of
+from games.unit_of_work import GameWrite, game_write
+from unoservice.errors import DomainError
+
+Player = User
+
+
+@dataclass(frozen=True)
+class NewGame:
+    max_players: int = limits.DEFAULT_PLAYERS
+    target_score: int = limits.DEFAULT_TARGET_SCORE
+    turn_timeout: int = limits.DEFAULT_TURN_TIMEOUT
+    max_timeouts: int = limits.DEFAULT_MAX_TIMEOUTS
+    rules: dict[str, Any] | None = None
+    seed: int | None = None
+    deck: list[str] | None = None
+
+
+def options_of(game: Game) -> engine.Options:
+    return engine.make_options(
+        game.rules, target_score=game.target_score, max_timeouts=game.max_timeouts
+    )
+
+
+def require_seat(game: Game, player: Player) -> int:
+    seat = seat_of(game, player)
+    if seat is None:
+        raise DomainError("not_a_player", "You have no seat in this game.")
+    return seat
+
+
+def _require_waiting(game: Game) -> None:
+    if game.status != GameStatus.WAITING:
+        raise DomainError("game_not_waiting", f"The game is {game.status}, not waiting.")
+
+
+def _roster_entry(player: Player) -> dict[str, Any]:
+    return {"id": player.pk, "username": player.get_username()}
+
+
+def game_create(*, player: Player, spec: NewGame) -> Game:
+    """A new game waiting for players; the creator takes seat 0."""
+    for bound, value in ((limits.PLAYERS, spec.max_players), (limits.TURN_TIMEOUT, spec.turn_timeout)):
+        if not bound.holds(value):
+            raise DomainError("invalid", bound.message())
+    options = engine.make_options(
+        spec.rules, target_score=spec.target_score, max_timeouts=spec.max_timeouts
+    )
+    if spec.deck is not None:
+        if not player.is_staff:
+            raise DomainError("permission_denied", "Only staff may give a deck.")
+        check_deck(spec.deck)
+    seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+    if not limits.SEED.holds(seed):
+        raise DomainError("invalid", limits.SEED.message())
+    with transaction.atomic():
+        game = Game.objects.create(
+            max_players=spec.max_players,
+            target_score=spec.target_score,
+            turn_timeout=spec.turn_timeout,
+            max_timeouts=spec.max_timeouts,
+            rules=options.rules(),
+            seed=seed,
+            deck=spec.deck,
+            created_by=player,
+            roster=[_roster_entry(player)],
+        )
+        Seat.objects.create(game=game, number=0, player=player)
+    return game
+
+
+def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
+    """Take the next free seat; a game whose seats are all taken starts by itself."""
+    with game_write(game_id) as write:
+        game = write.game
+        if seat_of(game, player) is not None:
+            raise DomainError("already_seated", "You already have a seat in this game.")
+        # Checked before the status: a game whose seats are all taken has started by itself.
+        if len(game.roster) >= game.max_players:
+            raise DomainError("game_full", "Every seat of this game is taken.")
+        _require_waiting(game)
+        Seat.objects.create(game=game, number=len(game.roster), player=player)
+        game.roster = [*game.roster, _roster_entry(player)]
+        game.save(update_fields=["roster", "updated_at"])
+        if len(game.roster) == game.max_players:
+            _start(write)
+    return game
+
+
+def game_leave(*, player: Player, game_id: str | uuid.UUID) -> Game:
+    """Leave a game that has not started; the seats after close up. An empty game is abandoned."""
+    with game_write(game_id) as write:
+        game = write.game
+        number = require_seat(game, player)
+        _require_waiting(game)
+        Seat.objects.filter(game=game, number=number).delete()
+        for later in range(number + 1, len(game.roster)):
+            Seat.objects.filter(game=game, number=later).update(number=later - 1)
+        game.roster = [entry for i, entry in enumerate(game.roster) if i != number]
+        if not game.roster:
+            game.status = GameStatus.ABANDONED
+        game.save(update_fields=["roster", "status", "updated_at"])
+    return game
+
+
+def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
+    """The host (seat 0, the creator unless they left) starts the game with 2 or more seated."""
+    with game_write(game_id) as write:
+        game = write.game
+        number = require_seat(game, player)
+        _require_waiting(game)
+        if number != 0:
+            raise DomainError("permission_denied", "Only the host (seat 0) starts the game.")
+        if len(game.roster) < 2:
+            raise DomainError("not_enough_players", "A game needs at least 2 players.")
+        _start(write)
+    return game
+
+
+def _start(write: GameWrite) -> None:
+    game = write.game
+    players = len(game.roster)
+    events = engine.start_game(players, options_of(game), game.seed, deck=game.deck)
+    eventstore.create_hands(game, players)
+    write.append(events, engine.replay(events))

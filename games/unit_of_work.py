@@ -1,0 +1,119 @@
+"""The unit of work of every write to a game: ``with game_write(game_id) as write:``.
+
+Entering locks the game row and applies the timeouts that are overdue. ``write.append(events,
+after)`` appends events to the log and brings the projections up to the state ``after``.
+Leaving commits, and the effects the write declared (``games.effects``) run after the commit,
+never before and never for a write that was rolled back.
+
+Overdue timeouts stand whatever becomes of the write that found them: when some were applied,
+the write's own work runs in a savepoint, and a refusal rolls back only that work.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import effects, engine, eventstore
+from games.engine.limits import MAX_CATCH_UP
+from games.models import Game, GameStatus
+from games.projections import blank, changes, project_summary, projection_of
+from unoservice.errors import DomainError
+from unoservice.metrics import record_events
+
+
+class GameWrite:
+    """A locked game and what this write appended to it."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.appended: list[engine.Event] = []
+        self._state: engine.GameState | None = None
+
+    @property
+    def state(self) -> engine.GameState:
+        """The engine state after the game's last event (``game_not_active`` before the start)."""
+        if self._state is None:
+            self._state = eventstore.load_state(self.game)
+        return self._state
+
+    def append(
+        self,
+        events: Sequence[engine.Event],
+        after: engine.GameState,
+        clock: datetime | None = None,
+    ) -> None:
+        """Append ``events`` (which lead to ``after``) and bring the projections up to it.
+
+        A change of who must act sets the turn deadline ``turn_timeout`` after ``clock`` (now by
+        default; a late timeout passes the deadline it acted on, so overdue timeouts keep their
+        pace).
+        """
+        game = self.game
+        first = self._state is not None or game.state is not None
+        current = projection_of(self.state) if first else blank(after.players)
+        base, now = game.version, timezone.now()
+        game.version = base + len(events)
+        record_events(game_id=game.pk, version=game.version, events=events)
+        project_summary(game, after)
+        if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
+            game.turn_deadline = (clock or now) + timedelta(seconds=game.turn_timeout)
+        eventstore.save(game, base + 1, events, changes(current, projection_of(after)), now)
+        self._state = after
+        self.appended.extend(events)
+
+    # --- the clock: a late seat's turn, played by the server -----------------------------------
+
+    def is_overdue(self) -> bool:
+        return is_overdue(self.game)
+
+    def time_out(self) -> bool:
+        """Act for the seat whose deadline has passed; False when it has not (or no game runs)."""
+        deadline = self.game.turn_deadline
+        if not self.is_overdue() or deadline is None:
+            return False
+        events, after = engine.time_out(self.state)
+        self.append(events, after, clock=deadline)
+        return True
+
+    def catch_up(self) -> int:
+        """Apply every overdue timeout, in order; return how many."""
+        count = 0
+        while count < MAX_CATCH_UP and self.time_out():
+            count += 1
+        return count
+
+
+def is_overdue(game: Game) -> bool:
+    return (
+        game.status == GameStatus.ACTIVE
+        and game.turn_deadline is not None
+        and game.turn_deadline <= timezone.now()
+    )
+
+
+@contextmanager
+def game_write(game_id: str | uuid.UUID, *, catch_up: bool = True) -> Iterator[GameWrite]:
+    """Lock ``game_id``, catch up its overdue timeouts (unless ``catch_up`` is False), run the
+    body, commit, then run the effects the write declared."""
+    refusal: Exception | None = None
+    with transaction.atomic():
+        write = GameWrite(eventstore.lock_game(game_id))
+        if catch_up and write.catch_up():
+            caught = len(write.appended)
+            try:
+                with transaction.atomic():
+                    yield write
+            except (DomainError, engine.IllegalMove) as refused:
+                refusal = refused
+                del write.appended[caught:]
+        else:
+            yield write
+        effects.after_write(write.game, write.appended)
+    if refusal is not None:
+        raise refusal
