@@ -323,15 +323,15 @@ def count_queries() -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import services
+    from games import lobby, play
 
     a, b = User.objects.get(username="bench0"), User.objects.get(username="bench1")
-    game = services.game_create(player=a, spec=services.NewGame(max_players=2, seed=5))
-    services.game_join(player=b, game_id=game.pk)
+    game = lobby.game_create(player=a, spec=lobby.NewGame(max_players=2, seed=5))
+    lobby.game_join(player=b, game_id=game.pk)
     game.refresh_from_db()
     player = a if game.current_seat == 0 else b
     with CaptureQueriesContext(connection) as queries:
-        services.game_act(player=player, game_id=game.pk, action={"action": "draw"})
+        play.game_act(player=player, game_id=game.pk, action={"action": "draw"})
     return len(queries.captured_queries)
 
 

@@ -14,9 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import clock, lobby, play, selectors
+from games.engine import limits
+from games.engine.errors import ACTION_CODES
 from games.serializers import (
-    ACTION_SERIALIZERS,
     ActionSerializer,
     EventPageSerializer,
     EventsQuerySerializer,
@@ -25,14 +26,14 @@ from games.serializers import (
     GamePageSerializer,
     GameViewSerializer,
     ReplayQuerySerializer,
-    valid_action,
+    action_shape_problem,
 )
 from unoservice.errors import DomainError
-from unoservice.schema import UNAUTHORIZED, error_response
+from unoservice.schema import errors_for
 
-NOT_FOUND = {404: error_response("No such game.", "not_found")}
-INVALID = {400: error_response("Malformed body or query.", "invalid")}
 LONG_POLL_INTERVAL = 0.2
+# What every operation on one game may answer besides its own refusals.
+ON_A_GAME = ("not_authenticated", "not_found")
 
 
 def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -56,7 +57,7 @@ def _player(request: Request) -> User:
 
 
 def _view(game_id: str, request: Request) -> dict[str, Any]:
-    game = services.caught_up(selectors.get_game(game_id))
+    game = clock.caught_up(selectors.get_game(game_id))
     return selectors.game_view(game, _player(request))
 
 
@@ -137,9 +138,7 @@ class GameListApi(APIView):
         parameters=[GameListQuerySerializer],
         responses={
             200: GamePageSerializer,
-            **INVALID,
-            404: error_response("A page past the last one.", "not_found"),
-            **UNAUTHORIZED,
+            **errors_for("invalid", "not_authenticated", "not_found"),
         },
     )
     def get(self, request: Request) -> Response:
@@ -160,11 +159,9 @@ class GameListApi(APIView):
         request=GameCreateSerializer,
         responses={
             201: GameViewSerializer,
-            400: error_response("Malformed settings.", "invalid", "invalid_rules", "invalid_deck"),
-            403: error_response(
-                "A deck was given by a player who is not staff.", "permission_denied"
+            **errors_for(
+                "invalid", "invalid_rules", "invalid_deck", "permission_denied", "not_authenticated"
             ),
-            **UNAUTHORIZED,
         },
         examples=[
             OpenApiExample(
@@ -177,7 +174,7 @@ class GameListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _validated(GameCreateSerializer, request.data)
-        game = services.game_create(player=_player(request), spec=services.NewGame(**data))
+        game = lobby.game_create(player=_player(request), spec=lobby.NewGame(**data))
         body = selectors.game_view(game, _player(request))
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -186,56 +183,81 @@ class GameDetailApi(APIView):
     @extend_schema(
         operation_id="games_retrieve",
         summary="The game as the caller may see it",
-        responses={200: GameViewSerializer, **NOT_FOUND, **UNAUTHORIZED},
+        responses={200: GameViewSerializer, **errors_for(*ON_A_GAME)},
         examples=[GAME_EXAMPLE],
     )
     def get(self, request: Request, game_id: str) -> Response:
         return Response(_view(game_id, request))
 
 
-def _lobby_view(name: str, summary: str, errors: dict[int, Any]) -> type[APIView]:
-    action = getattr(services, f"game_{name}")
-
-    class LobbyApi(APIView):
-        @extend_schema(
-            operation_id=f"games_{name}",
-            summary=summary,
-            request=None,
-            responses={200: GameViewSerializer, **errors, **NOT_FOUND, **UNAUTHORIZED},
-            examples=[GAME_EXAMPLE],
-        )
-        def post(self, request: Request, game_id: str) -> Response:
-            game = action(player=_player(request), game_id=game_id)
-            return Response(selectors.game_view(game, _player(request)))
-
-    LobbyApi.__name__ = LobbyApi.__qualname__ = f"Game{name.title()}Api"
-    return LobbyApi
+def _game_answer(game: Any, request: Request) -> Response:
+    return Response(selectors.game_view(game, _player(request)))
 
 
-NOT_SEATED = error_response("The caller has no seat in this game.", "not_a_player")
-GameJoinApi = _lobby_view(
-    "join",
-    "Take the next free seat",
-    {409: error_response("", "game_full", "game_not_waiting", "already_seated")},
-)
-GameLeaveApi = _lobby_view(
-    "leave",
-    "Leave a game that has not started",
-    {403: NOT_SEATED, 409: error_response("", "game_not_waiting")},
-)
-GameStartApi = _lobby_view(
-    "start",
-    "Start the game (the host, with 2 or more seated)",
-    {
-        403: error_response("Not seated, or not the host.", "not_a_player", "permission_denied"),
-        409: error_response("", "game_not_waiting", "not_enough_players"),
-    },
-)
-GameResignApi = _lobby_view(
-    "resign",
-    "Leave a started game for good, as a forfeit",
-    {403: NOT_SEATED, 409: error_response("", "game_not_active")},
-)
+class GameJoinApi(APIView):
+    @extend_schema(
+        operation_id="games_join",
+        summary="Take the next free seat",
+        request=None,
+        responses={
+            200: GameViewSerializer,
+            **errors_for(*ON_A_GAME, "game_full", "game_not_waiting", "already_seated"),
+        },
+        examples=[GAME_EXAMPLE],
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        return _game_answer(lobby.game_join(player=_player(request), game_id=game_id), request)
+
+
+class GameLeaveApi(APIView):
+    @extend_schema(
+        operation_id="games_leave",
+        summary="Leave a game that has not started",
+        request=None,
+        responses={
+            200: GameViewSerializer,
+            **errors_for(*ON_A_GAME, "not_a_player", "game_not_waiting"),
+        },
+        examples=[GAME_EXAMPLE],
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        return _game_answer(lobby.game_leave(player=_player(request), game_id=game_id), request)
+
+
+class GameStartApi(APIView):
+    @extend_schema(
+        operation_id="games_start",
+        summary="Start the game (the host, with 2 or more seated)",
+        request=None,
+        responses={
+            200: GameViewSerializer,
+            **errors_for(
+                *ON_A_GAME,
+                "not_a_player",
+                "permission_denied",
+                "game_not_waiting",
+                "not_enough_players",
+            ),
+        },
+        examples=[GAME_EXAMPLE],
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        return _game_answer(lobby.game_start(player=_player(request), game_id=game_id), request)
+
+
+class GameResignApi(APIView):
+    @extend_schema(
+        operation_id="games_resign",
+        summary="Leave a started game for good, as a forfeit",
+        request=None,
+        responses={
+            200: GameViewSerializer,
+            **errors_for(*ON_A_GAME, "not_a_player", "game_not_active"),
+        },
+        examples=[GAME_EXAMPLE],
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        return _game_answer(play.game_resign(player=_player(request), game_id=game_id), request)
 
 
 class GameActionsApi(APIView):
@@ -261,29 +283,7 @@ class GameActionsApi(APIView):
         ],
         responses={
             200: GameViewSerializer,
-            400: error_response("Malformed action.", "invalid"),
-            403: NOT_SEATED,
-            **NOT_FOUND,
-            409: error_response(
-                "The game's state does not allow it.",
-                "not_your_turn",
-                "version_conflict",
-                "game_not_active",
-            ),
-            422: error_response(
-                "A move the rules forbid.",
-                "card_not_in_hand",
-                "illegal_card",
-                "color_required",
-                "nothing_to_challenge",
-                "nothing_to_pass",
-                "nothing_to_catch",
-                "must_play",
-                "target_required",
-                "invalid_target",
-                "idempotency_key_reused",
-            ),
-            **UNAUTHORIZED,
+            **errors_for(*ON_A_GAME, *ACTION_CODES, "version_conflict", "idempotency_key_reused"),
         },
         examples=[
             OpenApiExample(
@@ -305,27 +305,24 @@ class GameActionsApi(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = request.data
-        if not isinstance(body, dict):
-            raise DomainError("invalid", "The body must be a JSON object.")
-        name = body.get("action")
-        if not isinstance(name, str) or name not in ACTION_SERIALIZERS:
-            raise DomainError(
-                "invalid", f"'action' must be one of {', '.join(ACTION_SERIALIZERS)}.", 400
-            )
-        data = valid_action(body)
-        expected_version = data.pop("expected_version", None)
+        problem = action_shape_problem(body)
+        if problem is not None or not isinstance(body, dict):
+            raise DomainError("invalid", problem or "The body must be a JSON object.")
+        action = {name: value for name, value in body.items() if name != "expected_version"}
         key = request.headers.get("Idempotency-Key")
-        if key is not None and not 1 <= len(key) <= 255:
+        if key is not None and not limits.IDEMPOTENCY_KEY_LENGTH.holds(len(key)):
             raise DomainError("invalid", "An Idempotency-Key has 1 to 255 characters.")
-        result = services.game_act(
+        played = play.game_act(
             player=_player(request),
             game_id=game_id,
-            action=data,
-            expected_version=expected_version,
+            action=action,
+            expected_version=body.get("expected_version"),
             idempotency_key=key,
             request_body=body,
         )
-        return Response(result.body, status=result.status_code)
+        if played.answer is not None:
+            return Response(played.answer)
+        return Response(selectors.game_view(played.game, _player(request), state=played.state))
 
 
 class GameEventsApi(APIView):
@@ -333,13 +330,13 @@ class GameEventsApi(APIView):
         operation_id="games_events",
         summary="The event log after seq `after`, as the caller may see it",
         parameters=[EventsQuerySerializer],
-        responses={200: EventPageSerializer, **INVALID, **NOT_FOUND, **UNAUTHORIZED},
+        responses={200: EventPageSerializer, **errors_for("invalid", *ON_A_GAME)},
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = _query(EventsQuerySerializer, request)
         after, limit = query["after"], query["limit"]
         deadline = time.monotonic() + query["wait"]
-        services.caught_up(selectors.get_game(game_id))
+        clock.caught_up(selectors.get_game(game_id))
         while True:
             game = selectors.get_game(game_id)
             events = selectors.game_events(game, _player(request), after=after, limit=limit)
@@ -367,12 +364,10 @@ class GameReplayApi(APIView):
         parameters=[ReplayQuerySerializer],
         responses={
             200: GameViewSerializer,
-            400: error_response("Malformed or out-of-range `at`.", "invalid", "seq_out_of_range"),
-            **NOT_FOUND,
-            **UNAUTHORIZED,
+            **errors_for("invalid", "seq_out_of_range", *ON_A_GAME),
         },
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = _query(ReplayQuerySerializer, request)
-        game = services.caught_up(selectors.get_game(game_id))
+        game = clock.caught_up(selectors.get_game(game_id))
         return Response(selectors.game_replay(game, _player(request), at=query["at"]))

@@ -58,7 +58,7 @@ class _GameReader:
 def _game_reader(vendor: str) -> _GameReader:
     db = _db()
     fields = Game._meta.concrete_fields
-    columns = ", ".join(db.ops.quote_name(f.column) for f in fields)
+    columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
     lock = " FOR UPDATE" if db.features.has_select_for_update else ""
     converters = []
     for index, field in enumerate(fields):
@@ -183,4 +183,3 @@ def _run(db: BaseDatabaseWrapper, statements: list[tuple[str, list[Any]]]) -> No
 # Rows a started game needs beside the log: one hand per seat (Seat rows come with the players).
 def create_hands(game: Game, seats: int) -> None:
     Hand.objects.bulk_create(Hand(game=game, seat=seat, cards=[]) for seat in range(seats))
-

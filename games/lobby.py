@@ -60,7 +60,10 @@ def _roster_entry(player: Player) -> dict[str, Any]:
 
 def game_create(*, player: Player, spec: NewGame) -> Game:
     """A new game waiting for players; the creator takes seat 0."""
-    for bound, value in ((limits.PLAYERS, spec.max_players), (limits.TURN_TIMEOUT, spec.turn_timeout)):
+    for bound, value in (
+        (limits.PLAYERS, spec.max_players),
+        (limits.TURN_TIMEOUT, spec.turn_timeout),
+    ):
         if not bound.holds(value):
             raise DomainError("invalid", bound.message())
     options = engine.make_options(

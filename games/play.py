@@ -46,9 +46,7 @@ def _require_active(game: Game) -> None:
         raise DomainError("game_not_active", f"The game is {game.status}.")
 
 
-def _stored_answer(
-    game: Game, player: Player, key: str, fingerprint: str
-) -> dict[str, Any] | None:
+def _stored_answer(game: Game, player: Player, key: str, fingerprint: str) -> dict[str, Any] | None:
     stored = IdempotentRequest.objects.filter(player_id=player.pk, game=game, key=key).first()
     if stored is None:
         return None
@@ -85,7 +83,8 @@ def game_act(
         _require_active(game)
         if expected_version is not None and expected_version != game.version:
             raise DomainError(
-                "version_conflict", f"The game is at version {game.version}, not {expected_version}."
+                "version_conflict",
+                f"The game is at version {game.version}, not {expected_version}.",
             )
         events, after = engine.act(write.state, seat, action)
         write.append(events, after)

@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 
 from games import engine
 from games.engine.snapshot import state_from_data
+from games.eventstore import parse_game_id
 from games.models import Event, Game, GameStatus, Seat
 from unoservice.errors import DomainError
 
@@ -95,15 +96,6 @@ def game_view(game: Game, player: Player, state: engine.GameState | None = None)
         "created_at": game.created_at.isoformat(),
         **body,
     }
-
-
-def parse_game_id(game_id: str | uuid.UUID) -> uuid.UUID:
-    if isinstance(game_id, uuid.UUID):
-        return game_id
-    try:
-        return uuid.UUID(str(game_id))
-    except ValueError:
-        raise DomainError("not_found", "No such game.") from None
 
 
 def get_game(game_id: str | uuid.UUID) -> Game:

@@ -15,7 +15,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
-from games.engine import CARD_CODES, COLORS, HOUSE_RULES
+from games.engine import CARD_CODES, COLORS, DECK, HOUSE_RULES, limits
 from games.event_schema import EventUnionSerializer
 from games.models import GameStatus, SeatStatus
 
@@ -23,7 +23,7 @@ from games.models import GameStatus, SeatStatus
 CARD_CHOICES = sorted(CARD_CODES)
 GAME_STATUSES = list(GameStatus.values)
 SEAT_STATUSES = list(SeatStatus.values)
-MAX_INT = 2**31 - 1
+MAX_INT = limits.MAX_INT
 
 
 class StrictSerializer(serializers.Serializer):
@@ -74,34 +74,45 @@ class RulesSerializer(StrictSerializer):
     multi_play = StrictBooleanField(required=False)
     no_action_finish = StrictBooleanField(required=False)
     elimination = StrictBooleanField(required=False)
-    uno_penalty = StrictIntegerField(required=False, min_value=0, max_value=20)
-    bluff_penalty = StrictIntegerField(required=False, min_value=0, max_value=20)
+    uno_penalty = StrictIntegerField(
+        required=False, min_value=limits.UNO_PENALTY.low, max_value=limits.UNO_PENALTY.high
+    )
+    bluff_penalty = StrictIntegerField(
+        required=False, min_value=limits.BLUFF_PENALTY.low, max_value=limits.BLUFF_PENALTY.high
+    )
 
 
 assert set(RulesSerializer().fields) == set(HOUSE_RULES)
 
 
+def _bounded(bound: limits.Bound, **kwargs: Any) -> StrictIntegerField:
+    return StrictIntegerField(min_value=bound.low, max_value=bound.high, **kwargs)
+
+
 class GameCreateSerializer(StrictSerializer):
-    max_players = StrictIntegerField(min_value=2, max_value=10, default=4)
-    target_score = StrictIntegerField(min_value=1, max_value=1_000_000, default=500)
-    turn_timeout = StrictIntegerField(
-        min_value=1, max_value=2_592_000, default=86400, help_text="Seconds a seat has to act."
+    max_players = _bounded(limits.PLAYERS, default=limits.DEFAULT_PLAYERS)
+    target_score = _bounded(limits.TARGET_SCORE, default=limits.DEFAULT_TARGET_SCORE)
+    turn_timeout = _bounded(
+        limits.TURN_TIMEOUT,
+        default=limits.DEFAULT_TURN_TIMEOUT,
+        help_text="Seconds a seat has to act.",
     )
-    max_timeouts = StrictIntegerField(
-        min_value=1, max_value=100, default=3, help_text="Consecutive timeouts before a forfeit."
+    max_timeouts = _bounded(
+        limits.MAX_TIMEOUTS,
+        default=limits.DEFAULT_MAX_TIMEOUTS,
+        help_text="Consecutive timeouts before a forfeit.",
     )
     rules = RulesSerializer(required=False)
-    seed = StrictIntegerField(
+    seed = _bounded(
+        limits.SEED,
         required=False,
-        min_value=0,
-        max_value=2**63 - 1,
         help_text="Makes every shuffle of the game reproducible. Kept secret until the game ends.",
     )
     deck = serializers.ListField(
         child=serializers.ChoiceField(choices=CARD_CHOICES),
         required=False,
-        min_length=108,
-        max_length=108,
+        min_length=len(DECK),
+        max_length=len(DECK),
         help_text="Staff only: the first round's deck, top card first.",
     )
 
@@ -112,8 +123,8 @@ class GameCreateSerializer(StrictSerializer):
 class _Action(StrictSerializer):
     expected_version = StrictIntegerField(
         required=False,
-        min_value=0,
-        max_value=MAX_INT,
+        min_value=limits.VERSION.low,
+        max_value=limits.VERSION.high,
         help_text="Refuse the action (409 version_conflict) if the game has moved past this.",
     )
 
@@ -137,7 +148,10 @@ class PlayActionSerializer(_Action):
     )
     uno = StrictBooleanField(required=False, help_text="Say UNO with this play.")
     target = StrictIntegerField(
-        required=False, min_value=0, max_value=9, help_text="seven_zero: the seat a 7 swaps with."
+        required=False,
+        min_value=limits.SEAT.low,
+        max_value=limits.SEAT.high,
+        help_text="seven_zero: the seat a 7 swaps with.",
     )
 
 
@@ -168,7 +182,7 @@ class UnoActionSerializer(_Action):
 
 class CatchActionSerializer(_Action):
     action = _action_field("catch")
-    target = StrictIntegerField(min_value=0, max_value=9)
+    target = StrictIntegerField(min_value=limits.SEAT.low, max_value=limits.SEAT.high)
 
 
 ACTION_SERIALIZERS: dict[str, type[_Action]] = {
@@ -182,102 +196,103 @@ ACTION_SERIALIZERS: dict[str, type[_Action]] = {
     "catch": CatchActionSerializer,
 }
 
-# --- the actions' fast path --------------------------------------------------------------------
-# Building a DRF serializer deep-copies its fields: about a tenth of an action's time. A body that
-# plainly fits its action's serializer (JSON types exactly as declared) is accepted by checks
-# derived from the same fields; any other body goes through the serializer, which accepts it or
-# says what is wrong. The checks never accept what the serializer refuses (tests/games).
+# --- the shape check of an action --------------------------------------------------------------
+# The API checks only that an action body has its documented shape: the fields of its serializer
+# above, with their JSON types, choices and bounds (400 ``invalid``); what the action means, the
+# engine decides (422). The check is derived from the serializers' fields, without building one:
+# a DRF serializer deep-copies its fields, about a tenth of an action's time.
 
-ValueCheck = Callable[[Any], bool]
+ValueCheck = Callable[[Any], str | None]  # the problem with a value, or None
 
 
 def _bounded_int(field: StrictIntegerField) -> ValueCheck:
     low, high = field.min_value, field.max_value
 
-    def check(value: Any) -> bool:
-        return (
-            type(value) is int and (low is None or value >= low) and (high is None or value <= high)
-        )
+    def check(value: Any) -> str | None:
+        if type(value) is not int:
+            return "A valid integer is required."
+        if (low is not None and value < low) or (high is not None and value > high):
+            return f"Must be an integer from {low} to {high}."
+        return None
 
     return check
 
 
 def _one_of(field: serializers.ChoiceField) -> ValueCheck:
     choices = frozenset(key for key in field.choices if isinstance(key, str))
-    return lambda value: type(value) is str and value in choices
 
-
-def _list_of(field: serializers.ListField) -> ValueCheck | None:
-    child = field.child
-    if type(child) is not serializers.ChoiceField or child.allow_blank:
-        return None
-    item = _one_of(child)
-    low, high = field.min_length or 0, field.max_length
-
-    def check(value: Any) -> bool:
-        return (
-            type(value) is list
-            and low <= len(value)
-            and (high is None or len(value) <= high)
-            and all(item(card) for card in value)
-        )
+    def check(value: Any) -> str | None:
+        return None if type(value) is str and value in choices else f"{value!r} is not a choice."
 
     return check
 
 
-def _value_check(field: serializers.Field) -> ValueCheck | None:
-    """A check that accepts only values ``field`` takes unchanged, or None if there is none."""
-    if field.default is not serializers.empty or field.allow_null:
-        return None
+def _list_of(field: serializers.ListField) -> ValueCheck:
+    child = field.child
+    assert type(child) is serializers.ChoiceField, child
+    item = _one_of(child)
+    low, high = field.min_length or 0, field.max_length
+
+    def check(value: Any) -> str | None:
+        if type(value) is not list:
+            return "Expected a list of items."
+        if len(value) < low or (high is not None and len(value) > high):
+            return f"Must hold {low} to {high} items."
+        return next((problem for problem in map(item, value) if problem is not None), None)
+
+    return check
+
+
+def _value_check(field: serializers.Field) -> ValueCheck:
     if type(field) is StrictBooleanField:
-        return lambda value: type(value) is bool
+        return lambda value: None if type(value) is bool else "Must be true or false."
     if type(field) is StrictIntegerField:
         return _bounded_int(field)
-    if type(field) is serializers.ChoiceField and not field.allow_blank:
+    if type(field) is serializers.ChoiceField:
         return _one_of(field)
     if type(field) is serializers.ListField:
         return _list_of(field)
-    return None
+    raise TypeError(f"no shape check for {type(field).__name__}")
 
 
 @dataclass(frozen=True)
 class _ActionShape:
     checks: dict[str, ValueCheck]
-    required: frozenset[str]
+    required: tuple[str, ...]
 
-    def fits(self, body: Mapping[str, Any]) -> bool:
-        checks = self.checks
-        return self.required.issubset(body) and all(
-            name in checks and checks[name](value) for name, value in body.items()
-        )
+    def problem(self, body: Mapping[str, Any]) -> str | None:
+        unknown = sorted(str(name) for name in body if name not in self.checks)
+        if unknown:
+            return f"Unknown field(s): {', '.join(unknown)}."
+        missing = [name for name in self.required if name not in body]
+        if missing:
+            return f"{missing[0]}: This field is required."
+        for name, value in body.items():
+            problem = self.checks[name](value)
+            if problem is not None:
+                return f"{name}: {problem}"
+        return None
 
 
-def _shape_of(serializer_class: type[_Action]) -> _ActionShape | None:
+def _shape_of(serializer_class: type[_Action]) -> _ActionShape:
     fields = serializer_class().fields
-    checks: dict[str, ValueCheck] = {}
-    for name, field in fields.items():
-        check = _value_check(field)
-        if check is None:
-            return None
-        checks[name] = check
-    required = frozenset(name for name, field in fields.items() if field.required)
-    return _ActionShape(checks, required)
+    return _ActionShape(
+        {name: _value_check(field) for name, field in fields.items()},
+        tuple(name for name, field in fields.items() if field.required),
+    )
 
 
 _ACTION_SHAPES = {name: _shape_of(cls) for name, cls in ACTION_SERIALIZERS.items()}
 
 
-def valid_action(body: Mapping[str, Any]) -> dict[str, Any]:
-    """The action ``body`` as its serializer validates it; raises its ValidationError if refused.
-
-    ``body["action"]`` must name an action of ``ACTION_SERIALIZERS``.
-    """
-    shape = _ACTION_SHAPES[body["action"]]
-    if shape is not None and shape.fits(body):
-        return {name: list(value) if type(value) is list else value for name, value in body.items()}
-    serializer = ACTION_SERIALIZERS[body["action"]](data=body)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+def action_shape_problem(body: Any) -> str | None:
+    """What keeps ``body`` from being an action of the documented shape, or None."""
+    if not isinstance(body, dict):
+        return "The body must be a JSON object."
+    name = body.get("action")
+    if not isinstance(name, str) or name not in _ACTION_SHAPES:
+        return f"'action' must be one of {', '.join(ACTION_SERIALIZERS)}."
+    return _ACTION_SHAPES[name].problem(body)
 
 
 ActionSerializer = PolymorphicProxySerializer(
@@ -303,17 +318,24 @@ class GameListQuerySerializer(StrictSerializer):
     mine = serializers.BooleanField(required=False, default=False)
     my_turn = serializers.BooleanField(required=False, default=False)
     page = serializers.IntegerField(required=False, min_value=1, max_value=MAX_INT)
-    page_size = serializers.IntegerField(required=False, min_value=1, max_value=100)
+    page_size = serializers.IntegerField(
+        required=False, min_value=limits.GAMES_PAGE.low, max_value=limits.GAMES_PAGE.high
+    )
 
 
 class EventsQuerySerializer(StrictSerializer):
     after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_INT)
-    limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=1000)
+    limit = serializers.IntegerField(
+        required=False,
+        default=limits.EVENTS_PAGE_DEFAULT,
+        min_value=limits.EVENTS_PAGE.low,
+        max_value=limits.EVENTS_PAGE.high,
+    )
     wait = serializers.IntegerField(
         required=False,
         default=0,
-        min_value=0,
-        max_value=30,
+        min_value=limits.LONG_POLL_WAIT.low,
+        max_value=limits.LONG_POLL_WAIT.high,
         help_text="Hold the request up to this many seconds until there is an event after 'after'.",
     )
 

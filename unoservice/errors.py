@@ -29,7 +29,8 @@ log = logging.getLogger(__name__)
 
 
 SERVICE_CODES: dict[str, Code] = {
-    "not_authenticated": Code(401, "No token, a bad one, or wrong credentials."),
+    "invalid_credentials": Code(400, "Wrong username or password, or an inactive account."),
+    "not_authenticated": Code(401, "No token, or a bad one."),
     "permission_denied": Code(403, "The call needs staff, or the game's host."),
     "not_found": Code(404, "No such game, player or page."),
     "method_not_allowed": Code(405, "The path does not take this method."),

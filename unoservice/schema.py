@@ -56,9 +56,9 @@ _RETRY_AFTER = {
 }
 
 
-def _error(description: str, code: str, retry_after: bool = False) -> dict[str, Any]:
+def _error(code: str, retry_after: bool = False) -> dict[str, Any]:
     answer: dict[str, Any] = {
-        "description": f"{description} Code: {code}.",
+        "description": f"`{code}`: {ERROR_CODES[code].meaning}",
         "content": {
             "application/json": {
                 "schema": {"$ref": "#/components/schemas/Error"},
@@ -86,14 +86,9 @@ def add_common_errors(
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
-            responses.setdefault(
-                "503",
-                _error("The database does not answer; retry shortly.", "unavailable", True),
-            )
+            responses.setdefault("503", _error("unavailable", retry_after=True))
             if "requestBody" in operation:
-                responses.setdefault(
-                    "413", _error("The request body is too large.", "request_too_large")
-                )
+                responses.setdefault("413", _error("request_too_large"))
             if scopes.get((path, method)):
-                responses.setdefault("429", _error("Too many requests.", "throttled", True))
+                responses.setdefault("429", _error("throttled", retry_after=True))
     return result

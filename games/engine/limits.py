@@ -21,7 +21,9 @@ class Bound:
 
     def holds(self, value: object) -> bool:
         return (
-            isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and self.low <= value <= self.high
         )
 
     def message(self) -> str:

@@ -11,8 +11,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games import engine, services
+from games import engine
 from games.engine.snapshot import state_from_data
+from games.lobby import NewGame, game_create, game_join
 from games.models import Game
 
 SEED = 20260601
@@ -55,13 +56,13 @@ def make_world() -> World:
     """A fresh world (a few milliseconds): each example meets the same starting position."""
     a, b, host, guest, newcomer = (_user(t) for t in ("a", "b", "h", "g", "n"))
     tokens = {u.pk: Token.objects.create(user=u).key for u in (a, b, host, guest, newcomer)}
-    active = services.game_create(player=a, spec=services.NewGame(max_players=2, seed=SEED))
-    active = services.game_join(player=b, game_id=active.pk)
+    active = game_create(player=a, spec=NewGame(max_players=2, seed=SEED))
+    active = game_join(player=b, game_id=active.pk)
     active.refresh_from_db()
     state = state_from_data(active.state)  # type: ignore[arg-type]
     actor, other = (a, b) if engine.legal_actions(state, 0) else (b, a)
-    lobby = services.game_create(player=host, spec=services.NewGame(max_players=4))
-    lobby = services.game_join(player=guest, game_id=lobby.pk)
+    lobby = game_create(player=host, spec=NewGame(max_players=4))
+    lobby = game_join(player=guest, game_id=lobby.pk)
     return World(actor, other, host, guest, newcomer, tokens, active, lobby)
 
 

@@ -7,7 +7,7 @@ import random
 import pytest
 from django.db.models import Max
 
-from games import engine, services
+from games import engine, play
 from games.models import Event
 from tests.games.helpers import Player, Table, choose, db_state, start_table
 
@@ -29,7 +29,7 @@ def to_a_plain_turn(table: Table, rng: random.Random, users: list[Player]) -> in
 
 
 def act(table: Table, users: list[Player], seat: int, action: dict) -> None:
-    services.game_act(player=users[seat].user, game_id=table.id, action=action)
+    play.game_act(player=users[seat].user, game_id=table.id, action=action)
 
 
 def test_an_action_costs_the_same_queries_early_and_late(

@@ -10,11 +10,14 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.utils import timezone
 
-from games import engine, store
+from games import engine, eventstore
 from games.engine.snapshot import state_from_data
 from games.models import Event, Game, Hand, Seat
+from games.projections import Changes
 from tests.games.helpers import Player, Table, choose, db_log, play_to_end, start_table
+from unoservice.errors import DomainError
 
 pytestmark = pytest.mark.django_db
 
@@ -148,21 +151,21 @@ def test_rebuild_projections_matches_the_live_ones_and_repairs_them(
 def test_a_locked_game_reads_as_the_orm_reads_it(table: Table) -> None:
 
     with transaction.atomic():
-        locked = store.lock_row(Game, table.id)
-    assert locked is not None
+        locked = eventstore.lock_game(table.id)
     fetched = Game.objects.get(pk=table.id)
     for field in Game._meta.concrete_fields:
         assert getattr(locked, field.attname) == getattr(fetched, field.attname), field.name
     assert locked.state is not None and locked.state["players"] == 2
-    with transaction.atomic():
-        assert store.lock_row(Game, "00000000-0000-0000-0000-000000000000") is None
+    with pytest.raises(DomainError) as missing, transaction.atomic():
+        eventstore.lock_game("00000000-0000-0000-0000-000000000000")
+    assert missing.value.code == "not_found"
 
 
 @pytest.mark.django_db(transaction=True)  # outside the test's own transaction
 def test_a_lock_outside_a_transaction_is_refused(table: Table) -> None:
 
     with pytest.raises(transaction.TransactionManagementError):
-        store.lock_row(Game, table.id)
+        eventstore.lock_game(table.id)
 
 
 def test_writes_run_together_and_set_only_their_fields(
@@ -171,15 +174,12 @@ def test_writes_run_together_and_set_only_their_fields(
     before = Game.objects.get(pk=table.id)
     changed = Game.objects.get(pk=table.id)
     changed.current_seat = 7
-    changed.winner_seat = 1
-    writes = [
-        store.update_fields(changed, ["current_seat", "updated_at"]),
-        store.update(Hand, {"cards": ["red-1"]}, {"game": table.id, "seat": 1}),
-    ]
+    changed.max_players = 9  # not a column that appending events changes
+    changes = Changes(hands={1: ("red-1",)})
     with django_assert_num_queries(1):  # one round trip on PostgreSQL
-        store.run(writes)
+        eventstore.save(changed, changed.version + 1, [], changes, timezone.now())
     after = Game.objects.get(pk=table.id)
-    assert after.current_seat == 7 and after.winner_seat == before.winner_seat
+    assert after.current_seat == 7 and after.max_players == before.max_players
     assert after.updated_at > before.updated_at
     assert (after.state, after.version) == (before.state, before.version)
     assert Hand.objects.get(game_id=table.id, seat=1).cards == ["red-1"]

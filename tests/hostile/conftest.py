@@ -11,8 +11,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games import engine, services
+from games import engine
 from games.engine.snapshot import state_from_data
+from games.lobby import NewGame, game_create, game_join
 from games.models import Event, Game, Hand
 from tests.games.helpers import client_for, game_url
 
@@ -53,8 +54,8 @@ def _user(tag: str) -> User:
 @pytest.fixture
 def table(db: None) -> Table:
     a, b, eve = _user("ada"), _user("bob"), _user("eve")
-    game = services.game_create(player=a, spec=services.NewGame(max_players=2, seed=424242))
-    game = services.game_join(player=b, game_id=game.pk)
+    game = game_create(player=a, spec=NewGame(max_players=2, seed=424242))
+    game = game_join(player=b, game_id=game.pk)
     game.refresh_from_db()
     state = state_from_data(game.state)  # type: ignore[arg-type]
     seat = state.actor
@@ -77,6 +78,6 @@ class Lobby:
 @pytest.fixture
 def lobby(db: None) -> Lobby:
     host, guest, eve = _user("host"), _user("guest"), _user("eve")
-    game = services.game_create(player=host, spec=services.NewGame(max_players=4))
-    services.game_join(player=guest, game_id=game.pk)
+    game = game_create(player=host, spec=NewGame(max_players=4))
+    game_join(player=guest, game_id=game.pk)
     return Lobby(str(game.pk), client_for(host), client_for(guest), client_for(eve))

@@ -517,13 +517,13 @@ def test_a_database_that_does_not_answer_is_a_503_with_a_code(
     """Found by bench/faults.py (PostgreSQL restarted under load): it answered 500."""
     from django.db import OperationalError
 
-    from games import selectors, services
+    from games import play, selectors
 
     def down(*args: Any, **kwargs: Any) -> Any:
         raise OperationalError("connection failed: the database system is shutting down")
 
     monkeypatch.setattr(selectors, "get_game", down)
-    monkeypatch.setattr(services, "game_act", down)
+    monkeypatch.setattr(play, "game_act", down)
 
     for response in (
         table.actor.get(table.url()),

@@ -16,7 +16,7 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 from pytest_django.fixtures import Settings
 
-from games import services
+from games import clock
 from games.models import Game
 from tests.ops.conftest import GAMES, MakePlayer, Table, start_game
 from tests.ops.deployment import ROOT
@@ -130,7 +130,7 @@ def test_timeouts_and_forfeits_are_counted(
 
     with django_capture_on_commit_callbacks(execute=True):
         Game.objects.filter(pk=table.id).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-        assert services.game_time_out(game_id=table.id)
+        assert clock.game_time_out(game_id=table.id)
         resigner = next(
             seat for seat in range(3) if table.view(seat)["seats"][seat]["status"] == "playing"
         )

@@ -1,7 +1,7 @@
 """With no configuration the service runs on a local SQLite file: a game plays there too.
 
 ``make run`` without ``DATABASE_URL`` serves from SQLite. The write path's plain SQL
-(``games.store``) has a branch for it (no ``FOR UPDATE``, one statement per call), so a whole
+(``games.eventstore``) has a branch for it (no ``FOR UPDATE``, one statement per call), so a whole
 stretch of a game is played in a process of its own on a fresh SQLite file, through HTTP.
 """
 

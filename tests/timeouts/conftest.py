@@ -14,7 +14,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import services
+from games.lobby import NewGame, game_create, game_join
 from games.models import Game
 from unoservice.celery import app as celery_app
 
@@ -36,10 +36,10 @@ def client_for(user: User) -> APIClient:
 
 def started_game(seated: list[User], **settings: Any) -> Game:
     """A started game of ``seated`` players (seat order = list order), created through services."""
-    spec = services.NewGame(max_players=len(seated), seed=7, **settings)
-    game = services.game_create(player=seated[0], spec=spec)
+    spec = NewGame(max_players=len(seated), seed=7, **settings)
+    game = game_create(player=seated[0], spec=spec)
     for user in seated[1:]:
-        game = services.game_join(player=user, game_id=game.pk)
+        game = game_join(player=user, game_id=game.pk)
     game.refresh_from_db()
     assert game.status == "active"
     return game

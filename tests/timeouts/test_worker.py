@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games import services
+from games import play
 from games.models import Event, Game
 from games.tasks import sweep_overdue_games, time_out_game
 from tests.timeouts.conftest import make_overdue, started_game
@@ -102,9 +102,7 @@ def test_an_action_racing_the_deadline_has_one_outcome(players: Any, worker: Any
         ) -> None:
             barrier.wait()
             try:
-                services.game_act(
-                    player=players[seat or 0], game_id=game.pk, action={"action": "draw"}
-                )
+                play.game_act(player=players[seat or 0], game_id=game.pk, action={"action": "draw"})
                 outcome["action"] = "applied"
             except Exception as error:
                 outcome["action"] = getattr(error, "code", repr(error))
