@@ -51,6 +51,20 @@ class Doc:
 
 
 @dataclass(frozen=True)
+class Format:
+    """The string format of the schema (``uuid``, ``date-time``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A shape the API layer defines (the actions): named, not derived, here."""
+
+    component: str
+
+
+@dataclass(frozen=True)
 class Hidden:
     """Left out of what a viewer sees until the game is finished.
 
@@ -338,14 +352,15 @@ class Round(TypedDict):
     draw_pile: Annotated[int, Doc("Cards in the draw pile.")]
     discard_pile: Annotated[int, Doc("Cards in the discard pile.")]
     pending: Pending | None
-    turn_deadline: NotRequired[Annotated[str, Doc("date-time")] | None]
+    turn_deadline: NotRequired[Annotated[str, Format("date-time")] | None]
 
 
 class You(TypedDict):
     seat: int
     hand: list[Card]
     legal_actions: Annotated[
-        list[dict[str, Any]], Doc("Every action the server accepts from you now.")
+        list[Annotated[dict[str, Any], Ref("Action")]],
+        Doc("Every action the server accepts from you now; send one back as it is."),
     ]
 
 
@@ -371,6 +386,26 @@ class PlayView(TypedDict):
     """What the engine's ``view`` returns (the server adds the game's own fields)."""
 
     status: Literal["active", "finished"]
+    seats: list[SeatView]
+    round: Round | None
+    you: You | None
+    last_round: LastRound | None
+    winner_seat: int | None
+    revealed: NotRequired[Annotated[Revealed, Doc("Finished games only.")]]
+
+
+GAME_STATUSES: Final = ("waiting", "active", "finished", "abandoned")
+
+
+class GameView(TypedDict):
+    """One game as the caller may see it: the engine's ``PlayView`` and the game's own fields."""
+
+    id: Annotated[str, Format("uuid")]
+    status: Annotated[str, Enum("GameStatusEnum", GAME_STATUSES)]
+    version: Annotated[int, Doc("The seq of the last event.")]
+    settings: Settings
+    created_by: NotRequired[int]
+    created_at: NotRequired[Annotated[str, Format("date-time")]]
     seats: list[SeatView]
     round: Round | None
     you: You | None

@@ -29,7 +29,8 @@ def test_spectacular_validates_without_warnings(tmp_path: Path) -> None:
     act = paths["/api/v1/games/{game_id}/actions/"]["post"]
     assert {"200", "400", "401", "403", "404", "409", "422"} <= set(act["responses"])
     schemas = document["components"]["schemas"]
-    assert schemas["ActionRequest"]["discriminator"]["propertyName"] == "action"
+    body = act["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
+    assert schemas[body]["discriminator"]["propertyName"] == "action"
     assert {"GameStatusEnum", "SeatStatusEnum", "CardEnum"} <= set(schemas)
 
 
