@@ -11,13 +11,14 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 MYPY_PATHS := $(wildcard unoservice games players bench)
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint format bench bench-service clean
+.PHONY: help install run test check-clients lint format bench bench-service clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
 	@echo "make run      migrate, then serve on http://localhost:8000 (with DATABASE_URL and"
 	@echo "             CELERY_BROKER_URL set: web, worker and beat, from the Procfile)"
 	@echo "make test     run the test suite (PostgreSQL at 127.0.0.1:5432 or DATABASE_URL)"
+	@echo "make check-clients  generate Python and TypeScript clients from the schema, play games with them"
 	@echo "make lint     ruff check, ruff format --check, mypy"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make bench    run the engine benchmark"
@@ -41,8 +42,14 @@ run: install
 		exec $(BIN)/python manage.py runserver 0.0.0.0:8000; \
 	fi
 
+# The clients check takes about 1.5 minutes: its own target (run by .ci/run), not part of `make test`.
 test: install
-	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest $(PYTEST_ARGS)
+	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest --ignore=tests/clients $(PYTEST_ARGS)
+
+# Node 20 and npm: the pinned generators are installed with `npm ci` (package-lock.json).
+check-clients: install
+	cd tests/clients && { [ -x node_modules/.bin/tsc ] || npm ci --prefer-offline --no-audit --no-fund; }
+	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest tests/clients $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

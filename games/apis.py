@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from games import clock, lobby, play, selectors
 from games.engine import limits
 from games.engine.errors import ACTION_CODES
+from games.event_schema import GAME_EXAMPLE
 from games.serializers import (
     ActionSerializer,
     EventPageSerializer,
@@ -59,70 +60,6 @@ def _player(request: Request) -> User:
 def _view(game_id: str, request: Request) -> dict[str, Any]:
     game = clock.caught_up(selectors.get_game(game_id))
     return selectors.game_view(game, _player(request))
-
-
-GAME_EXAMPLE = OpenApiExample(
-    "An active game seen by seat 0",
-    response_only=True,
-    value={
-        "id": "5f0c6f9e-2b1a-4a53-9a3e-6c1f7d1e2a10",
-        "status": "active",
-        "version": 4,
-        "settings": {
-            "max_players": 2,
-            "target_score": 500,
-            "turn_timeout": 86400,
-            "max_timeouts": 3,
-            "rules": {"stacking": False},
-        },
-        "seats": [
-            {
-                "seat": 0,
-                "player": {"id": 1, "username": "ada"},
-                "hand_count": 7,
-                "score": 0,
-                "uno": False,
-                "catchable": False,
-                "status": "playing",
-                "timeouts": 0,
-            },
-            {
-                "seat": 1,
-                "player": {"id": 2, "username": "bob"},
-                "hand_count": 7,
-                "score": 0,
-                "uno": False,
-                "catchable": False,
-                "status": "playing",
-                "timeouts": 0,
-            },
-        ],
-        "round": {
-            "number": 1,
-            "dealer": 1,
-            "current_seat": 0,
-            "direction": 1,
-            "top_card": "red-7",
-            "color": "red",
-            "draw_pile": 93,
-            "discard_pile": 1,
-            "pending": None,
-            "turn_deadline": "2026-11-30T12:00:00+00:00",
-        },
-        "you": {
-            "seat": 0,
-            "hand": ["red-3", "blue-7", "wild", "green-1", "yellow-9", "red-skip", "blue-0"],
-            "legal_actions": [
-                {"action": "play", "card": "red-3"},
-                {"action": "play", "card": "blue-7"},
-                {"action": "play", "card": "wild", "color": "red"},
-                {"action": "draw"},
-            ],
-        },
-        "last_round": None,
-        "winner_seat": None,
-    },
-)
 
 
 class GamePagination(PageNumberPagination):

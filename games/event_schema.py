@@ -1,197 +1,242 @@
-"""The documented shape of every event type: the event log as a discriminated union on ``type``.
+"""The OpenAPI components of the game view and the event log, derived from ``engine.shapes``.
 
-Each event is ``{"seq", "type", "seat", "at", "data"}``; ``data`` depends on ``type``. Fields a
-viewer may not see are left out (marked "hidden" below) until the game is finished.
+Nothing here describes a field: every component is read from a definition in
+``games.engine.shapes`` (its type, whether it is required, its ``Doc``, ``Hidden`` and
+``CountOf`` markers). ``unoservice.schema.add_shape_components`` adds ``COMPONENTS`` to the
+schema; views refer to them with ``ref``.
+
+The forms are those strict OpenAPI 3.0 validators and client generators read alike: a nullable
+object or enum is ``oneOf: [$ref, null]`` (``nullable`` without ``type`` beside a ``$ref`` lets
+no ``null`` through), each event's ``type`` and each pending's ``type`` a one-value enum, each
+object closed (``additionalProperties: false``) so that an undocumented field is a finding.
 """
 
 from __future__ import annotations
 
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
-from rest_framework import serializers
+from types import NoneType, UnionType
+from typing import Any, Final, Literal, Union, get_args, get_origin
 
-from games.engine.events import EVENT_TYPES
+from drf_spectacular.utils import OpenApiExample
 
-CARDS = serializers.ListField(child=serializers.CharField())
+from games.engine import make_options, start_game, view
+from games.engine.evolve import replay
+from games.engine.shapes import (
+    EVENT_DATA,
+    GAME_STATUSES,
+    CountOf,
+    DealtHand,
+    Doc,
+    Enum,
+    Field,
+    Format,
+    GameView,
+    Hidden,
+    OneOf,
+    PlayerRef,
+    Ref,
+    fields_of,
+    kind_of,
+    unwrap,
+)
+from games.models import GameStatus
 
+Schema = dict[str, Any]
+_PREFIX: Final = "#/components/schemas/"
+# The null member of a nullable union: an OpenAPI 3.0 schema that accepts null and nothing else.
+NULL: Final[Schema] = {"type": "object", "nullable": True, "enum": [None]}
 
-def _cards(help_text: str, required: bool = True) -> serializers.ListField:
-    return serializers.ListField(
-        child=serializers.CharField(), help_text=help_text, required=required
-    )
-
-
-class _Data(serializers.Serializer):
-    pass
-
-
-class GameStartedData(_Data):
-    players = serializers.IntegerField()
-    options = serializers.DictField(help_text="target_score, max_timeouts and the house rules.")
-    seed = serializers.IntegerField(required=False, help_text="Hidden until the game ends.")
-
-
-class RoundStartedData(_Data):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    seats = serializers.ListField(
-        child=serializers.IntegerField(), help_text="The deal order, first player first."
-    )
-    given = serializers.BooleanField(help_text="Dealt from a deck given at creation.")
-    hand = _cards("The viewer's own 7 dealt cards.", required=False)
-    deck = _cards("The whole deck, top first: hidden until the game ends.", required=False)
-
-
-class StarterReturnedData(_Data):
-    card = serializers.CharField(help_text="A wild-draw4 turned as starter goes back.")
-    position = serializers.IntegerField(required=False, help_text="Hidden until the game ends.")
+assert set(GAME_STATUSES) == set(GameStatus.values)
 
 
-class StarterTurnedData(_Data):
-    card = serializers.CharField()
+def ref(component: str) -> Schema:
+    return {"$ref": _PREFIX + component}
 
 
-class PendingData(_Data):
-    type = serializers.ChoiceField(choices=["color", "play_drawn", "wild_draw4", "draw_penalty"])
-    seat = serializers.IntegerField()
-    card = serializers.CharField(required=False, help_text="play_drawn: shown to that seat only.")
-    amount = serializers.IntegerField(required=False)
-    from_seat = serializers.IntegerField(required=False)
-    previous_color = serializers.CharField(required=False)
-    draw_card = serializers.CharField(required=False)
+def _camel(snake: str) -> str:
+    return "".join(part.title() for part in snake.split("_"))
 
 
-class TurnChangedData(_Data):
-    seat = serializers.IntegerField(help_text="The seat that must act now.")
-    direction = serializers.ChoiceField(choices=[1, -1])
-    pending = PendingData(allow_null=True)
+class _Deriver:
+    """Turns definitions into components, each named once."""
+
+    def __init__(self) -> None:
+        self.components: dict[str, Schema] = {}
+
+    def shape(self, shape: type, name: str | None = None, **fixed: Schema) -> Schema:
+        """A reference to the component of ``shape``; ``fixed`` replaces some field schemas."""
+        name = name or shape.__name__
+        if name not in self.components:
+            self.components[name] = {}  # reserved first: shapes may refer to themselves
+            self.components[name] = self._object(shape, fixed)
+        return ref(name)
+
+    def _object(self, shape: type, fixed: dict[str, Schema]) -> Schema:
+        properties: dict[str, Schema] = {}
+        required: list[str] = []
+        for field in fields_of(shape):
+            properties[field.name] = fixed.get(field.name) or self._field(field)
+            if field.required and field.marker(Hidden) is None:
+                required.append(field.name)
+        schema: Schema = {"type": "object", "properties": properties}
+        if shape.__doc__ and not shape.__doc__.startswith(shape.__name__ + "("):
+            schema["description"] = " ".join(shape.__doc__.split())
+        if required:
+            schema["required"] = required
+        schema["additionalProperties"] = False
+        return schema
+
+    def _field(self, field: Field) -> Schema:
+        schema = self.hint(field.hint, field.markers)
+        notes = [m.text for m in field.markers if isinstance(m, Doc)]
+        hidden = field.marker(Hidden)
+        if hidden is not None:
+            seen_by = " and ".join(
+                "the seat of this object" if who == "seat" else f"the seat in '{who}'"
+                for who in hidden.shown_to
+            )
+            shown = f"Shown to {seen_by} only, to everyone" if seen_by else "Hidden"
+            notes.append(f"{shown} once the game is finished.")
+        count = field.marker(CountOf)
+        if count is not None:
+            notes.append(f"The number of cards in '{count.field}', shown to everyone.")
+        if field.marker(DealtHand) is not None:
+            notes.append("Not in a finished game's log, which shows the deck.")
+        if notes:
+            # A $ref takes no sibling keywords in OpenAPI 3.0: describe it through allOf.
+            schema = {"allOf": [schema]} if "$ref" in schema else dict(schema)
+            schema["description"] = " ".join(notes)
+        return schema
+
+    def hint(self, hint: Any, markers: tuple[object, ...] = ()) -> Schema:
+        hint, more = unwrap(hint)
+        markers = (*markers, *more)
+        for marker in markers:
+            if isinstance(marker, Enum):
+                self.components.setdefault(
+                    marker.component, {"type": "string", "enum": list(marker.values)}
+                )
+                return ref(marker.component)
+            if isinstance(marker, OneOf):
+                return self._union(marker)
+            if isinstance(marker, Ref):
+                return ref(marker.component)
+        origin = get_origin(hint)
+        if origin in (Union, UnionType):
+            options = [arg for arg in get_args(hint) if arg is not NoneType]
+            (inner,) = options
+            schema = self.hint(inner)
+            if "$ref" in schema:
+                return {"oneOf": [schema, NULL]}
+            return {**schema, "nullable": True}
+        if origin is Literal:
+            values = list(get_args(hint))
+            kind = "integer" if all(isinstance(v, int) for v in values) else "string"
+            return {"type": kind, "enum": values}
+        if origin is list:
+            return {"type": "array", "items": self.hint(get_args(hint)[0])}
+        if origin is dict:
+            value = get_args(hint)[1]
+            if value is Any:
+                return {"type": "object", "additionalProperties": True}
+            return {"type": "object", "additionalProperties": self.hint(value)}
+        if hint is bool:
+            return {"type": "boolean"}
+        if hint is int:
+            return {"type": "integer"}
+        if hint is str:
+            formats = [m.name for m in markers if isinstance(m, Format)]
+            return {"type": "string", "format": formats[0]} if formats else {"type": "string"}
+        if isinstance(hint, type) and hasattr(hint, "__required_keys__"):
+            return self.shape(hint)
+        raise TypeError(f"no schema for {hint!r}")
+
+    def _union(self, union: OneOf) -> Schema:
+        if union.component not in self.components:
+            self.components[union.component] = {}
+            members = {kind_of(m, union.on): self.shape(m) for m in union.members}
+            self.components[union.component] = {
+                "oneOf": list(members.values()),
+                "discriminator": {
+                    "propertyName": union.on,
+                    "mapping": {kind: item["$ref"] for kind, item in members.items()},
+                },
+            }
+        return ref(union.component)
 
 
-class CardPlayedData(_Data):
-    cards = _cards("The cards played, the last on top.")
-    color = serializers.CharField(help_text="The colour in play after this card.")
-    uno = serializers.BooleanField()
-    target = serializers.IntegerField(required=False, help_text="seven_zero: the swap target.")
-    jump_in = serializers.BooleanField(required=False)
-
-
-class CardsDrawnData(_Data):
-    count = serializers.IntegerField()
-    reason = serializers.ChoiceField(
-        choices=["draw", "take", "penalty", "starter", "caught", "bluff", "challenge"]
-    )
-    cards = _cards("Shown to the drawing seat only (and to all once finished).", required=False)
-    auto = serializers.BooleanField(required=False, help_text="The server drew on a timeout.")
-
-
-class PileReshuffledData(_Data):
-    draw_pile_count = serializers.IntegerField()
-    draw_pile = _cards("The new order: hidden until the game ends.", required=False)
-
-
-class PassedData(_Data):
-    auto = serializers.BooleanField(required=False)
-
-
-class ChallengedData(_Data):
-    target = serializers.IntegerField(help_text="The seat that played the wild-draw4.")
-    guilty = serializers.BooleanField()
-    color = serializers.CharField(help_text="The colour before the wild-draw4.")
-    hand = _cards("The challenged hand: shown to the challenger and the challenged.", False)
-
-
-class ColorChosenData(_Data):
-    color = serializers.CharField()
-    auto = serializers.BooleanField(required=False)
-
-
-class UnoCaughtData(_Data):
-    target = serializers.IntegerField()
-
-
-class HandsSwappedData(_Data):
-    target = serializers.IntegerField()
-
-
-class HandsRotatedData(_Data):
-    direction = serializers.ChoiceField(choices=[1, -1])
-
-
-class TimedOutData(_Data):
-    count = serializers.IntegerField(help_text="Consecutive timeouts of the seat.")
-
-
-class ForfeitedData(_Data):
-    reason = serializers.ChoiceField(choices=["timeout", "resign"])
-    draw_pile_count = serializers.IntegerField()
-    draw_pile = _cards("The new order: hidden until the game ends.", required=False)
-
-
-class RoundEndedData(_Data):
-    number = serializers.IntegerField()
-    winner_seat = serializers.IntegerField(allow_null=True)
-    points = serializers.ListField(child=serializers.IntegerField())
-    hands = serializers.ListField(child=CARDS, help_text="Every hand, revealed at scoring.")
-
-
-class GameEndedData(_Data):
-    winner_seat = serializers.IntegerField()
-    reason = serializers.ChoiceField(choices=["target", "forfeit"])
-
-
-DATA_SERIALIZERS: dict[str, type[_Data]] = {
-    "game_started": GameStartedData,
-    "round_started": RoundStartedData,
-    "starter_returned": StarterReturnedData,
-    "starter_turned": StarterTurnedData,
-    "turn_changed": TurnChangedData,
-    "card_played": CardPlayedData,
-    "cards_drawn": CardsDrawnData,
-    "pile_reshuffled": PileReshuffledData,
-    "passed": PassedData,
-    "challenged": ChallengedData,
-    "color_chosen": ColorChosenData,
-    "uno_said": _Data,
-    "uno_caught": UnoCaughtData,
-    "hands_swapped": HandsSwappedData,
-    "hands_rotated": HandsRotatedData,
-    "timed_out": TimedOutData,
-    "went_out": _Data,
-    "forfeited": ForfeitedData,
-    "round_ended": RoundEndedData,
-    "game_ended": GameEndedData,
-}
-assert set(DATA_SERIALIZERS) == set(EVENT_TYPES)
-
-
-def _type_field(type_: str) -> serializers.CharField:
-    """``type`` pinned to its one value, so exactly one schema of the union matches an event (a
-    free string would let several match, and the ``oneOf`` fail validation). A pattern rather
-    than a one-value enum: drf-spectacular would make 20 enum components of those."""
-
-    @extend_schema_field({"type": "string", "pattern": f"^{type_}$"})
-    class TypeField(serializers.CharField):
-        pass
-
-    return TypeField(help_text=f"Always '{type_}'.")
-
-
-def _event_serializer(type_: str, data: type[_Data]) -> type[serializers.Serializer]:
-    name = "".join(part.title() for part in type_.split("_")) + "Event"
-    fields = {
-        "seq": serializers.IntegerField(),
-        "type": _type_field(type_),
-        "seat": serializers.IntegerField(allow_null=True),
-        "at": serializers.DateTimeField(),
-        "data": data(),
+def _derive() -> dict[str, Schema]:
+    deriver = _Deriver()
+    events: dict[str, Schema] = {}
+    for type_, shape in EVENT_DATA.items():
+        data = deriver.shape(shape)
+        name = _camel(type_) + "Event"
+        deriver.components[name] = {
+            "type": "object",
+            "properties": {
+                "seq": {"type": "integer"},
+                "type": {"type": "string", "enum": [type_]},
+                "seat": {"type": "integer", "nullable": True},
+                "at": {"type": "string", "format": "date-time"},
+                "data": data,
+            },
+            "required": ["seq", "type", "seat", "at", "data"],
+            "additionalProperties": False,
+        }
+        events[type_] = ref(name)
+    deriver.components["Event"] = {
+        "oneOf": list(events.values()),
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {type_: item["$ref"] for type_, item in events.items()},
+        },
     }
-    return type(name, (serializers.Serializer,), fields)
+    deriver.components["EventPage"] = {
+        "type": "object",
+        "properties": {
+            "events": {"type": "array", "items": ref("Event")},
+            "version": {"type": "integer", "description": "The game's version when read."},
+            "next": {"type": "string", "format": "uri", "nullable": True},
+        },
+        "required": ["events", "version", "next"],
+        "additionalProperties": False,
+    }
+    deriver.shape(GameView)
+    return deriver.components
 
 
-EVENT_SERIALIZERS = {t: _event_serializer(t, d) for t, d in DATA_SERIALIZERS.items()}
+COMPONENTS: Final[dict[str, Schema]] = _derive()
+"""Every component derived from the shapes, by name."""
 
-EventUnionSerializer = PolymorphicProxySerializer(
-    component_name="Event",
-    serializers=EVENT_SERIALIZERS,  # type: ignore[arg-type]
-    resource_type_field_name="type",
-    many=True,
+
+def _example() -> dict[str, Any]:
+    """A real game seen by seat 0, just after the deal: what the engine and the selectors build."""
+    log = start_game(2, make_options({"stacking": True}), seed=7)
+    state = replay(log)
+    shown = view(state, 0)
+    del shown["status"]
+    players: list[PlayerRef] = [{"id": 1, "username": "ada"}, {"id": 2, "username": "bob"}]
+    for entry in shown["seats"]:
+        entry["player"] = players[entry["seat"]]
+    shown["round"]["turn_deadline"] = "2026-11-30T12:00:00+00:00"
+    body: GameView = {
+        "id": "5f0c6f9e-2b1a-4a53-9a3e-6c1f7d1e2a10",
+        "status": "active",
+        "version": len(log),
+        "settings": {
+            "max_players": 2,
+            "target_score": 500,
+            "turn_timeout": 86400,
+            "max_timeouts": 3,
+            "rules": state.options.rules(),
+        },
+        "created_by": 1,
+        "created_at": "2026-11-29T12:00:00+00:00",
+        **shown,  # type: ignore[typeddict-item]
+    }
+    return dict(body)
+
+
+GAME_EXAMPLE_VALUE: Final = _example()
+GAME_EXAMPLE = OpenApiExample(
+    "An active game seen by seat 0", response_only=True, value=GAME_EXAMPLE_VALUE
 )

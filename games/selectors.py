@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, QuerySet
 
 from games import engine
+from games.engine import shapes
 from games.engine.snapshot import state_from_data
 from games.eventstore import parse_game_id
 from games.models import Event, Game, GameStatus, Seat
@@ -37,22 +38,11 @@ def seat_of(game: Game, player: Player) -> int | None:
 
 
 def _waiting_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """The view's parts (engine.shapes) before the first deal: no cards, no round."""
     return {
-        "seats": [
-            {
-                "seat": number,
-                "player": entry,
-                "hand_count": 0,
-                "score": 0,
-                "uno": False,
-                "catchable": False,
-                "status": "playing",
-                "timeouts": 0,
-            }
-            for number, entry in enumerate(game.roster)
-        ],
+        "seats": [shapes.seat_view(number, entry) for number, entry in enumerate(game.roster)],
         "round": None,
-        "you": None if seat is None else {"seat": seat, "hand": [], "legal_actions": []},
+        "you": None if seat is None else shapes.you_view(seat, [], []),
         "last_round": None,
         "winner_seat": None,
     }

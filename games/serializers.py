@@ -11,12 +11,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from games.engine import CARD_CODES, COLORS, DECK, HOUSE_RULES, limits
-from games.event_schema import EventUnionSerializer
+from games.event_schema import ref
 from games.models import GameStatus, SeatStatus
 
 # Choice sets shared by several fields: unoservice.settings names each one once for the schema.
@@ -295,18 +295,14 @@ def action_shape_problem(body: Any) -> str | None:
     return _ACTION_SHAPES[name].problem(body)
 
 
+# One component per action, and one union of them, "Action": the request body of the actions
+# endpoint and the entries of a view's you.legal_actions (a listed action can be sent back as it
+# is; its expected_version is optional). unoservice.schema.share_action_components drops the
+# "...Request" copies drf-spectacular makes of them.
 ActionSerializer = PolymorphicProxySerializer(
     component_name="Action",
     serializers=ACTION_SERIALIZERS,  # type: ignore[arg-type]
     resource_type_field_name="action",
-)
-
-# The entries of legal_actions have the same shapes, without expected_version.
-LegalActionSerializer = PolymorphicProxySerializer(
-    component_name="LegalAction",
-    serializers=ACTION_SERIALIZERS,  # type: ignore[arg-type]
-    resource_type_field_name="action",
-    many=True,
 )
 
 
@@ -345,94 +341,26 @@ class ReplayQuerySerializer(StrictSerializer):
 
 
 # --- responses (documentation) -----------------------------------------------------------------
+# The game view and the event page are derived from games.engine.shapes (games.event_schema);
+# the lobby's list refers to the same Settings component.
+
+GameViewSerializer = ref("GameView")
+EventPageSerializer = ref("EventPage")
 
 
-class PlayerRefSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
+@extend_schema_field(ref("Settings"))
+class _SettingsField(serializers.JSONField):
+    pass
 
 
-class SettingsSerializer(serializers.Serializer):
-    max_players = serializers.IntegerField()
-    target_score = serializers.IntegerField()
-    turn_timeout = serializers.IntegerField()
-    max_timeouts = serializers.IntegerField()
-    rules = RulesSerializer()
-
-
-class SeatViewSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    player = PlayerRefSerializer()
-    hand_count = serializers.IntegerField()
-    score = serializers.IntegerField()
-    uno = serializers.BooleanField(help_text="Said UNO and holds one card.")
-    catchable = serializers.BooleanField(help_text="Holds one card without saying UNO: catch it.")
-    status = serializers.ChoiceField(choices=SEAT_STATUSES)
-    timeouts = serializers.IntegerField(help_text="Consecutive timeouts so far.")
-    hand = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="Finished games only."
-    )
-
-
-class PendingSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["color", "play_drawn", "wild_draw4", "draw_penalty"])
-    seat = serializers.IntegerField(help_text="The seat the game waits for.")
-    card = serializers.CharField(required=False, help_text="play_drawn: shown to that seat only.")
-    amount = serializers.IntegerField(required=False, help_text="Cards owed.")
-    from_seat = serializers.IntegerField(required=False)
-    previous_color = serializers.CharField(required=False)
-    draw_card = serializers.CharField(required=False)
-
-
-class RoundSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    current_seat = serializers.IntegerField()
-    direction = serializers.ChoiceField(choices=[1, -1])
-    top_card = serializers.CharField(allow_null=True)
-    color = serializers.CharField(allow_null=True)
-    draw_pile = serializers.IntegerField(help_text="Cards in the draw pile.")
-    discard_pile = serializers.IntegerField(help_text="Cards in the discard pile.")
-    pending = PendingSerializer(allow_null=True)
-    turn_deadline = serializers.DateTimeField(allow_null=True, required=False)
-
-
-class YouSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    hand = serializers.ListField(child=serializers.CharField())
-    legal_actions = LegalActionSerializer
-
-
-class LastRoundSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    winner_seat = serializers.IntegerField(allow_null=True)
-    points = serializers.ListField(child=serializers.IntegerField())
-    hands = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
-
-
-class RevealedSerializer(serializers.Serializer):
-    draw_pile = serializers.ListField(child=serializers.CharField())
-    seed = serializers.IntegerField()
-
-
-class GameViewSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=GAME_STATUSES)
-    version = serializers.IntegerField(help_text="The seq of the last event.")
-    settings = SettingsSerializer()
-    created_by = serializers.IntegerField(required=False)
-    created_at = serializers.DateTimeField(required=False)
-    seats = SeatViewSerializer(many=True)
-    round = RoundSerializer(allow_null=True)
-    you = YouSerializer(allow_null=True)
-    last_round = LastRoundSerializer(allow_null=True)
-    winner_seat = serializers.IntegerField(allow_null=True)
-    revealed = RevealedSerializer(required=False, help_text="Finished games only.")
+@extend_schema_field(ref("PlayerRef"))
+class _PlayerField(serializers.JSONField):
+    pass
 
 
 class SeatSummarySerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    player = PlayerRefSerializer()
+    player = _PlayerField()
     status = serializers.ChoiceField(choices=SEAT_STATUSES)
 
 
@@ -440,7 +368,7 @@ class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=GAME_STATUSES)
     version = serializers.IntegerField()
-    settings = SettingsSerializer()
+    settings = _SettingsField()
     seats = SeatSummarySerializer(many=True)
     current_seat = serializers.IntegerField(allow_null=True)
     turn_deadline = serializers.DateTimeField(allow_null=True)
@@ -453,9 +381,3 @@ class GamePageSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = GameSummarySerializer(many=True)
-
-
-class EventPageSerializer(serializers.Serializer):
-    events = EventUnionSerializer
-    version = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)

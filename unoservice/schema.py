@@ -1,15 +1,18 @@
-"""Pieces of the OpenAPI schema shared by every app: the error body and its responses."""
+"""Pieces of the OpenAPI schema shared by every app: the error body, its responses, the hooks."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_serializer
 from rest_framework import serializers
 
 from unoservice.errors import ERROR_CODES
 
+ERROR_COMPONENT = "ErrorBody"  # not "Error": a generated TypeScript client would shadow its own
 
+
+@extend_schema_serializer(component_name=ERROR_COMPONENT)
 class ErrorSerializer(serializers.Serializer[dict[str, object]]):
     code = serializers.CharField(help_text="Machine-readable error code.")
     detail = serializers.CharField(help_text="What went wrong, for people.")
@@ -61,7 +64,7 @@ def _error(code: str, retry_after: bool = False) -> dict[str, Any]:
         "description": f"`{code}`: {ERROR_CODES[code].meaning}",
         "content": {
             "application/json": {
-                "schema": {"$ref": "#/components/schemas/Error"},
+                "schema": {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"},
                 "examples": {code: {"value": {"code": code, "detail": "…"}}},
             }
         },
@@ -91,4 +94,68 @@ def add_common_errors(
                 responses.setdefault("413", _error("request_too_large"))
             if scopes.get((path, method)):
                 responses.setdefault("429", _error("throttled", retry_after=True))
+    return result
+
+
+# --- the shapes and the forms clients generate from ------------------------------------------
+
+TOKEN_SCHEME = {
+    "type": "apiKey",
+    "in": "header",
+    "name": "Authorization",
+    "description": (
+        "The header's value is the word `Token`, a space, then the key from "
+        "POST /api/v1/auth/token/ (or registration): `Authorization: Token 9944b0...`. Give a "
+        "generated client the whole value (openapi-python-client: "
+        '`AuthenticatedClient(token=key, prefix="Token")`).'
+    ),
+}
+
+
+def _rewrite_refs(node: Any, renames: dict[str, str]) -> Any:
+    """``node`` with every reference in ``renames`` renamed: ``$ref`` values and the strings of a
+    discriminator's mapping alike."""
+    if isinstance(node, dict):
+        return {key: _rewrite_refs(value, renames) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_rewrite_refs(value, renames) for value in node]
+    if isinstance(node, str):
+        return renames.get(node, node)
+    return node
+
+
+def add_shape_components(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular hook: the components derived from ``games.engine.shapes``, the action
+    components shared by requests and views, and the forms generators need.
+
+    - The action union and its members are one set of components, ``Action`` and
+      ``PlayAction``...: drf-spectacular names the request copies ``...Request``, while a view's
+      ``you.legal_actions`` refers to ``Action`` (a listed action is sent back as it is).
+    - A request body of the actions endpoint is required; ``game_id`` is a UUID.
+    """
+    from games.event_schema import COMPONENTS  # the games app is loaded by then
+
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    prefix = "#/components/schemas/"
+    union = schemas.get("ActionRequest", {})
+    members = [item["$ref"].removeprefix(prefix) for item in union.get("oneOf", [])]
+    renames = {
+        prefix + name: prefix + name.removesuffix("Request") for name in ["ActionRequest", *members]
+    }
+    for old, new in renames.items():
+        schemas[new.removeprefix(prefix)] = schemas.pop(old.removeprefix(prefix))
+    schemas.update(COMPONENTS)
+    result = _rewrite_refs(result, renames)
+    action = {"$ref": prefix + "Action"}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "path" and parameter.get("name") == "game_id":
+                    parameter["schema"] = {"type": "string", "format": "uuid"}
+            body = operation.get("requestBody")
+            if body and body.get("content", {}).get("application/json", {}).get("schema") == action:
+                body["required"] = True
+    result["components"].setdefault("securitySchemes", {})["tokenAuth"] = TOKEN_SCHEME
     return result

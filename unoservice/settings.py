@@ -251,12 +251,16 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "unoservice.schema.add_common_errors",
+        "unoservice.schema.add_shape_components",
     ],
+    # Operations are tagged by resource (games, players, auth), not by the version prefix.
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
     # Several fields share these choice sets; one name each keeps the schema free of warnings.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.serializers.GAME_STATUSES",
         "SeatStatusEnum": "games.serializers.SEAT_STATUSES",
         "CardEnum": "games.serializers.CARD_CHOICES",
+        "ColorEnum": "games.engine.COLORS",
     },
 }
 

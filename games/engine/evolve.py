@@ -7,16 +7,54 @@ top of the draw pile, the cards played are in the hand) and raises ``ValueError`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from games.engine.cards import COLOR_OF
 from games.engine.events import PENALTY_DRAWS, VOLUNTARY_DRAWS, Event
 from games.engine.options import options_from_data
+from games.engine.shapes import (
+    EVENT_DATA,
+    CardPlayedData,
+    CardsDrawnData,
+    ChallengedData,
+    ColorChosenData,
+    ForfeitedData,
+    GameEndedData,
+    GameStartedData,
+    HandsRotatedData,
+    HandsSwappedData,
+    PassedData,
+    PileReshuffledData,
+    RoundEndedData,
+    RoundStartedData,
+    StarterReturnedData,
+    StarterTurnedData,
+    TimedOutData,
+    TurnChangedData,
+    UnoCaughtData,
+    UnoSaidData,
+    WentOutData,
+)
 from games.engine.state import GameState, Pending, RoundResult, SeatStatus, initial_state
 
-Applier = Callable[[GameState, int, dict[str, Any]], GameState]
+# The data argument is the TypedDict of the event's type (``shapes.EVENT_DATA``).
+Applier = Callable[[GameState, int, Any], GameState]
 HAND_SIZE = 7
+APPLIERS: dict[str, Applier] = {}
+"""Event type -> the function that applies an event of that type."""
+
+
+def applies(type_: str) -> Callable[[Applier], Applier]:
+    """Registers the applier of the events of ``type_``, a type ``shapes.EVENT_DATA`` defines."""
+    if type_ not in EVENT_DATA:
+        raise ValueError(f"no shape defines the event type {type_!r}")
+
+    def register(applier: Applier) -> Applier:
+        APPLIERS[type_] = applier
+        return applier
+
+    return register
 
 
 def _replace_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -33,7 +71,7 @@ def _remove_cards(hand: tuple[str, ...], cards: list[str]) -> tuple[str, ...]:
     return tuple(rest)
 
 
-def _own_move(state: GameState, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+def _own_move(state: GameState, seat: int, data: Mapping[str, Any]) -> dict[str, Any]:
     """Changes common to every move a seat makes on its turn.
 
     The move closes the UNO catch window, ends the jump-in ban on the latest penalty cards and, when
@@ -45,11 +83,13 @@ def _own_move(state: GameState, seat: int, data: dict[str, Any]) -> dict[str, An
     return changes
 
 
-def _game_started(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("game_started")
+def _game_started(state: GameState, seat: int, data: GameStartedData) -> GameState:
     return initial_state(data["players"], options_from_data(data["options"]), data["seed"])
 
 
-def _round_started(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("round_started")
+def _round_started(state: GameState, seat: int, data: RoundStartedData) -> GameState:
     deck: list[str] = data["deck"]
     seats: list[int] = data["seats"]
     dealt = len(seats) * HAND_SIZE
@@ -79,7 +119,8 @@ def _round_started(state: GameState, seat: int, data: dict[str, Any]) -> GameSta
     )
 
 
-def _starter_returned(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("starter_returned")
+def _starter_returned(state: GameState, seat: int, data: StarterReturnedData) -> GameState:
     pile = state.draw_pile
     if not pile or pile[0] != data["card"]:
         raise ValueError("inconsistent log: the starter card is not on top of the draw pile")
@@ -91,7 +132,8 @@ def _starter_returned(state: GameState, seat: int, data: dict[str, Any]) -> Game
     )
 
 
-def _starter_turned(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("starter_turned")
+def _starter_turned(state: GameState, seat: int, data: StarterTurnedData) -> GameState:
     card = data["card"]
     if not state.draw_pile or state.draw_pile[0] != card:
         raise ValueError("inconsistent log: the starter card is not on top of the draw pile")
@@ -129,7 +171,8 @@ def pending_to_data(pending: Pending | None) -> dict[str, Any] | None:
     return data
 
 
-def _turn_changed(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("turn_changed")
+def _turn_changed(state: GameState, seat: int, data: TurnChangedData) -> GameState:
     return state.evolve(
         current=data["seat"],
         direction=data["direction"],
@@ -137,7 +180,8 @@ def _turn_changed(state: GameState, seat: int, data: dict[str, Any]) -> GameStat
     )
 
 
-def _card_played(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("card_played")
+def _card_played(state: GameState, seat: int, data: CardPlayedData) -> GameState:
     cards: list[str] = data["cards"]
     old = state.hands[seat]
     if len(cards) == 1:
@@ -172,7 +216,8 @@ def _card_played(state: GameState, seat: int, data: dict[str, Any]) -> GameState
     )
 
 
-def _cards_drawn(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("cards_drawn")
+def _cards_drawn(state: GameState, seat: int, data: CardsDrawnData) -> GameState:
     cards: list[str] = data["cards"]
     reason = data["reason"]
     count = len(cards)
@@ -196,7 +241,8 @@ def _cards_drawn(state: GameState, seat: int, data: dict[str, Any]) -> GameState
     )
 
 
-def _pile_reshuffled(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("pile_reshuffled")
+def _pile_reshuffled(state: GameState, seat: int, data: PileReshuffledData) -> GameState:
     return state.evolve(
         draw_pile=tuple(data["draw_pile"]),
         discard_pile=state.discard_pile[-1:],
@@ -204,30 +250,36 @@ def _pile_reshuffled(state: GameState, seat: int, data: dict[str, Any]) -> GameS
     )
 
 
-def _passed(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("passed")
+def _passed(state: GameState, seat: int, data: PassedData) -> GameState:
     return state.evolve(**_own_move(state, seat, data))
 
 
-def _challenged(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("challenged")
+def _challenged(state: GameState, seat: int, data: ChallengedData) -> GameState:
     changes = _own_move(state, seat, data)
     if data["guilty"]:
         changes["color"] = data["color"]
     return state.evolve(**changes)
 
 
-def _color_chosen(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("color_chosen")
+def _color_chosen(state: GameState, seat: int, data: ColorChosenData) -> GameState:
     return state.evolve(color=data["color"], **_own_move(state, seat, data))
 
 
-def _uno_said(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("uno_said")
+def _uno_said(state: GameState, seat: int, data: UnoSaidData) -> GameState:
     return state.evolve(uno=state.uno | {seat}, catchable=state.catchable - {seat})
 
 
-def _uno_caught(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("uno_caught")
+def _uno_caught(state: GameState, seat: int, data: UnoCaughtData) -> GameState:
     return state.evolve(catchable=state.catchable - {data["target"]})
 
 
-def _hands_swapped(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("hands_swapped")
+def _hands_swapped(state: GameState, seat: int, data: HandsSwappedData) -> GameState:
     target = data["target"]
     hands = list(state.hands)
     hands[seat], hands[target] = hands[target], hands[seat]
@@ -235,7 +287,8 @@ def _hands_swapped(state: GameState, seat: int, data: dict[str, Any]) -> GameSta
     return state.evolve(hands=tuple(hands), uno=state.uno - both, catchable=state.catchable - both)
 
 
-def _hands_rotated(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("hands_rotated")
+def _hands_rotated(state: GameState, seat: int, data: HandsRotatedData) -> GameState:
     direction = data["direction"]
     holders = [s for s in range(state.players) if state.statuses[s] == "playing"]
     if direction < 0:
@@ -246,7 +299,8 @@ def _hands_rotated(state: GameState, seat: int, data: dict[str, Any]) -> GameSta
     return state.evolve(hands=tuple(hands), uno=frozenset(), catchable=frozenset())
 
 
-def _timed_out(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("timed_out")
+def _timed_out(state: GameState, seat: int, data: TimedOutData) -> GameState:
     return state.evolve(
         timeouts=_replace_at(state.timeouts, seat, data["count"]),
         catchable=frozenset(),
@@ -254,13 +308,15 @@ def _timed_out(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
     )
 
 
-def _went_out(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("went_out")
+def _went_out(state: GameState, seat: int, data: WentOutData) -> GameState:
     return state.evolve(
         statuses=_replace_at(state.statuses, seat, "out"), out_order=(*state.out_order, seat)
     )
 
 
-def _forfeited(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("forfeited")
+def _forfeited(state: GameState, seat: int, data: ForfeitedData) -> GameState:
     return state.evolve(
         hands=_replace_at(state.hands, seat, ()),
         statuses=_replace_at(state.statuses, seat, "forfeited"),
@@ -271,7 +327,8 @@ def _forfeited(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
     )
 
 
-def _round_ended(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("round_ended")
+def _round_ended(state: GameState, seat: int, data: RoundEndedData) -> GameState:
     points: list[int] = data["points"]
     return state.evolve(
         scores=tuple(score + p for score, p in zip(state.scores, points, strict=True)),
@@ -286,34 +343,14 @@ def _round_ended(state: GameState, seat: int, data: dict[str, Any]) -> GameState
     )
 
 
-def _game_ended(state: GameState, seat: int, data: dict[str, Any]) -> GameState:
+@applies("game_ended")
+def _game_ended(state: GameState, seat: int, data: GameEndedData) -> GameState:
     return state.evolve(
         status="finished", winner=data["winner_seat"], pending=None, catchable=frozenset()
     )
 
 
-APPLIERS: dict[str, Applier] = {
-    "game_started": _game_started,
-    "round_started": _round_started,
-    "starter_returned": _starter_returned,
-    "starter_turned": _starter_turned,
-    "turn_changed": _turn_changed,
-    "card_played": _card_played,
-    "cards_drawn": _cards_drawn,
-    "pile_reshuffled": _pile_reshuffled,
-    "passed": _passed,
-    "challenged": _challenged,
-    "color_chosen": _color_chosen,
-    "uno_said": _uno_said,
-    "uno_caught": _uno_caught,
-    "hands_swapped": _hands_swapped,
-    "hands_rotated": _hands_rotated,
-    "timed_out": _timed_out,
-    "went_out": _went_out,
-    "forfeited": _forfeited,
-    "round_ended": _round_ended,
-    "game_ended": _game_ended,
-}
+assert set(APPLIERS) == set(EVENT_DATA), "every event type has one applier"
 
 
 def apply(state: GameState | None, event: Event) -> GameState:

@@ -7,12 +7,25 @@ no hand. A finished game reveals everything: every hand, the draw pile and the s
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
 
 from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD, WILD_DRAW4, WILDS
 from games.engine.events import Event
 from games.engine.evolve import pending_to_data
 from games.engine.rules import _finishes_on_action, can_stack, may_jump_in
+from games.engine.shapes import (
+    EVENT_DATA,
+    PENDING_KINDS,
+    CountOf,
+    DealtHand,
+    Hidden,
+    OneOf,
+    fields_of,
+    kind_of,
+    unwrap,
+)
 from games.engine.state import GameState, Pending
 
 Action = dict[str, Any]
@@ -86,11 +99,12 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
 
 
 def pending_view(pending: Pending | None, viewer: int | None, revealed: bool) -> Action | None:
-    """The pending decision as ``viewer`` may see it: a drawn card only to the seat that drew it."""
+    """The pending decision as ``viewer`` may see it (``shapes.PENDING_KINDS`` marks what is
+    hidden: a drawn card is shown only to the seat that drew it)."""
     data = pending_to_data(pending)
-    if data is not None and "card" in data and not (revealed or viewer == data["seat"]):
-        del data["card"]
-    return data
+    if data is None:
+        return None
+    return _redacted(data, _PENDING[data["type"]], data["seat"], viewer, revealed)
 
 
 def view(state: GameState, seat: int | None, revealed: bool | None = None) -> dict[str, Any]:
@@ -159,54 +173,97 @@ def _dealt_hand(data: dict[str, Any], seat: int) -> list[str] | None:
     return list(data["deck"][seats.index(seat) : 7 * k : k])
 
 
-def _with_counts(item: Event) -> Event:
-    """``item`` with the counts every viewer gets beside the cards (drawn, in a new pile)."""
-    kind, data = item["type"], item["data"]
-    if kind == "cards_drawn":
-        return {**item, "data": {**data, "count": len(data["cards"])}}
-    if kind in ("pile_reshuffled", "forfeited"):
-        return {**item, "data": {**data, "draw_pile_count": len(data["draw_pile"])}}
-    return item
+# --- redaction, read from the shapes' markers ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Redaction:
+    """What ``event_view`` does to the data of one shape, compiled from its definition once."""
+
+    hidden: dict[str, tuple[str, ...]]  # field -> the fields naming the seats that see it
+    counts: tuple[tuple[str, str], ...]  # (view-only field, the stored list it counts)
+    dealt_hand: str | None  # the view-only field of the viewer's dealt cards
+    unions: tuple[tuple[str, str, dict[str, _Redaction]], ...]  # (field, kind field, per kind)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.hidden or self.counts or self.dealt_hand or self.unions)
+
+
+def _union_of(hint: Any) -> OneOf | None:
+    if get_origin(hint) in (Union, UnionType):
+        hint = next(arg for arg in get_args(hint) if arg is not type(None))
+    return next((m for m in unwrap(hint)[1] if isinstance(m, OneOf)), None)
+
+
+def _compile(shape: type) -> _Redaction:
+    hidden: dict[str, tuple[str, ...]] = {}
+    counts: list[tuple[str, str]] = []
+    unions: list[tuple[str, str, dict[str, _Redaction]]] = []
+    dealt_hand = None
+    for field in fields_of(shape):
+        marker = field.marker(Hidden)
+        if marker is not None:
+            hidden[field.name] = marker.shown_to
+        count = field.marker(CountOf)
+        if count is not None:
+            counts.append((field.name, count.field))
+        if field.marker(DealtHand) is not None:
+            dealt_hand = field.name
+        union = _union_of(field.hint)
+        if union is not None:
+            members = {kind_of(m, union.on): _compile(m) for m in union.members}
+            unions.append((field.name, union.on, members))
+    return _Redaction(hidden, tuple(counts), dealt_hand, tuple(unions))
+
+
+_REDACTIONS: dict[str, _Redaction] = {t: _compile(shape) for t, shape in EVENT_DATA.items()}
+_PENDING = {kind: _compile(shape) for kind, shape in PENDING_KINDS.items()}
+
+
+def _redacted(
+    data: dict[str, Any], plan: _Redaction, seat: int | None, viewer: int | None, revealed: bool
+) -> dict[str, Any]:
+    """``data`` as ``viewer`` may see it; ``seat`` is the seat of the object ``data`` belongs to."""
+    if revealed:
+        shown = dict(data)
+    else:
+        shown = {}
+        hidden = plan.hidden
+        for name, value in data.items():
+            if name in hidden:
+                seats = hidden[name]
+                if viewer is None or not any(
+                    viewer == (seat if who == "seat" else data.get(who)) for who in seats
+                ):
+                    continue
+            shown[name] = value
+        if plan.dealt_hand is not None and viewer is not None:
+            hand = _dealt_hand(data, viewer)
+            if hand is not None:
+                shown[plan.dealt_hand] = hand
+    for name, counted in plan.counts:
+        shown[name] = len(data[counted])
+    for name, on, kinds in plan.unions:
+        value = shown.get(name)
+        if value is not None:
+            shown[name] = _redacted(value, kinds[value[on]], value.get("seat"), viewer, revealed)
+    return shown
 
 
 def event_view(item: Event, viewer: int | None, revealed: bool) -> Event:
-    """``item`` as ``viewer`` may see it: cards hidden from that seat are left out.
+    """``item`` as ``viewer`` may see it: the fields its shape marks ``Hidden`` from that seat are
+    left out, the view-only fields (``CountOf``, ``DealtHand``) are added.
 
     ``revealed`` (the game is finished) shows everything. Drawn cards and new draw piles always
     come with their count (``count``, ``draw_pile_count``), the cards themselves only when shown.
     """
-    if revealed:
-        return _with_counts(item)
-    kind = item["type"]
-    data = item["data"]
-    seat = item["seat"]
-    if kind == "game_started":
-        data = {k: v for k, v in data.items() if k != "seed"}
-    elif kind == "round_started":
-        hidden = {k: v for k, v in data.items() if k != "deck"}
-        if viewer is not None:
-            hand = _dealt_hand(data, viewer)
-            if hand is not None:
-                hidden["hand"] = hand
-        data = hidden
-    elif kind == "starter_returned":
-        data = {"card": data["card"]}
-    elif kind == "cards_drawn":
-        shown = {k: v for k, v in data.items() if k != "cards"}
-        shown["count"] = len(data["cards"])
-        if viewer == seat:
-            shown["cards"] = data["cards"]
-        data = shown
-    elif kind in ("pile_reshuffled", "forfeited"):
-        data = {k: v for k, v in data.items() if k != "draw_pile"}
-        data["draw_pile_count"] = len(item["data"]["draw_pile"])
-    elif kind == "challenged":
-        if viewer != seat and viewer != data["target"]:
-            data = {k: v for k, v in data.items() if k != "hand"}
-    elif kind == "turn_changed":
-        pending = data["pending"]
-        if pending is not None and "card" in pending and viewer != pending["seat"]:
-            data = {**data, "pending": {k: v for k, v in pending.items() if k != "card"}}
-    else:
+    plan = _REDACTIONS[item["type"]]
+    if plan.empty:
         return item
-    return {"type": kind, "seat": seat, "data": data}
+    seat = item["seat"]
+    return {
+        "type": item["type"],
+        "seat": seat,
+        "data": _redacted(item["data"], plan, seat, viewer, revealed),
+    }

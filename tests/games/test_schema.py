@@ -29,7 +29,8 @@ def test_spectacular_validates_without_warnings(tmp_path: Path) -> None:
     act = paths["/api/v1/games/{game_id}/actions/"]["post"]
     assert {"200", "400", "401", "403", "404", "409", "422"} <= set(act["responses"])
     schemas = document["components"]["schemas"]
-    assert schemas["ActionRequest"]["discriminator"]["propertyName"] == "action"
+    body = act["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
+    assert schemas[body]["discriminator"]["propertyName"] == "action"
     assert {"GameStatusEnum", "SeatStatusEnum", "CardEnum"} <= set(schemas)
 
 
@@ -52,3 +53,59 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         ("/api/v1/auth/token/", "post"),
         ("/api/v1/games/{game_id}/actions/", "post"),
     }
+
+
+def test_the_schema_has_the_forms_clients_generate_from(tmp_path: Path) -> None:
+    """Issue 10's list, as a generator reads it: one-value event types, empty data objects,
+    nullable parts a strict OpenAPI 3.0 validator accepts, cards typed, one Action union."""
+    import jsonschema
+
+    from games.event_schema import GAME_EXAMPLE_VALUE
+
+    target = tmp_path / "schema.yml"
+    call_command("spectacular", "--file", str(target))
+    document = yaml.safe_load(target.read_text())
+    schemas = document["components"]["schemas"]
+    events = schemas["Event"]["oneOf"]
+    assert len(events) == 20
+    for item in events:
+        event = schemas[item["$ref"].split("/")[-1]]
+        assert len(event["properties"]["type"]["enum"]) == 1
+    assert schemas["UnoSaidData"] == {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": False,
+    }
+    for name in ("round", "you", "last_round"):
+        form = schemas["GameView"]["properties"][name]["oneOf"]
+        assert form[1] == {"type": "object", "nullable": True, "enum": [None]}
+    assert schemas["You"]["properties"]["hand"]["items"] == {
+        "$ref": "#/components/schemas/CardEnum"
+    }
+    assert schemas["You"]["properties"]["legal_actions"]["items"]["$ref"].endswith("/Action")
+    assert set(schemas["Rules"]["required"]) == set(schemas["Rules"]["properties"])
+    assert "Error" not in schemas and "ErrorBody" in schemas
+    assert not any(name.endswith("ActionRequest") for name in schemas)
+    act = document["paths"]["/api/v1/games/{game_id}/actions/"]["post"]
+    assert act["requestBody"]["required"] is True
+    assert act["tags"] == ["games"]
+    game_id = next(p for p in act["parameters"] if p["name"] == "game_id")
+    assert game_id["schema"] == {"type": "string", "format": "uuid"}
+
+    # The example is a real view (built by the engine), valid against the derived component.
+    resolver_schema = {**schemas["GameView"], "components": document["components"]}
+    validator = jsonschema.Draft4Validator(_nullable_to_json_schema(resolver_schema))
+    validator.validate(GAME_EXAMPLE_VALUE)
+
+
+def _nullable_to_json_schema(node):
+    """OpenAPI 3.0's ``nullable`` in JSON Schema terms, so jsonschema can check a value."""
+    if isinstance(node, dict):
+        node = {k: _nullable_to_json_schema(v) for k, v in node.items()}
+        if node.pop("nullable", False) and "type" in node:
+            node["type"] = [node["type"], "null"]
+        node.pop("discriminator", None)
+        return node
+    if isinstance(node, list):
+        return [_nullable_to_json_schema(v) for v in node]
+    return node
