@@ -12,9 +12,11 @@ from django.core.management import call_command
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from games import engine, store
+from games.engine.bots import choose
 from games.engine.snapshot import state_from_data
 from games.models import Event, Game, Hand, Seat
-from tests.games.helpers import Player, Table, choose, db_log, play_to_end, start_table
+from tests.support.players import Player
+from tests.support.table import Table, db_log, play_to_end, start_table
 
 pytestmark = pytest.mark.django_db
 
