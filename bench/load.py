@@ -7,10 +7,11 @@ Celery beat. Then it keeps ``--games`` games in play at once, each in a *slot*: 
 its slot creates the next one. Games have 2 to 4 seats, one of several house-rule sets, and a
 target score of 1 (one round) or 100 (several rounds).
 
-Bots choose among the legal actions. Like ``bench/service.py``, the client folds every action
-through ``games.engine`` locally from the game's seed, so it knows who must act and what is legal
-without reading the game. Between two actions of a game a bot thinks for about ``--think``
-seconds, so the offered load is about ``games / think`` actions per second.
+The processes, the HTTP client (httpx) and the percentiles are ``bench/harness.py``'s; the bots
+(``games.engine.bots.choose``) choose among the legal actions. Like ``bench/service.py``, the
+client folds every action through ``games.engine`` locally from the game's seed, so it knows who
+must act and what is legal without reading the game. Between two actions of a game a bot thinks
+for about ``--think`` seconds, so the offered load is about ``games / think`` actions per second.
 
 Some games (``--idle-fraction``) have a short ``turn_timeout`` (3 s) and one sleepy seat that
 lets about half of its turns run out: the worker's deadline tasks (or the beat sweep) play those
