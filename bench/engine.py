@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine import Options, act, legal_actions, make_options, replay, start_game
+from games.engine.bots import choose
 
 TARGET_ACTIONS_PER_SECOND = 60_000
 
@@ -93,12 +94,8 @@ def play_game(players: int, options: Options, seed: int, eager: bool) -> tuple[i
     actions = 0
     while state.status == "active":
         seat = state.actor
-        choices = legal_actions(state, seat)
-        if eager:
-            plays = [a for a in choices if a["action"] == "play"]
-            if plays:
-                choices = plays
-        new, state = act(state, seat, rng.choice(choices))
+        action = choose(rng, legal_actions(state, seat), prefer_play=1 if eager else 0)
+        new, state = act(state, seat, action)
         events += len(new)
         actions += 1
     return actions, events

@@ -52,19 +52,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.harness import API, HOST, Client, free_port, percentile  # noqa: E402
 from bench.load import (  # noqa: E402
-    API,
-    HOST,
     CheckResult,
     Driver,
-    Http,
     Stack,
     StackConfig,
     Unavailable,
     check_games,
-    free_port,
     make_tokens,
-    percentile,
     setup_django,
 )
 
@@ -147,7 +143,7 @@ class Probe:
 
 def settle_all(driver: Driver, port: int, rounds: int = 10) -> None:
     """After the bots stopped: settle every action still in doubt (bounded retries)."""
-    web = Http(port)
+    web = Client(port)
     for _ in range(rounds):
         pending = [t for t in driver.tables if t.in_doubt is not None and not t.desynced]
         if not pending:
@@ -311,7 +307,7 @@ class IdleGame:
 
 def idle_games(stack: Stack, tokens: list[str], count: int) -> list[IdleGame]:
     """2-player games nobody plays: every turn is timed out, 100 in a row before a forfeit."""
-    web = Http(stack.config.port)
+    web = Client(stack.config.port)
     games = []
     for i in range(count):
         a, b = tokens[2 * i], tokens[2 * i + 1]

@@ -7,10 +7,11 @@ Celery beat. Then it keeps ``--games`` games in play at once, each in a *slot*: 
 its slot creates the next one. Games have 2 to 4 seats, one of several house-rule sets, and a
 target score of 1 (one round) or 100 (several rounds).
 
-Bots choose among the legal actions. Like ``bench/service.py``, the client folds every action
-through ``games.engine`` locally from the game's seed, so it knows who must act and what is legal
-without reading the game. Between two actions of a game a bot thinks for about ``--think``
-seconds, so the offered load is about ``games / think`` actions per second.
+The processes, the HTTP client (httpx) and the percentiles are ``bench/harness.py``'s; the bots
+(``games.engine.bots.choose``) choose among the legal actions. Like ``bench/service.py``, the
+client folds every action through ``games.engine`` locally from the game's seed, so it knows who
+must act and what is legal without reading the game. Between two actions of a game a bot thinks
+for about ``--think`` seconds, so the offered load is about ``games / think`` actions per second.
 
 Some games (``--idle-fraction``) have a short ``turn_timeout`` (3 s) and one sleepy seat that
 lets about half of its turns run out: the worker's deadline tasks (or the beat sweep) play those
@@ -36,20 +37,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import heapq
-import http.client
 import json
 import os
 import random
-import select
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -62,12 +59,21 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import harness  # noqa: E402
+from bench.harness import (  # noqa: E402
+    API,
+    HOST,
+    SERVER,
+    Client,
+    Mirror,
+    NoAnswer,
+    children_of,
+    fold_start,
+    free_port,
+    percentile,
+)
 from games import engine  # noqa: E402
-
-SERVER = "postgres://postgres@127.0.0.1:5432"
-HOST = "127.0.0.1"
-BIN = Path(sys.executable).parent
-API = "/api/v1"
+from games.engine.bots import choose  # noqa: E402
 
 # House-rule sets the games are drawn from (each keeps "who must act" a single seat).
 RULE_SETS: list[dict[str, Any]] = [
@@ -83,19 +89,8 @@ LONG_TIMEOUT = 3600
 GRACE = 0.8  # seconds after a deadline before the client looks for the timeout
 P99_LIMIT = 0.200
 LAG_LIMIT = 0.200
-
-
-def percentile(samples: list[float], q: float) -> float:
-    if not samples:
-        return 0.0
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
+# How often a bot plays a card when it can (games end sooner), else anything legal.
+PREFER_PLAY = 0.85
 
 
 # --- the stack: gunicorn, a Celery worker, Celery beat --------------------------------------------
@@ -136,40 +131,25 @@ class Stack:
 
     def env(self) -> dict[str, str]:
         config = self.config
-        return {
-            **os.environ,
-            "PYTHONPATH": str(ROOT),
-            "DJANGO_SETTINGS_MODULE": "unoservice.settings",
-            "DJANGO_DEBUG": "0",
-            "DJANGO_SECRET_KEY": "load-test-only-secret-key-load-test-only-secret-key-0123",
-            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "DJANGO_SECURE_SSL_REDIRECT": "0",
-            "DJANGO_SECURE_COOKIES": "0",
-            "DATABASE_URL": config.database_url,
-            "DATABASE_CONN_MAX_AGE": str(config.conn_max_age),
-            "CELERY_BROKER_URL": config.broker_url,
-            "UNO_THROTTLE_REGISTRATION": "off",
-            "UNO_THROTTLE_TOKEN": "off",
-            "UNO_THROTTLE_ACTIONS": "off",
-            "UNO_SWEEP_INTERVAL": str(config.sweep_interval),
-            "LOG_LEVEL": "WARNING",
-            "LOG_FORMAT": "text",
-            "PORT": str(config.port),
-            "WEB_CONCURRENCY": str(config.web_workers),
-            "GUNICORN_THREADS": str(config.web_threads),
+        return harness.service_env(
+            config.database_url,
+            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+            DATABASE_CONN_MAX_AGE=str(config.conn_max_age),
+            CELERY_BROKER_URL=config.broker_url,
+            UNO_THROTTLE_REGISTRATION="off",
+            UNO_THROTTLE_TOKEN="off",
+            UNO_THROTTLE_ACTIONS="off",
+            UNO_SWEEP_INTERVAL=str(config.sweep_interval),
+            LOG_LEVEL="WARNING",
+            LOG_FORMAT="text",
+            PORT=str(config.port),
+            WEB_CONCURRENCY=str(config.web_workers),
+            GUNICORN_THREADS=str(config.web_threads),
             **config.extra_env,
-        }
+        )
 
     def prepare_database(self) -> None:
-        import psycopg
-
-        name = self.config.db_name
-        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-            conn.execute(f"CREATE DATABASE {name}")
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env(), check=True
-        )
+        harness.prepare_database(self.config.db_name, self.env())
 
     def purge_broker(self) -> None:
         import redis
@@ -178,27 +158,13 @@ class Stack:
 
     def _spawn(self, name: str, argv: list[str], extra: dict[str, str]) -> subprocess.Popen[bytes]:
         log = (self.workdir / f"{name}.log").open("ab")
-        return subprocess.Popen(
-            argv,
-            cwd=ROOT,
-            env={**self.env(), **extra},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        return harness.spawn(argv, {**self.env(), **extra}, log)
 
     def start_web(self) -> None:
         metrics = self.workdir / "web-metrics"
         self.web = self._spawn(
             "web",
-            [
-                str(BIN / "gunicorn"),
-                "-c",
-                "python:unoservice.gunicorn_conf",
-                "--bind",
-                f"{HOST}:{self.config.port}",
-                "unoservice.wsgi:application",
-            ],
+            harness.gunicorn_argv(self.config.port, "unoservice.wsgi:application"),
             {"PROMETHEUS_MULTIPROC_DIR": str(metrics)},
         )
         self.wait_http("/healthz", 60)
@@ -210,7 +176,7 @@ class Stack:
         self.worker = self._spawn(
             "worker",
             [
-                str(BIN / "celery"),
+                str(harness.BIN / "celery"),
                 "-A",
                 "unoservice",
                 "worker",
@@ -233,7 +199,7 @@ class Stack:
         self.beat = self._spawn(
             "beat",
             [
-                str(BIN / "celery"),
+                str(harness.BIN / "celery"),
                 "-A",
                 "unoservice",
                 "beat",
@@ -252,29 +218,16 @@ class Stack:
         self.start_beat()
         self.wait_worker(60)
 
-    @staticmethod
-    def _stop(process: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -> None:
-        if process is None or process.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, sig)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
     def stop_worker(self, sig: int = signal.SIGTERM) -> None:
-        self._stop(self.worker, sig)
+        harness.stop(self.worker, sig)
         self.worker = None
 
     def stop_beat(self) -> None:
-        self._stop(self.beat)
+        harness.stop(self.beat)
         self.beat = None
 
     def stop_web(self) -> None:
-        self._stop(self.web)
+        harness.stop(self.web)
         self.web = None
 
     def stop(self) -> None:
@@ -283,38 +236,26 @@ class Stack:
         self.stop_web()
 
     def wait_http(self, path: str, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            try:
-                url = f"http://{HOST}:{self.config.port}{path}"
-                with urllib.request.urlopen(url, timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"{path} did not answer within {seconds} s (see {self.workdir})")
+        port = self.config.port
+        harness.wait_until(
+            lambda: harness.answers(port, path),
+            seconds,
+            f"{path} did not answer (see {self.workdir})",
+        )
 
     def wait_worker(self, seconds: float) -> None:
         """Until the worker serves its metrics (it has booted)."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            try:
-                self.worker_metrics()
-                return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"the Celery worker did not start (see {self.workdir})")
+        harness.wait_until(
+            lambda: self.worker_metrics() is not None,
+            seconds,
+            f"the Celery worker did not start (see {self.workdir})",
+        )
 
     def worker_metrics(self) -> dict[str, float]:
-        url = f"http://{HOST}:{self.worker_metrics_port}/"
-        with urllib.request.urlopen(url, timeout=5) as answer:
-            return parse_metrics(answer.read().decode())
+        return harness.metrics_at(f"http://{HOST}:{self.worker_metrics_port}/")
 
     def web_metrics(self) -> dict[str, float]:
-        url = f"http://{HOST}:{self.config.port}/metrics"
-        with urllib.request.urlopen(url, timeout=5) as answer:
-            return parse_metrics(answer.read().decode())
+        return harness.metrics_at(f"http://{HOST}:{self.config.port}/metrics")
 
     def web_worker_pids(self) -> list[int]:
         """The gunicorn workers (children of the master)."""
@@ -329,26 +270,6 @@ class Stack:
         return children_of(self.worker.pid)
 
 
-def children_of(pid: int) -> list[int]:
-    path = Path(f"/proc/{pid}/task/{pid}/children")
-    try:
-        return [int(p) for p in path.read_text().split()]
-    except OSError:
-        return []
-
-
-def parse_metrics(text: str) -> dict[str, float]:
-    """Prometheus text → {sample name with labels: value} (sums are what we read)."""
-    values: dict[str, float] = {}
-    for line in text.splitlines():
-        if not line or line.startswith("#"):
-            continue
-        name, _, value = line.rpartition(" ")
-        with contextlib.suppress(ValueError):
-            values[name] = values.get(name, 0.0) + float(value)
-    return values
-
-
 def timeouts_applied(metrics: dict[str, float]) -> int:
     return int(metrics.get("uno_game_timeouts_total", 0.0))
 
@@ -357,87 +278,12 @@ def timeouts_applied(metrics: dict[str, float]) -> int:
 
 
 def setup_django(stack: Stack) -> None:
-    os.environ.update(stack.env())
-    import django
-
-    django.setup()
+    harness.setup_django(stack.env())
 
 
 def make_tokens(count: int) -> list[str]:
-    from django.contrib.auth.models import User
-    from rest_framework.authtoken.models import Token
-
-    tokens = []
-    suffix = uuid.uuid4().hex[:6]
-    for i in range(count):
-        user = User.objects.create_user(f"load{suffix}{i}", password=None)
-        tokens.append(Token.objects.create(user=user).key)
-    return tokens
-
-
-# --- HTTP -----------------------------------------------------------------------------------------
-
-
-class Http:
-    """One keep-alive connection to the web server, used as HTTP clients use one.
-
-    The server may close a keep-alive connection between two requests (gunicorn after
-    ``keepalive`` idle seconds, or when it recycles a worker). Like urllib3, the client checks
-    that a connection it reuses is still open before sending, and sends again on a new
-    connection if writing the request on a reused one fails: the server read none of it.
-    """
-
-    def __init__(self, port: int, timeout: float = 30.0) -> None:
-        self.port = port
-        self.timeout = timeout
-        self.conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
-
-    def _reusable(self) -> bool:
-        """False when the server has closed the idle connection (it reads as ready: EOF)."""
-        sock = self.conn.sock
-        if sock is None:
-            return False
-        readable, _, _ = select.select([sock], [], [], 0)
-        if readable:
-            self.conn.close()  # the next request opens a new connection
-            return False
-        return True
-
-    def _send(self, method: str, path: str, payload: str | None, headers: dict[str, str]) -> None:
-        reused = self._reusable()
-        try:
-            self.conn.request(method, path, body=payload, headers=headers)
-        except (BrokenPipeError, ConnectionResetError):
-            if not reused:
-                raise
-            self.conn.close()
-            self.conn.request(method, path, body=payload, headers=headers)
-
-    def call(
-        self,
-        method: str,
-        path: str,
-        token: str | None = None,
-        body: Any = None,
-        headers: dict[str, str] | None = None,
-    ) -> tuple[int, Any]:
-        payload = None if body is None else json.dumps(body)
-        sent = {"Content-Type": "application/json", **(headers or {})}
-        if token is not None:
-            sent["Authorization"] = f"Token {token}"
-        try:
-            self._send(method, path, payload, sent)
-            response = self.conn.getresponse()
-            data = response.read()
-        except (OSError, http.client.HTTPException):
-            self.conn.close()
-            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
-            raise
-        try:
-            parsed = json.loads(data) if data else None
-        except ValueError:
-            parsed = {"code": "not_json", "detail": data[:200].decode(errors="replace")}
-        return response.status, parsed
+    """Players of this run (names of their own: a database may serve several runs)."""
+    return harness.make_tokens(count, f"load{uuid.uuid4().hex[:6]}")
 
 
 # --- figures --------------------------------------------------------------------------------------
@@ -520,13 +366,9 @@ class Figures:
 
 
 @dataclass
-class Table:
-    """A game on the server and the same game folded locally."""
+class Table(Mirror):
+    """A game a bot plays, folded locally (``Mirror``), and what the bot knows about its turns."""
 
-    id: str
-    tokens: list[str]
-    state: engine.GameState
-    version: int
     short: bool
     sleepy: int | None  # the seat that lets turns run out (short games only)
     deadline: float | None = None  # epoch seconds of the current turn's deadline
@@ -545,14 +387,6 @@ def deadline_of(body: Any) -> float | None:
     rnd = body.get("round") if isinstance(body, dict) else None
     stamp = rnd.get("turn_deadline") if isinstance(rnd, dict) else None
     return datetime.fromisoformat(stamp).timestamp() if stamp else None
-
-
-def choose(rng: random.Random, actions: list[dict[str, Any]]) -> dict[str, Any]:
-    """A card play most of the time (games end sooner), else anything legal."""
-    plays = [a for a in actions if a["action"] == "play"]
-    if plays and rng.random() < 0.85:
-        return rng.choice(plays)
-    return rng.choice(actions)
 
 
 def fold_to(
@@ -673,7 +507,7 @@ class Driver:
         self.stop(threads)
 
     def client(self, index: int) -> None:
-        web = Http(self.port)
+        web = Client(self.port)
         rng = random.Random(self.seed * 1_000_003 + index)
         while True:
             item = self.pop()
@@ -696,7 +530,7 @@ class Driver:
 
     # one step of a slot
 
-    def step(self, slot: int, web: Http, rng: random.Random) -> float | None:
+    def step(self, slot: int, web: Client, rng: random.Random) -> float | None:
         table = self.slots[slot]
         if table is None or table.desynced or table.state.status != "active":
             table = self.new_table(web, rng)
@@ -719,7 +553,7 @@ class Driver:
         wait = (table.deadline or time.time()) + GRACE - time.time()
         return time.monotonic() + max(0.05, wait)
 
-    def new_table(self, web: Http, rng: random.Random) -> Table | None:
+    def new_table(self, web: Client, rng: random.Random) -> Table | None:
         players = rng.choice([2, 2, 3, 4])
         tokens = rng.sample(self.tokens, players)
         short = rng.random() < self.idle_fraction
@@ -744,13 +578,12 @@ class Driver:
             if body is None:
                 self.stats.note("lobby abandoned")
                 return None
-        options = engine.make_options(rules, target_score=target, max_timeouts=max_timeouts)
-        events = engine.start_game(players, options, seed)
+        state, version = fold_start(players, settings)
         table = Table(
             id=game_id,
             tokens=tokens,
-            state=engine.replay(events),
-            version=len(events),
+            state=state,
+            version=version,
             short=short,
             sleepy=players - 1 if short else None,
             deadline=deadline_of(body),
@@ -766,7 +599,7 @@ class Driver:
     def timed(
         self,
         kind: str,
-        web: Http,
+        web: Client,
         method: str,
         path: str,
         token: str,
@@ -779,7 +612,7 @@ class Driver:
         started = time.perf_counter()
         try:
             status, answer = web.call(method, path, token, body, headers)
-        except (OSError, http.client.HTTPException) as error:
+        except NoAnswer as error:
             self.stats.record(kind, "no answer", type(error).__name__, None)
             raise Unavailable(type(error).__name__) from None
         latency = time.perf_counter() - started
@@ -789,8 +622,8 @@ class Driver:
             raise Unavailable(f"{status} {code}")
         return answer if status == expect else None
 
-    def act(self, table: Table, seat: int, web: Http, rng: random.Random) -> None:
-        action = choose(rng, engine.legal_actions(table.state, seat))
+    def act(self, table: Table, seat: int, web: Client, rng: random.Random) -> None:
+        action = choose(rng, engine.legal_actions(table.state, seat), prefer_play=PREFER_PLAY)
         key = uuid.uuid4().hex if self.retries or rng.random() < 0.2 else None
         headers = {"Idempotency-Key": key} if key else None
         path = f"{API}/games/{table.id}/actions/"
@@ -833,7 +666,7 @@ class Driver:
         table.deadline = deadline_of(body)
         self.finished(table)
 
-    def settle(self, table: Table, web: Http) -> None:
+    def settle(self, table: Table, web: Client) -> None:
         """An action's answer was lost: read the game; the action is in the log whole or not at
         all (and then it is simply not done)."""
         assert table.in_doubt is not None
@@ -865,7 +698,7 @@ class Driver:
         if table.state.status == "finished":
             self.stats.note("games finished")
 
-    def look_for_timeout(self, table: Table, web: Http) -> float:
+    def look_for_timeout(self, table: Table, web: Client) -> float:
         """After the sleepy seat's deadline: has the server played its turn yet?"""
         table.checks += 1
         if self.resync(table, web, table.state.actor, quiet=True):
@@ -877,7 +710,7 @@ class Driver:
             return time.monotonic()
         return time.monotonic() + 0.5
 
-    def resync(self, table: Table, web: Http, seat: int, quiet: bool = False) -> bool:
+    def resync(self, table: Table, web: Client, seat: int, quiet: bool = False) -> bool:
         """Read the game as ``seat`` and fold timeouts up to its version; True if it moved."""
         body = self.timed("read", web, "GET", f"{API}/games/{table.id}/", table.tokens[seat])
         if body is None:
@@ -991,7 +824,7 @@ def check_games(
 
     result = CheckResult()
     mirrors = {t.id: t for t in tables if t.desynced is None}
-    web = Http(port) if port else None
+    web = Client(port) if port else None
     games = Game.objects.exclude(status__in=[GameStatus.WAITING, GameStatus.ABANDONED])
     for pk in list(games.order_by("created_at").values_list("pk", flat=True)):
         game = Game.objects.get(pk=pk)

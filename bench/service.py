@@ -17,8 +17,6 @@ one near the 20th, and counts the SQL queries of one action in-process.
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import os
 import random
 import statistics
@@ -31,55 +29,42 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
+from bench.harness import (  # noqa: E402
+    API,
+    SERVER,
+    Client,
+    Mirror,
+    answers,
+    fold_start,
+    gunicorn_argv,
+    percentile,
+    prepare_database,
+    service_env,
+    setup_django,
+    spawn,
+    stop,
+    wait_until,
+)
 from games import engine  # noqa: E402
+from games.engine.bots import choose  # noqa: E402
 
 DB_NAME = "unoservice_bench"
-SERVER = "postgres://postgres@127.0.0.1:5432"
-HOST, PORT = "127.0.0.1", 8765
+PORT = 8765
 GAME_RULES: dict[str, Any] = {}
 TARGET_SCORE = 500
 
 
-def percentile(samples: list[float], q: float) -> float:
-    if not samples:
-        return float("nan")
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def environment() -> dict[str, str]:
-    return {
-        **os.environ,
-        "DATABASE_URL": f"{SERVER}/{DB_NAME}",
-        "DJANGO_SETTINGS_MODULE": "bench.settings",
-        "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "benchmark-only-secret-key-benchmark-only-secret-key",
-        "DJANGO_ALLOWED_HOSTS": "*",
-        "DATABASE_CONN_MAX_AGE": "600",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",  # plain http on loopback
-        "DJANGO_SECURE_COOKIES": "0",
-        "PYTHONPATH": str(ROOT),
-    }
-
-
-def prepare_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=environment(), check=True
+    return service_env(
+        f"{SERVER}/{DB_NAME}", DJANGO_SETTINGS_MODULE="bench.settings", DJANGO_ALLOWED_HOSTS="*"
     )
 
 
-def setup_django() -> None:
-    os.environ.update(environment())
-    import django
-
-    django.setup()
+def setup_bench() -> None:
+    setup_django(environment())
     from django.db import connection
 
     from bench.urls import TABLES
@@ -89,90 +74,45 @@ def setup_django() -> None:
 
 
 def make_tokens(count: int) -> list[str]:
-    from django.contrib.auth.models import User
+    """Players with tokens, each with a row of ``bench_counter`` for the trivial endpoint."""
     from django.db import connection
-    from rest_framework.authtoken.models import Token
 
-    tokens = []
-    for i in range(count):
-        user = User.objects.create_user(f"bench{i}", password="bench password 1")
-        tokens.append(Token.objects.create(user=user).key)
-        with connection.cursor() as cursor:
-            cursor.execute("INSERT INTO bench_counter (id) VALUES (%s)", [user.pk])
+    from bench.harness import make_tokens as players_with_tokens
+
+    tokens = players_with_tokens(count, "bench")
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO bench_counter (id) SELECT id FROM auth_user")
     return tokens
 
 
 def start_server(workers: int) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "-c",
-            "python:unoservice.gunicorn_conf",  # the deployed configuration (gthread workers)
-            "--bind",
-            f"{HOST}:{PORT}",
-            "--workers",
-            str(workers),
-        ],
-        cwd=ROOT,
-        env=environment(),
-        stdout=subprocess.DEVNULL,  # one JSON line a request: written, then thrown away
-        stderr=subprocess.DEVNULL,
+    # Its output (one JSON line a request) is thrown away.
+    server = spawn(
+        gunicorn_argv(PORT, "--workers", str(workers)), environment(), subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection(HOST, PORT, timeout=1)
-            conn.request("GET", "/api/v1/games/")
-            conn.getresponse().read()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    raise RuntimeError("gunicorn did not start")
+    try:
+        wait_until(lambda: answers(PORT, "/healthz"), 30, "gunicorn did not start")
+    except RuntimeError:
+        stop(server)
+        raise
+    return server
 
 
-class Http:
-    """One keep-alive connection."""
-
-    def __init__(self) -> None:
-        self.conn = http.client.HTTPConnection(HOST, PORT, timeout=30)
-
-    def call(self, method: str, path: str, token: str, body: Any = None) -> tuple[int, Any]:
-        payload = None if body is None else json.dumps(body)
-        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
-        self.conn.request(method, path, body=payload, headers=headers)
-        response = self.conn.getresponse()
-        data = response.read()
-        return response.status, json.loads(data) if data else None
-
-
-@dataclass
-class LocalGame:
-    """A game on the server and the same game folded locally: who must act, what is legal."""
-
-    id: str
-    tokens: list[str]
-    state: engine.GameState
-    version: int
-
-
-def new_game(http: Http, tokens: list[str], seed: int, target: int = TARGET_SCORE) -> LocalGame:
+def new_game(http: Client, tokens: list[str], seed: int, target: int = TARGET_SCORE) -> Mirror:
     settings = {"max_players": 2, "target_score": target, "seed": seed, "rules": GAME_RULES}
-    status, body = http.call("POST", "/api/v1/games/", tokens[0], settings)
+    status, body = http.call("POST", f"{API}/games/", tokens[0], settings)
     assert status == 201, body
-    status, body = http.call("POST", f"/api/v1/games/{body['id']}/join/", tokens[1])
+    status, body = http.call("POST", f"{API}/games/{body['id']}/join/", tokens[1])
     assert status == 200 and body["status"] == "active", body
-    options = engine.make_options(GAME_RULES, target_score=target)
-    events = engine.start_game(2, options, seed)
-    return LocalGame(body["id"], tokens, engine.replay(events), len(events))
+    return Mirror(body["id"], tokens, *fold_start(2, settings))
 
 
-def play_one(http: Http, game: LocalGame, rng: random.Random) -> float:
-    """One random legal action; returns its latency in seconds."""
+def play_one(http: Client, game: Mirror, rng: random.Random) -> float:
+    """One random legal action (uniformly among those listed); returns its latency in seconds."""
     seat = game.state.actor
-    action = rng.choice(engine.legal_actions(game.state, seat))
+    action = choose(rng, engine.legal_actions(game.state, seat), prefer_play=0)
     started = time.perf_counter()
-    status, body = http.call("POST", f"/api/v1/games/{game.id}/actions/", game.tokens[seat], action)
+    status, body = http.call("POST", f"{API}/games/{game.id}/actions/", game.tokens[seat], action)
     latency = time.perf_counter() - started
     if status != 200:
         raise RuntimeError(f"action refused: {status} {body}")
@@ -231,7 +171,7 @@ def run_clients(clients: int, seconds: float, work: Any, server_pid: int) -> tup
     stop_at: list[float] = [0.0]
 
     def client(index: int) -> None:
-        http = Http()
+        http = Client(PORT)
         step = work(index, http)
         start.wait()
         while time.perf_counter() < stop_at[0]:
@@ -240,7 +180,8 @@ def run_clients(clients: int, seconds: float, work: Any, server_pid: int) -> tup
             except Exception as error:  # counted, shown at the end
                 loads[index].errors += 1
                 print(f"client {index}: {error}", file=sys.stderr)
-                http = Http()
+                http.close()
+                http = Client(PORT)
                 step = work(index, http)
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
@@ -268,8 +209,8 @@ def report(name: str, load: Load, elapsed: float) -> dict[str, float]:
     figures = {
         "requests": len(load.latencies),
         "per_second": len(load.latencies) / elapsed,
-        "p50_ms": percentile(load.latencies, 0.50) * 1000,
-        "p99_ms": percentile(load.latencies, 0.99) * 1000,
+        "p50_ms": percentile(load.latencies, 0.50, empty=float("nan")) * 1000,
+        "p99_ms": percentile(load.latencies, 0.99, empty=float("nan")) * 1000,
         "errors": load.errors,
         **{f"cpu_{part}_ms": used / len(load.latencies) * 1000 for part, used in load.cpu.items()},
     }
@@ -292,14 +233,14 @@ def latency_by_depth(tokens: list[str], samples: int) -> tuple[float, float, int
     One client, taking turns between the deep game and a shallow one, so that a change in the
     machine's load during the run weighs on both sides alike.
     """
-    http = Http()
+    http = Client(PORT)
     rng = random.Random(99)
     deep = new_game(http, tokens, seed=4242, target=10**6)
     while deep.version < 2000:
         play_one(http, deep, rng)
     seeds = iter(range(5000, 10**6))
 
-    def shallow_game() -> LocalGame:
+    def shallow_game() -> Mirror:
         while True:
             game = new_game(http, tokens, seed=next(seeds), target=10**6)
             while game.version < 20 and game.state.status == "active":
@@ -345,8 +286,8 @@ def main() -> None:
     parser.add_argument("--depth-samples", type=int, default=300)
     args = parser.parse_args()
 
-    prepare_database()
-    setup_django()
+    prepare_database(DB_NAME, environment())
+    setup_bench()
     tokens = make_tokens(args.clients * 2)
     server = start_server(args.workers)
     try:
@@ -356,7 +297,7 @@ def main() -> None:
             f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
         )
 
-        def trivial(index: int, http: Http) -> Any:
+        def trivial(index: int, http: Client) -> Any:
             token = tokens[index]
 
             def step() -> float:
@@ -368,7 +309,7 @@ def main() -> None:
 
             return step
 
-        def actions(index: int, http: Http) -> Any:
+        def actions(index: int, http: Client) -> Any:
             pair = tokens[2 * index : 2 * index + 2]
             rng = random.Random(index)
             games = [
@@ -411,8 +352,7 @@ def main() -> None:
         )
         print(f"SQL queries of one action: {count_queries()}")
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop(server)
 
 
 if __name__ == "__main__":

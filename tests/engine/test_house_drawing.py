@@ -12,8 +12,7 @@
 from __future__ import annotations
 
 from games.engine import act, legal_actions
-from tests.engine.house_checks import HouseTable as Table
-from tests.engine.house_checks import assert_all_cards, drawn, hand, plays, refused
+from tests.support.scenario import HouseScenario, assert_all_cards, drawn, plays
 
 # Seat 0 holds no red card and no 5: nothing it holds plays on the red-5 starter.
 NO_RED = ["blue-1", "blue-2", "green-3", "yellow-4", "blue-6", "green-7", "yellow-8"]
@@ -25,32 +24,36 @@ UNPLAYABLE_THEN_RED = ["green-9", "yellow-9", "blue-0", "red-9", "green-0"]
 
 
 def test_draw_until_playable_keeps_drawing_and_may_play_the_playable_card() -> None:
-    t = Table([NO_RED, *OTHERS], "red-5", draws=UNPLAYABLE_THEN_RED, draw_until_playable=True)
+    t = HouseScenario(
+        [NO_RED, *OTHERS], "red-5", draws=UNPLAYABLE_THEN_RED, draw_until_playable=True
+    )
     events = t.act(0, "draw")
     assert drawn(events, 0) == ["green-9", "yellow-9", "blue-0", "red-9"]
-    assert len(hand(t, 0)) == 11
+    assert len(t.hand(0)) == 11
     pending = t.state.pending
     assert pending is not None
     assert (pending.kind, pending.seat, pending.card) == ("play_drawn", 0, "red-9")
     # Only the card that ended the drawing may be played now, or kept.
     assert plays(t.state, 0) == [{"action": "play", "card": "red-9"}]
-    assert refused(t, 0, "play", card="blue-0").code == "illegal_card"
+    assert t.refused(0, "play", card="blue-0").code == "illegal_card"
     t.act(0, "play", card="red-9")
-    assert (t.state.top_card, t.state.current, len(hand(t, 0))) == ("red-9", 1, 10)
+    assert (t.state.top_card, t.state.current, len(t.hand(0))) == ("red-9", 1, 10)
     assert_all_cards(t)
 
 
 def test_draw_until_playable_the_playable_card_may_be_kept() -> None:
-    t = Table([NO_RED, *OTHERS], "red-5", draws=UNPLAYABLE_THEN_RED, draw_until_playable=True)
+    t = HouseScenario(
+        [NO_RED, *OTHERS], "red-5", draws=UNPLAYABLE_THEN_RED, draw_until_playable=True
+    )
     t.act(0, "draw")
     t.act(0, "pass")
     assert (t.state.current, t.state.pending, t.state.top_card) == (1, None, "red-5")
-    assert "red-9" in hand(t, 0)
+    assert "red-9" in t.hand(0)
     assert_all_cards(t)
 
 
 def test_without_draw_until_playable_a_draw_is_one_card() -> None:
-    t = Table([NO_RED, *OTHERS], "red-5", draws=UNPLAYABLE_THEN_RED)
+    t = HouseScenario([NO_RED, *OTHERS], "red-5", draws=UNPLAYABLE_THEN_RED)
     events = t.act(0, "draw")
     assert drawn(events, 0) == ["green-9"]
     assert (t.state.current, t.state.pending) == (1, None)  # not playable: the turn ends
@@ -58,10 +61,10 @@ def test_without_draw_until_playable_a_draw_is_one_card() -> None:
 
 
 def test_force_play_a_playable_drawn_card_must_be_played() -> None:
-    t = Table([NO_RED, *OTHERS], "red-5", draws=["red-9"], force_play=True)
+    t = HouseScenario([NO_RED, *OTHERS], "red-5", draws=["red-9"], force_play=True)
     t.act(0, "draw")
     assert legal_actions(t.state, 0) == [{"action": "play", "card": "red-9"}]  # no pass
-    error = refused(t, 0, "pass")
+    error = t.refused(0, "pass")
     assert (error.code, error.status) == ("must_play", 422)
     t.act(0, "play", card="red-9")
     assert (t.state.top_card, t.state.current) == ("red-9", 1)
@@ -69,24 +72,24 @@ def test_force_play_a_playable_drawn_card_must_be_played() -> None:
 
 
 def test_force_play_an_unplayable_drawn_card_ends_the_turn() -> None:
-    t = Table([NO_RED, *OTHERS], "red-5", draws=["green-9"], force_play=True)
+    t = HouseScenario([NO_RED, *OTHERS], "red-5", draws=["green-9"], force_play=True)
     t.act(0, "draw")
-    assert (t.state.current, t.state.pending, len(hand(t, 0))) == (1, None, 8)
+    assert (t.state.current, t.state.pending, len(t.hand(0))) == (1, None, 8)
     assert_all_cards(t)
 
 
 def test_force_play_does_not_stop_a_player_drawing_instead_of_playing() -> None:
     """Drawing while holding a playable card stays allowed: only the drawn card is forced."""
     holds_red = ["red-1", *NO_RED[1:]]
-    t = Table([holds_red, *OTHERS], "red-5", draws=["green-9"], force_play=True)
+    t = HouseScenario([holds_red, *OTHERS], "red-5", draws=["green-9"], force_play=True)
     assert {"action": "draw"} in legal_actions(t.state, 0)
     t.act(0, "draw")
-    assert (t.state.current, len(hand(t, 0))) == (1, 8)
+    assert (t.state.current, len(t.hand(0))) == (1, 8)
     assert_all_cards(t)
 
 
 def test_without_force_play_a_playable_drawn_card_may_be_kept() -> None:
-    t = Table([NO_RED, *OTHERS], "red-5", draws=["red-9"])
+    t = HouseScenario([NO_RED, *OTHERS], "red-5", draws=["red-9"])
     t.act(0, "draw")
     assert {"action": "pass"} in legal_actions(t.state, 0)
     t.act(0, "pass")
@@ -99,35 +102,37 @@ SKIPS = ["red-skip", "red-skip", "blue-skip", "blue-skip", "green-skip", "green-
 SEAT_1 = ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-6", "yellow-7", "yellow-8"]
 
 
-def shed_skips(t: Table) -> None:
+def shed_skips(t: HouseScenario) -> None:
     for i, card in enumerate(SKIPS):
         t.act(0, "play", card=card, uno=i == len(SKIPS) - 1)
         assert t.state.current == 0
 
 
 def test_no_action_finish_a_player_may_not_go_out_on_an_action_card() -> None:
-    t = Table([[*SKIPS, "yellow-skip"], SEAT_1], "red-5", draws=["blue-9"], no_action_finish=True)
+    t = HouseScenario(
+        [[*SKIPS, "yellow-skip"], SEAT_1], "red-5", draws=["blue-9"], no_action_finish=True
+    )
     shed_skips(t)
-    assert hand(t, 0) == ["yellow-skip"]  # it matches the green skip on top, by symbol
-    error = refused(t, 0, "play", card="yellow-skip")
+    assert t.hand(0) == ["yellow-skip"]  # it matches the green skip on top, by symbol
+    error = t.refused(0, "play", card="yellow-skip")
     assert (error.code, error.status) == ("illegal_card", 422)
     assert legal_actions(t.state, 0) == [{"action": "draw"}]  # holding only an action: draw
     t.act(0, "draw")
-    assert hand(t, 0) == ["yellow-skip", "blue-9"]
+    assert t.hand(0) == ["yellow-skip", "blue-9"]
     assert (t.state.current, t.state.status) == (1, "active")
     assert_all_cards(t)
 
 
 def test_no_action_finish_a_player_may_not_go_out_on_a_wild() -> None:
-    t = Table([[*SKIPS, "wild"], SEAT_1], "red-5", no_action_finish=True)
+    t = HouseScenario([[*SKIPS, "wild"], SEAT_1], "red-5", no_action_finish=True)
     shed_skips(t)
-    assert refused(t, 0, "play", card="wild", color="red").code == "illegal_card"
+    assert t.refused(0, "play", card="wild", color="red").code == "illegal_card"
     assert plays(t.state, 0) == []
     assert_all_cards(t)
 
 
 def test_no_action_finish_going_out_on_a_number_card_is_fine() -> None:
-    t = Table([[*SKIPS, "green-3"], SEAT_1], "red-5", no_action_finish=True)
+    t = HouseScenario([[*SKIPS, "green-3"], SEAT_1], "red-5", no_action_finish=True)
     shed_skips(t)
     assert plays(t.state, 0) == [{"action": "play", "card": "green-3"}]
     t.act(0, "play", card="green-3")
@@ -138,7 +143,7 @@ def test_no_action_finish_going_out_on_a_number_card_is_fine() -> None:
 
 
 def test_without_no_action_finish_a_player_goes_out_on_an_action_card() -> None:
-    t = Table([[*SKIPS, "yellow-skip"], SEAT_1], "red-5")
+    t = HouseScenario([[*SKIPS, "yellow-skip"], SEAT_1], "red-5")
     shed_skips(t)
     t.act(0, "play", card="yellow-skip")
     assert t.state.last_round is not None
@@ -148,7 +153,7 @@ def test_without_no_action_finish_a_player_goes_out_on_an_action_card() -> None:
 
 def test_draw_until_playable_from_exhausted_piles_is_still_the_players_move() -> None:
     """Both piles empty: the draw brings nothing, but it is the seat's move all the same."""
-    t = Table(
+    t = HouseScenario(
         [
             ["red-1", "red-2", "red-3", "red-4", "red-5", "red-6", "red-7"],
             ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6", "blue-7"],

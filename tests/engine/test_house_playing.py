@@ -15,8 +15,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import legal_actions
-from tests.engine.house_checks import HouseTable as Table
-from tests.engine.house_checks import assert_all_cards, hand, plays, refused
+from tests.support.scenario import HouseScenario, assert_all_cards, plays
 
 # --- jump_in ---------------------------------------------------------------------------------
 
@@ -30,38 +29,38 @@ JUMP_HANDS = [
 
 def test_jump_in_with_the_identical_number_card_out_of_turn() -> None:
     """Seat 0 plays the green 7; seat 2 holds the other green 7 and jumps in before seat 1."""
-    t = Table(JUMP_HANDS, "green-1", jump_in=True)
+    t = HouseScenario(JUMP_HANDS, "green-1", jump_in=True)
     t.act(0, "play", card="green-7")
     assert t.state.current == 1
     # Seat 2 may play now though it is seat 1's turn; seat 3's red 7 is not identical.
     assert plays(t.state, 2) == [{"action": "play", "card": "green-7"}]
     assert plays(t.state, 3) == []
-    error = refused(t, 3, "play", card="red-7")
+    error = t.refused(3, "play", card="red-7")
     assert (error.code, error.status) == ("not_your_turn", 409)
 
     events = t.act(2, "play", card="green-7")
     assert events[0]["type"] == "card_played"
     assert events[0]["data"]["jump_in"] is True
     assert t.state.current == 3  # play continues from the jumper: seat 1 has lost its turn
-    assert len(hand(t, 1)) == 7
+    assert len(t.hand(1)) == 7
     assert t.state.discard_pile[-2:] == ("green-7", "green-7")
     assert_all_cards(t)
 
 
 def test_no_jump_in_with_an_action_card() -> None:
-    t = Table(JUMP_HANDS, "green-1", jump_in=True)
+    t = HouseScenario(JUMP_HANDS, "green-1", jump_in=True)
     t.act(0, "play", card="green-skip")
     assert t.state.current == 2
     assert plays(t.state, 3) == []
-    assert refused(t, 3, "play", card="green-skip").code == "not_your_turn"
+    assert t.refused(3, "play", card="green-skip").code == "not_your_turn"
     assert_all_cards(t)
 
 
 def test_no_jump_in_without_the_rule() -> None:
-    t = Table(JUMP_HANDS, "green-1")
+    t = HouseScenario(JUMP_HANDS, "green-1")
     t.act(0, "play", card="green-7")
     assert plays(t.state, 2) == []
-    assert refused(t, 2, "play", card="green-7").code == "not_your_turn"
+    assert t.refused(2, "play", card="green-7").code == "not_your_turn"
     assert_all_cards(t)
 
 
@@ -71,7 +70,7 @@ def test_no_jump_in_with_a_card_just_drawn_as_a_penalty() -> None:
     The yellow 3 matches the top card but was just drawn as a penalty: it cannot jump in. Once
     the next move has been made it is an ordinary card of the hand (the engine's decision).
     """
-    t = Table(
+    t = HouseScenario(
         [
             ["red-3", "green-3", "blue-3", "green-3", "blue-3", "yellow-3", "red-8"],
             ["blue-1", "blue-2", "blue-4", "blue-6", "blue-7", "blue-8", "blue-9"],
@@ -83,12 +82,12 @@ def test_no_jump_in_with_a_card_just_drawn_as_a_penalty() -> None:
         multi_play=True,
     )
     t.act(0, "play", cards=["red-3", "green-3", "blue-3", "green-3", "blue-3", "yellow-3"])
-    assert (hand(t, 0), t.state.top_card, t.state.current) == (["red-8"], "yellow-3", 1)
+    assert (t.hand(0), t.state.top_card, t.state.current) == (["red-8"], "yellow-3", 1)
     t.act(1, "catch", target=0)
-    assert hand(t, 0) == ["red-8", "yellow-3", "blue-9"]
+    assert t.hand(0) == ["red-8", "yellow-3", "blue-9"]
 
     assert plays(t.state, 0) == []
-    assert refused(t, 0, "play", card="yellow-3").code == "not_your_turn"
+    assert t.refused(0, "play", card="yellow-3").code == "not_your_turn"
 
     t.act(1, "draw")  # a green skip: no match for the yellow 3, seat 1's turn ends
     assert t.state.current == 2
@@ -109,48 +108,48 @@ SEVEN_ZERO_HANDS = [
 
 
 def test_a_seven_swaps_hands_with_the_chosen_player() -> None:
-    t = Table(SEVEN_ZERO_HANDS, "red-5", seven_zero=True)
-    seat_0, seat_2 = hand(t, 0), hand(t, 2)
+    t = HouseScenario(SEVEN_ZERO_HANDS, "red-5", seven_zero=True)
+    seat_0, seat_2 = t.hand(0), t.hand(2)
     sevens = [a for a in plays(t.state, 0) if a["card"] == "red-7"]
     assert [a["target"] for a in sevens] == [1, 2, 3]  # one entry per target
 
-    error = refused(t, 0, "play", card="red-7")
+    error = t.refused(0, "play", card="red-7")
     assert (error.code, error.status) == ("target_required", 422)
     for target in (0, 4, -1, "2", True):  # itself, no such seat, not a seat number
-        assert refused(t, 0, "play", card="red-7", target=target).code == "invalid_target"
+        assert t.refused(0, "play", card="red-7", target=target).code == "invalid_target"
 
     events = t.act(0, "play", card="red-7", target=2)
     assert [e["type"] for e in events][:2] == ["card_played", "hands_swapped"]
-    assert hand(t, 0) == seat_2
-    assert hand(t, 2) == [c for c in seat_0 if c != "red-7"]
+    assert t.hand(0) == seat_2
+    assert t.hand(2) == [c for c in seat_0 if c != "red-7"]
     assert t.state.current == 1
     assert_all_cards(t)
 
 
 def test_a_zero_passes_every_hand_to_the_next_player() -> None:
-    t = Table(SEVEN_ZERO_HANDS, "red-5", seven_zero=True)
+    t = HouseScenario(SEVEN_ZERO_HANDS, "red-5", seven_zero=True)
     t.act(0, "play", card="red-7", target=3)
-    before = [hand(t, s) for s in range(4)]
+    before = [t.hand(s) for s in range(4)]
     events = t.act(1, "play", card="red-0")
     assert [e["type"] for e in events][:2] == ["card_played", "hands_rotated"]
     after_play = [before[0], before[1][1:], before[2], before[3]]  # seat 1 played its red-0
-    assert [hand(t, s) for s in range(4)] == [after_play[3], *after_play[:3]]
+    assert [t.hand(s) for s in range(4)] == [after_play[3], *after_play[:3]]
     assert t.state.current == 2
     assert_all_cards(t)
 
 
 def test_a_zero_passes_the_hands_the_other_way_after_a_reverse() -> None:
-    t = Table(SEVEN_ZERO_HANDS, "red-5", seven_zero=True)
+    t = HouseScenario(SEVEN_ZERO_HANDS, "red-5", seven_zero=True)
     t.act(0, "play", card="red-reverse")
     assert (t.state.current, t.state.direction) == (3, -1)
     t.act(3, "play", card="red-4")
     t.act(2, "play", card="red-6")
     assert t.state.current == 1
-    before = [hand(t, s) for s in range(4)]
+    before = [t.hand(s) for s in range(4)]
     t.act(1, "play", card="red-0")
     after_play = [before[0], before[1][1:], before[2], before[3]]
     # Counter-clockwise: seat 1's hand goes to seat 0, seat 0's to seat 3, and so on.
-    assert [hand(t, s) for s in range(4)] == [*after_play[1:], after_play[0]]
+    assert [t.hand(s) for s in range(4)] == [*after_play[1:], after_play[0]]
     assert t.state.current == 0
     assert_all_cards(t)
 
@@ -162,18 +161,18 @@ def test_seven_zero_does_not_apply_to_the_starter_card(starter: str) -> None:
         ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-6", "yellow-8", "yellow-9"],
         ["blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "blue-8", "blue-9"],
     ]
-    t = Table(hands, starter, seven_zero=True)
-    assert [hand(t, s) for s in range(3)] == hands
+    t = HouseScenario(hands, starter, seven_zero=True)
+    assert [t.hand(s) for s in range(3)] == hands
     assert not {"hands_swapped", "hands_rotated"} & {e["type"] for e in t.log}
     assert (t.state.current, t.state.pending) == (0, None)
     t.act(0, "play", card="red-1")
-    assert hand(t, 1) == hands[1]
+    assert t.hand(1) == hands[1]
     assert_all_cards(t)
 
 
 def test_without_seven_zero_a_seven_takes_no_target() -> None:
-    t = Table(SEVEN_ZERO_HANDS, "red-5")
-    error = refused(t, 0, "play", card="red-7", target=2)
+    t = HouseScenario(SEVEN_ZERO_HANDS, "red-5")
+    error = t.refused(0, "play", card="red-7", target=2)
     assert (error.code, error.status) == ("invalid", 400)
     t.act(0, "play", card="red-7")
     assert not any(e["type"] == "hands_swapped" for e in t.log)
@@ -191,55 +190,55 @@ MULTI_HANDS = [
 
 def test_several_cards_of_the_same_number_at_once() -> None:
     """The first card matches the top card (by number, then by colour); the last sets the colour."""
-    t = Table(MULTI_HANDS, "red-5", multi_play=True)
+    t = HouseScenario(MULTI_HANDS, "red-5", multi_play=True)
     events = t.act(0, "play", cards=["blue-5", "green-5", "yellow-5"])
     assert events[0]["data"]["cards"] == ["blue-5", "green-5", "yellow-5"]
     assert t.state.discard_pile == ("red-5", "blue-5", "green-5", "yellow-5")
     assert (t.state.top_card, t.state.color) == ("yellow-5", "yellow")
-    assert hand(t, 0) == ["red-3", "red-4", "green-9", "red-9"]
+    assert t.hand(0) == ["red-3", "red-4", "green-9", "red-9"]
     assert t.state.current == 1
 
     t.act(1, "play", cards=["yellow-2", "red-2", "blue-2"])  # yellow-2 matches by colour
     assert (t.state.top_card, t.state.color, t.state.current) == ("blue-2", "blue", 2)
-    assert len(hand(t, 1)) == 4
+    assert len(t.hand(1)) == 4
     assert_all_cards(t)
 
 
 def test_multi_play_refusals() -> None:
-    t = Table(MULTI_HANDS, "red-5", multi_play=True)
+    t = HouseScenario(MULTI_HANDS, "red-5", multi_play=True)
     # Mixing numbers.
-    error = refused(t, 0, "play", cards=["red-3", "red-4"])
+    error = t.refused(0, "play", cards=["red-3", "red-4"])
     assert (error.code, error.status) == ("illegal_card", 422)
     # The first card must match the top card, even if a later one would.
-    assert refused(t, 0, "play", cards=["green-9", "red-9"]).code == "illegal_card"
+    assert t.refused(0, "play", cards=["green-9", "red-9"]).code == "illegal_card"
     # Only number cards (the engine's decision).
     t.act(0, "play", card="red-4")
-    assert refused(t, 1, "play", cards=["red-skip", "blue-skip"]).code == "illegal_card"
-    assert refused(t, 1, "play", cards=["green-2", "green-2"]).code == "card_not_in_hand"
+    assert t.refused(1, "play", cards=["red-skip", "blue-skip"]).code == "illegal_card"
+    assert t.refused(1, "play", cards=["green-2", "green-2"]).code == "card_not_in_hand"
     assert_all_cards(t)
 
 
 def test_cards_without_multi_play_is_refused() -> None:
-    t = Table(MULTI_HANDS, "red-5")
-    error = refused(t, 0, "play", cards=["blue-5", "green-5"])
+    t = HouseScenario(MULTI_HANDS, "red-5")
+    error = t.refused(0, "play", cards=["blue-5", "green-5"])
     assert (error.code, error.status) == ("invalid", 400)
-    assert refused(t, 0, "play", cards=["blue-5"]).code == "invalid"
+    assert t.refused(0, "play", cards=["blue-5"]).code == "invalid"
     assert {"action": "play", "card": "blue-5"} in legal_actions(t.state, 0)
     assert_all_cards(t)
 
 
 def test_no_jump_in_while_a_decision_is_pending() -> None:
     """The engine's decision: no jump-in while the seat to act decides about a drawn card."""
-    t = Table(JUMP_HANDS, "green-1", draws=["blue-5"], jump_in=True)
+    t = HouseScenario(JUMP_HANDS, "green-1", draws=["blue-5"], jump_in=True)
     t.act(0, "play", card="green-7")
     t.act(1, "draw")  # the blue 5 does not play on the green 7: seat 1's turn ends
     assert t.state.current == 2
-    t = Table(JUMP_HANDS, "green-1", draws=["green-5"], jump_in=True)
+    t = HouseScenario(JUMP_HANDS, "green-1", draws=["green-5"], jump_in=True)
     t.act(0, "play", card="green-7")
     t.act(1, "draw")  # the green 5 plays: seat 1 decides whether to play it
     assert t.state.pending is not None
     assert plays(t.state, 2) == []
-    assert refused(t, 2, "play", card="green-7").code == "not_your_turn"
+    assert t.refused(2, "play", card="green-7").code == "not_your_turn"
     t.act(1, "pass")
     t.act(2, "play", card="green-7")  # now it is simply seat 2's turn
     assert t.state.current == 3

@@ -17,8 +17,7 @@ import pytest
 
 from games.engine import HOUSE_RULES, IllegalMove, legal_actions, make_options, view
 from games.engine.cards import hand_points
-from tests.engine.house_checks import HouseTable as Table
-from tests.engine.house_checks import assert_all_cards, drawn, hand, refused
+from tests.support.scenario import HouseScenario, assert_all_cards, drawn
 
 # --- elimination -----------------------------------------------------------------------------
 
@@ -32,9 +31,9 @@ ELIMINATION_DRAWS = [
 ]  # fmt: skip
 
 
-def elimination_table(**rules: Any) -> Table:
+def elimination_table(**rules: Any) -> HouseScenario:
     """Seats 0 and 1 play red after red; seat 2 draws every turn. Seat 0 goes out first."""
-    t = Table([RED, RED, SEAT_2], "red-5", draws=ELIMINATION_DRAWS, **rules)
+    t = HouseScenario([RED, RED, SEAT_2], "red-5", draws=ELIMINATION_DRAWS, **rules)
     t.act(0, "play", card="red-1")
     t.act(1, "draw")
     t.act(1, "pass")  # keeps the red 9: seat 1 now holds 8 cards
@@ -43,7 +42,7 @@ def elimination_table(**rules: Any) -> Table:
         t.act(0, "play", card=RED[i], uno=i == 5)
         t.act(1, "play", card=RED[i - 1])
         t.act(2, "draw")
-    assert (hand(t, 0), len(hand(t, 1)), t.state.current) == (["red-8"], 3, 0)
+    assert (t.hand(0), len(t.hand(1)), t.state.current) == (["red-8"], 3, 0)
     t.act(0, "play", card="red-8")  # seat 0's last card
     return t
 
@@ -55,7 +54,7 @@ def test_elimination_the_others_play_on_until_one_holds_cards(scoring: str) -> N
     assert t.state.statuses == ("out", "playing", "playing")
     assert view(t.state, 1)["seats"][0]["status"] == "out"
     assert t.state.current == 1
-    error = refused(t, 0, "draw")
+    error = t.refused(0, "draw")
     assert (error.code, error.status) == ("not_your_turn", 409)
 
     t.act(1, "play", card="red-7")
@@ -105,13 +104,13 @@ SEAT_1 = ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-6", "yellow-7"
 def test_uno_penalty_is_the_number_of_cards_a_caught_player_draws(
     rules: dict[str, Any], count: int
 ) -> None:
-    t = Table([SKIPS, SEAT_1], "red-5", **rules)
+    t = HouseScenario([SKIPS, SEAT_1], "red-5", **rules)
     for card in SKIPS[:-1]:
         t.act(0, "play", card=card)  # the last skip leaves one card, and no UNO is said
-    assert hand(t, 0) == ["green-3"]
+    assert t.hand(0) == ["green-3"]
     events = t.act(1, "catch", target=0)
     assert len(drawn(events, 0)) == count
-    assert len(hand(t, 0)) == 1 + count
+    assert len(t.hand(0)) == 1 + count
     assert_all_cards(t)
 
 
@@ -127,23 +126,23 @@ def test_bluff_penalty_is_the_number_of_cards_a_caught_bluffer_draws(
     rules: dict[str, Any], count: int
 ) -> None:
     """Seat 0 holds red cards, plays the wild-draw4 anyway, and is challenged."""
-    t = Table(BLUFF_HANDS, "red-5", **rules)
+    t = HouseScenario(BLUFF_HANDS, "red-5", **rules)
     t.act(0, "play", card="wild-draw4", color="blue")
     events = t.act(1, "challenge")
     assert len(drawn(events, 0)) == count
     assert drawn(events, 1) == []
-    assert (len(hand(t, 0)), t.state.color, t.state.current) == (6 + count, "red", 1)
+    assert (len(t.hand(0)), t.state.color, t.state.current) == (6 + count, "red", 1)
     assert_all_cards(t)
 
 
 def test_bluff_penalty_does_not_change_what_a_wrong_challenger_draws() -> None:
     """Challenged and innocent: the challenger draws 6 (the 4 plus 2), whatever bluff_penalty."""
     honest = ["wild-draw4", "blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "blue-7"]
-    t = Table([honest, *BLUFF_HANDS[1:]], "red-5", bluff_penalty=10)
+    t = HouseScenario([honest, *BLUFF_HANDS[1:]], "red-5", bluff_penalty=10)
     t.act(0, "play", card="wild-draw4", color="blue")
     events = t.act(1, "challenge")
     assert len(drawn(events, 1)) == 6
-    assert (len(hand(t, 0)), t.state.color, t.state.current) == (6, "blue", 2)
+    assert (len(t.hand(0)), t.state.color, t.state.current) == (6, "blue", 2)
     assert_all_cards(t)
 
 
@@ -196,7 +195,7 @@ def test_unknown_or_bad_options_are_refused(rules: dict[str, Any]) -> None:
 
 
 def test_stacking_seven_zero_and_jump_in_in_one_game() -> None:
-    t = Table(
+    t = HouseScenario(
         [
             ["red-7", "blue-draw2", "green-1", "green-2", "green-3", "green-4", "green-6"],
             ["red-draw2", "yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-6", "yellow-8"],
@@ -208,17 +207,17 @@ def test_stacking_seven_zero_and_jump_in_in_one_game() -> None:
         seven_zero=True,
         jump_in=True,
     )
-    dealt = [hand(t, s) for s in range(4)]
+    dealt = [t.hand(s) for s in range(4)]
     # Seat 0 plays a 7 and takes seat 1's hand.
     t.act(0, "play", card="red-7", target=1)
-    assert hand(t, 0) == dealt[1]
-    assert hand(t, 1) == dealt[0][1:]
+    assert t.hand(0) == dealt[1]
+    assert t.hand(1) == dealt[0][1:]
     # Seat 3 jumps in with the other red 7 (a 7 still swaps: it names a target).
-    assert refused(t, 3, "play", card="red-7").code == "target_required"
+    assert t.refused(3, "play", card="red-7").code == "target_required"
     events = t.act(3, "play", card="red-7", target=2)
     assert events[0]["data"]["jump_in"] is True
-    assert hand(t, 3) == dealt[2]
-    assert hand(t, 2) == dealt[3][1:]
+    assert t.hand(3) == dealt[2]
+    assert t.hand(2) == dealt[3][1:]
     assert t.state.current == 0  # play continues from seat 3
     # Seat 0 plays the red draw2 it got from seat 1; seat 1 stacks the blue draw2 it got from 0.
     t.act(0, "play", card="red-draw2")
@@ -227,13 +226,13 @@ def test_stacking_seven_zero_and_jump_in_in_one_game() -> None:
     assert (t.state.pending.seat, t.state.pending.amount) == (2, 4)
     events = t.act(2, "draw")
     assert len(drawn(events, 2)) == 4
-    assert [len(hand(t, s)) for s in range(4)] == [6, 5, 10, 7]
+    assert [len(t.hand(s)) for s in range(4)] == [6, 5, 10, 7]
     assert (t.state.current, t.state.color) == (3, "blue")
     assert_all_cards(t)
 
 
 def test_draw_until_playable_with_force_play_the_card_found_must_be_played() -> None:
-    t = Table(
+    t = HouseScenario(
         [
             ["blue-1", "blue-2", "green-3", "yellow-4", "blue-6", "green-7", "yellow-8"],
             ["yellow-1", "yellow-2", "yellow-3", "green-4", "yellow-6", "yellow-7", "green-8"],
@@ -245,10 +244,10 @@ def test_draw_until_playable_with_force_play_the_card_found_must_be_played() -> 
     )
     events = t.act(0, "draw")
     assert drawn(events, 0) == ["green-9", "yellow-9", "wild"]
-    assert refused(t, 0, "pass").code == "must_play"
-    assert refused(t, 0, "play", card="wild").code == "color_required"
+    assert t.refused(0, "pass").code == "must_play"
+    assert t.refused(0, "play", card="wild").code == "color_required"
     t.act(0, "play", card="wild", color="green")
-    assert (t.state.color, t.state.current, len(hand(t, 0))) == ("green", 1, 9)
+    assert (t.state.color, t.state.current, len(t.hand(0))) == ("green", 1, 9)
     assert_all_cards(t)
 
 
@@ -258,7 +257,7 @@ def test_multi_play_seven_zero_no_action_finish_and_elimination_together() -> No
     Going out on number cards is fine under no_action_finish; a 7 that empties the hand still
     names a target but swaps nothing (the engine's decision), and the round goes on.
     """
-    t = Table(
+    t = HouseScenario(
         [
             ["red-4", "blue-4", "green-4", "yellow-4", "green-skip", "green-7", "blue-7"],
             ["yellow-1", "yellow-2", "yellow-3", "yellow-6", "yellow-7", "yellow-8", "yellow-9"],
@@ -276,21 +275,21 @@ def test_multi_play_seven_zero_no_action_finish_and_elimination_together() -> No
     t.act(2, "play", card="green-1")
     t.act(0, "play", card="green-skip")  # seat 1 is skipped
     t.act(2, "play", card="green-2")
-    assert hand(t, 0) == ["green-7", "blue-7"]
-    seat_1 = hand(t, 1)
-    assert refused(t, 0, "play", cards=["green-7", "blue-7"]).code == "target_required"
+    assert t.hand(0) == ["green-7", "blue-7"]
+    seat_1 = t.hand(1)
+    assert t.refused(0, "play", cards=["green-7", "blue-7"]).code == "target_required"
     events = t.act(0, "play", cards=["green-7", "blue-7"], target=1)
     assert [e["type"] for e in events][:2] == ["card_played", "went_out"]
     assert "hands_swapped" not in {e["type"] for e in events}
-    assert hand(t, 0) == [] and hand(t, 1) == seat_1
+    assert t.hand(0) == [] and t.hand(1) == seat_1
     assert t.state.statuses == ("out", "playing", "playing")
     assert (t.state.round_number, t.state.current, t.state.color) == (1, 1, "blue")
     # A seat that has gone out takes no part in a swap.
     sevens = [a for a in legal_actions(t.state, 1) if a.get("card") == "yellow-7"]
     assert [a["target"] for a in sevens] == [2]
-    assert refused(t, 1, "play", card="yellow-7", target=0).code == "invalid_target"
-    seat_2 = hand(t, 2)
+    assert t.refused(1, "play", card="yellow-7", target=0).code == "invalid_target"
+    seat_2 = t.hand(2)
     t.act(1, "play", card="yellow-7", target=2)
-    assert hand(t, 1) == seat_2 and hand(t, 0) == []
+    assert t.hand(1) == seat_2 and t.hand(0) == []
     assert t.state.current == 2
     assert_all_cards(t)

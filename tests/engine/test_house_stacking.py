@@ -15,13 +15,18 @@ from __future__ import annotations
 import pytest
 
 from games.engine import IllegalMove, legal_actions, make_options, time_out
-from tests.engine.house_checks import HouseTable as Table
-from tests.engine.house_checks import actions, assert_all_cards, drawn, hand, plays, refused
+from tests.support.scenario import (
+    HouseScenario,
+    actions,
+    assert_all_cards,
+    drawn,
+    plays,
+)
 
 
 def test_draw_cards_stack_up_and_the_first_who_does_not_stack_draws_the_total() -> None:
     """A draw2 on a draw2 (any colour), a wild-draw4 on the draw2s: the fourth player owes 8."""
-    t = Table(
+    t = HouseScenario(
         [
             ["red-draw2", "red-1", "red-2", "red-3", "red-4", "red-6", "green-9"],
             ["blue-draw2", "blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "yellow-9"],
@@ -36,7 +41,7 @@ def test_draw_cards_stack_up_and_the_first_who_does_not_stack_draws_the_total() 
     pending = t.state.pending
     assert pending is not None
     assert (pending.kind, pending.seat, pending.amount) == ("draw_penalty", 1, 2)
-    assert len(hand(t, 1)) == 7  # nobody has drawn yet: the penalty waits
+    assert len(t.hand(1)) == 7  # nobody has drawn yet: the penalty waits
 
     t.act(1, "play", card="blue-draw2")  # a draw2 of another colour stacks
     assert t.state.pending is not None
@@ -52,16 +57,16 @@ def test_draw_cards_stack_up_and_the_first_who_does_not_stack_draws_the_total() 
     # Seat 3 holds no draw card: a green card is no answer to a penalty, and the stacked
     # wild-draw4 cannot be challenged (nor "accepted": the answer is to draw the total).
     assert legal_actions(t.state, 3) == [{"action": "draw"}]
-    assert refused(t, 3, "play", card="green-7").code == "illegal_card"
-    error = refused(t, 3, "challenge")
+    assert t.refused(3, "play", card="green-7").code == "illegal_card"
+    error = t.refused(3, "challenge")
     assert (error.code, error.status) == ("nothing_to_challenge", 422)
-    assert refused(t, 3, "accept").code == "nothing_to_challenge"
+    assert t.refused(3, "accept").code == "nothing_to_challenge"
 
     events = t.act(3, "draw")
     assert drawn(events, 3) == [
         "blue-7", "blue-8", "yellow-7", "green-8", "red-7", "red-8", "red-9", "blue-0"
     ]  # fmt: skip
-    assert len(hand(t, 3)) == 15
+    assert len(t.hand(3)) == 15
     assert t.state.pending is None
     assert t.state.current == 0  # seat 3 lost its turn
     assert t.state.color == "green"
@@ -70,7 +75,7 @@ def test_draw_cards_stack_up_and_the_first_who_does_not_stack_draws_the_total() 
 
 def test_wild_draw4_on_wild_draw4_then_draw2_of_the_named_colour() -> None:
     """On a wild-draw4 only a wild-draw4 or a draw2 of the colour named may be stacked."""
-    t = Table(
+    t = HouseScenario(
         [
             ["wild-draw4", "red-1", "red-2", "red-3", "red-4", "red-6", "red-7"],
             ["wild-draw4", "blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "blue-7"],
@@ -95,8 +100,8 @@ def test_wild_draw4_on_wild_draw4_then_draw2_of_the_named_colour() -> None:
 
     # Seat 2 holds a blue and a yellow draw2: yellow is the colour named.
     assert plays(t.state, 2) == [{"action": "play", "card": "yellow-draw2"}]
-    assert refused(t, 2, "play", card="blue-draw2").code == "illegal_card"
-    assert refused(t, 2, "play", card="green-1").code == "illegal_card"
+    assert t.refused(2, "play", card="blue-draw2").code == "illegal_card"
+    assert t.refused(2, "play", card="green-1").code == "illegal_card"
     t.act(2, "play", card="yellow-draw2")
     assert t.state.pending is not None
     assert (t.state.pending.seat, t.state.pending.amount) == (3, 10)
@@ -105,15 +110,15 @@ def test_wild_draw4_on_wild_draw4_then_draw2_of_the_named_colour() -> None:
     assert plays(t.state, 3) == [{"action": "play", "card": "red-draw2"}]
     events = t.act(3, "draw")
     assert len(drawn(events, 3)) == 10
-    assert len(hand(t, 3)) == 17
+    assert len(t.hand(3)) == 17
     assert (t.state.current, t.state.pending) == (0, None)
     assert t.state.color == "yellow"
     assert_all_cards(t)
 
 
-def lone_draw_four() -> Table:
+def lone_draw_four() -> HouseScenario:
     """Seat 0 plays a wild-draw4 naming blue while holding red cards (a bluff) on seat 1."""
-    t = Table(
+    t = HouseScenario(
         [
             ["wild-draw4", "red-1", "red-2", "red-3", "red-4", "red-6", "red-7"],
             ["blue-draw2", "green-draw2", "green-1", "green-2", "green-3", "green-4", "green-6"],
@@ -133,8 +138,8 @@ def test_a_lone_wild_draw4_can_still_be_challenged() -> None:
     challenge = next(e for e in events if e["type"] == "challenged")
     assert challenge["data"]["guilty"] is True
     assert len(drawn(events, 0)) == 4
-    assert len(hand(t, 0)) == 10
-    assert len(hand(t, 1)) == 7
+    assert len(t.hand(0)) == 10
+    assert len(t.hand(1)) == 7
     assert t.state.color == "red"
     assert (t.state.current, t.state.pending) == (1, None)
     assert_all_cards(t)
@@ -152,13 +157,13 @@ def test_a_lone_wild_draw4_can_still_be_accepted() -> None:
 def test_a_draw2_of_the_named_colour_stacks_on_a_lone_wild_draw4() -> None:
     """The draw2 must be of the colour named; once stacked, the wild-draw4 is out of reach."""
     t = lone_draw_four()
-    assert refused(t, 1, "play", card="green-draw2").code == "illegal_card"
+    assert t.refused(1, "play", card="green-draw2").code == "illegal_card"
     t.act(1, "play", card="blue-draw2")
     pending = t.state.pending
     assert pending is not None
     assert (pending.kind, pending.seat, pending.amount) == ("draw_penalty", 2, 6)
     assert "challenge" not in actions(t.state, 2)
-    assert refused(t, 2, "challenge").code == "nothing_to_challenge"
+    assert t.refused(2, "challenge").code == "nothing_to_challenge"
     events = t.act(2, "draw")
     assert len(drawn(events, 2)) == 6
     assert (t.state.current, t.state.pending) == (0, None)
@@ -167,7 +172,7 @@ def test_a_draw2_of_the_named_colour_stacks_on_a_lone_wild_draw4() -> None:
 
 def test_without_stacking_a_draw2_cannot_be_answered_with_a_draw2() -> None:
     """The official rule, for contrast: the next player draws 2 at once and loses the turn."""
-    t = Table(
+    t = HouseScenario(
         [
             ["red-draw2", "red-1", "red-2", "red-3", "red-4", "red-6", "red-7"],
             ["blue-draw2", "blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "blue-7"],
@@ -191,7 +196,7 @@ BOUNCE_HANDS = [
 
 def test_reverse_bounce_sends_the_penalty_back_to_who_played_the_last_draw_card() -> None:
     """Seat 0 and seat 1 stack draw2s; seat 2 bounces the 4 back to seat 1 with a red reverse."""
-    t = Table(BOUNCE_HANDS, "red-5", stacking=True, reverse_bounce=True)
+    t = HouseScenario(BOUNCE_HANDS, "red-5", stacking=True, reverse_bounce=True)
     t.act(0, "play", card="red-draw2")
     t.act(1, "play", card="red-draw2")
     assert t.state.pending is not None
@@ -200,31 +205,31 @@ def test_reverse_bounce_sends_the_penalty_back_to_who_played_the_last_draw_card(
     # Only a reverse of the current colour (red) bounces.
     assert {"action": "play", "card": "red-reverse"} in plays(t.state, 2)
     assert {"action": "play", "card": "blue-reverse"} not in plays(t.state, 2)
-    assert refused(t, 2, "play", card="blue-reverse").code == "illegal_card"
+    assert t.refused(2, "play", card="blue-reverse").code == "illegal_card"
 
     t.act(2, "play", card="red-reverse")
     pending = t.state.pending
     assert pending is not None
     assert (pending.kind, pending.seat, pending.amount) == ("draw_penalty", 1, 4)
     assert t.state.direction == -1
-    assert len(hand(t, 2)) == 6  # the bouncer draws nothing
+    assert len(t.hand(2)) == 6  # the bouncer draws nothing
 
     events = t.act(1, "draw")
     assert len(drawn(events, 1)) == 4
-    assert len(hand(t, 1)) == 10
+    assert len(t.hand(1)) == 10
     # Seat 1 lost its turn; play goes on counter-clockwise from it.
     assert (t.state.current, t.state.pending, t.state.direction) == (0, None, -1)
     assert_all_cards(t)
 
 
 def test_without_reverse_bounce_a_reverse_is_no_answer_to_a_penalty() -> None:
-    t = Table(BOUNCE_HANDS, "red-5", stacking=True)
+    t = HouseScenario(BOUNCE_HANDS, "red-5", stacking=True)
     t.act(0, "play", card="red-draw2")
     t.act(1, "play", card="red-draw2")
-    assert refused(t, 2, "play", card="red-reverse").code == "illegal_card"
+    assert t.refused(2, "play", card="red-reverse").code == "illegal_card"
     assert plays(t.state, 2) == []
     t.act(2, "draw")
-    assert (len(hand(t, 2)), t.state.current, t.state.direction) == (11, 3, 1)
+    assert (len(t.hand(2)), t.state.current, t.state.direction) == (11, 3, 1)
     assert_all_cards(t)
 
 
@@ -233,14 +238,14 @@ def test_reverse_bounce_without_stacking_is_refused() -> None:
         make_options({"reverse_bounce": True})
     assert (info.value.code, info.value.status) == ("invalid_rules", 400)
     with pytest.raises(IllegalMove) as info:
-        Table(BOUNCE_HANDS, "red-5", reverse_bounce=True)
+        HouseScenario(BOUNCE_HANDS, "red-5", reverse_bounce=True)
     assert info.value.code == "invalid_rules"
     assert make_options({"reverse_bounce": True, "stacking": True}).reverse_bounce is True
 
 
 def test_a_bounced_penalty_may_be_bounced_again() -> None:
     """The engine's decision: the seat the penalty came back to may bounce it on once more."""
-    t = Table(
+    t = HouseScenario(
         [
             ["red-draw2", "red-reverse", "red-1", "red-2", "red-3", "red-4", "red-6"],
             ["red-reverse", "blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "blue-7"],
@@ -259,13 +264,13 @@ def test_a_bounced_penalty_may_be_bounced_again() -> None:
     assert t.state.pending is not None
     assert (t.state.pending.seat, t.state.pending.amount, t.state.direction) == (1, 2, 1)
     t.act(1, "draw")
-    assert (len(hand(t, 1)), t.state.current, t.state.pending) == (8, 2, None)
+    assert (len(t.hand(1)), t.state.current, t.state.pending) == (8, 2, None)
     assert_all_cards(t)
 
 
 def test_reverse_bounce_on_a_wild_draw4_needs_the_colour_named() -> None:
     """A bounced wild-draw4 is no longer a lone one: its player cannot challenge it."""
-    t = Table(
+    t = HouseScenario(
         [
             ["wild-draw4", "red-1", "red-2", "red-3", "red-4", "red-6", "red-7"],
             ["blue-reverse", "red-reverse", "blue-1", "blue-2", "blue-3", "blue-4", "blue-6"],
@@ -276,14 +281,14 @@ def test_reverse_bounce_on_a_wild_draw4_needs_the_colour_named() -> None:
         reverse_bounce=True,
     )
     t.act(0, "play", card="wild-draw4", color="blue")
-    assert refused(t, 1, "play", card="red-reverse").code == "illegal_card"
+    assert t.refused(1, "play", card="red-reverse").code == "illegal_card"
     t.act(1, "play", card="blue-reverse")
     pending = t.state.pending
     assert pending is not None
     assert (pending.kind, pending.seat, pending.amount) == ("draw_penalty", 0, 4)
-    assert refused(t, 0, "challenge").code == "nothing_to_challenge"
+    assert t.refused(0, "challenge").code == "nothing_to_challenge"
     t.act(0, "draw")
-    assert (len(hand(t, 0)), t.state.current, t.state.direction) == (10, 2, -1)
+    assert (len(t.hand(0)), t.state.current, t.state.direction) == (10, 2, -1)
     assert_all_cards(t)
 
 
@@ -291,7 +296,9 @@ def test_going_out_on_a_draw2_makes_the_next_player_draw_at_once() -> None:
     """The engine's decision: a card that empties a hand applies its draw with no stacking."""
     skips = ["red-skip", "red-skip", "blue-skip", "blue-skip", "green-skip", "green-skip"]
     seat_1 = ["blue-draw2", "yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-6", "blue-9"]
-    t = Table([[*skips, "green-draw2"], seat_1], "red-5", draws=["red-9", "red-8"], stacking=True)
+    t = HouseScenario(
+        [[*skips, "green-draw2"], seat_1], "red-5", draws=["red-9", "red-8"], stacking=True
+    )
     for i, card in enumerate(skips):  # with two players a skip gives seat 0 another turn
         t.act(0, "play", card=card, uno=i == len(skips) - 1)
     events = t.act(0, "play", card="green-draw2")  # seat 1 holds a draw2 but may not stack
@@ -305,7 +312,7 @@ def test_going_out_on_a_draw2_makes_the_next_player_draw_at_once() -> None:
 
 
 def test_a_timeout_facing_a_stacked_penalty_draws_the_total() -> None:
-    t = Table(BOUNCE_HANDS, "red-5", stacking=True)
+    t = HouseScenario(BOUNCE_HANDS, "red-5", stacking=True)
     t.act(0, "play", card="red-draw2")
     t.act(1, "play", card="red-draw2")
     events, t.state = time_out(t.state)
@@ -320,7 +327,7 @@ def test_no_stacking_on_a_draw2_starter() -> None:
 
     The first player draws 2 and is skipped, though it holds a draw2.
     """
-    t = Table(BOUNCE_HANDS, "blue-draw2", draws=["green-8", "green-9"], stacking=True)
+    t = HouseScenario(BOUNCE_HANDS, "blue-draw2", draws=["green-8", "green-9"], stacking=True)
     assert drawn(t.log, 0) == ["green-8", "green-9"]
-    assert (len(hand(t, 0)), t.state.current, t.state.pending) == (9, 1, None)
+    assert (len(t.hand(0)), t.state.current, t.state.pending) == (9, 1, None)
     assert_all_cards(t)

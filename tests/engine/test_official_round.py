@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engine import DECK, event_view, view
-from tests.engine.test_official_rules import (
+from tests.support.scenario import (
     IDLE_1,
     IDLE_2,
     RED_RUN,
     UNPLAYABLE,
-    Table,
+    Scenario,
     drawn,
     points,
     red_run,
@@ -31,7 +31,7 @@ SEAT_1_DREW = UNPLAYABLE[0::2]
 SEAT_2_DREW = UNPLAYABLE[1::2]
 
 
-def go_out(t: Table, last: str, **fields) -> list:
+def go_out(t: Scenario, last: str, **fields) -> list:
     """Play the red run to its end: red 1 to 6 (UNO said with the red 6), then ``last``."""
     red_run_to(t, 2)
     seat_0_plays(t, "red-6", uno=True)
@@ -56,7 +56,7 @@ def test_an_empty_draw_pile_is_refilled_from_the_discard_pile_but_its_top_card()
     into a new draw pile." Given a draw pile of one card, and the rest of the cards under the
     red 3 on the discard pile: seat 0's draw2 makes seat 1 draw the last card, then one from the
     new pile."""
-    t = Table([SEAT_0, IDLE_1, IDLE_2], "red-3")
+    t = Scenario([SEAT_0, IDLE_1, IDLE_2], "red-3")
     last, *rest = t.state.draw_pile
     t.set_table(draw_pile=(last,), discard_pile=(*rest, "red-3"))
 
@@ -86,7 +86,7 @@ def test_when_both_piles_are_exhausted_a_player_draws_what_there_is():
     Given an empty draw pile and only the red 3 on the discard pile (seat 2 holds every other
     card): seat 1 owes two cards and gets the red 3 only; seat 2 then draws nothing, and the
     turn goes on."""
-    t = Table([SEAT_0, IDLE_1, IDLE_2], "red-3")
+    t = Scenario([SEAT_0, IDLE_1, IDLE_2], "red-3")
     hoard = (*IDLE_2, *t.state.draw_pile)
     t.set_table(draw_pile=(), hands=(tuple(SEAT_0), tuple(IDLE_1), hoard))
 
@@ -235,7 +235,7 @@ def test_drawing_nothing_from_exhausted_piles_is_still_the_players_move():
     plays its red draw2 leaving one card and says nothing; seat 1 owes two and gets the red 3 (a
     penalty, not a move of its own); seat 2 begins its turn by drawing, and draws nothing. Now it
     is too late to catch seat 0."""
-    t = Table([SEAT_0, IDLE_1, IDLE_2], "red-3")
+    t = Scenario([SEAT_0, IDLE_1, IDLE_2], "red-3")
     hoard = (*IDLE_2, *t.state.draw_pile, *SEAT_0[2:])
     t.set_table(draw_pile=(), hands=(("red-draw2", "red-8"), tuple(IDLE_1), hoard))
 

@@ -12,11 +12,11 @@ from collections import Counter
 import pytest
 
 from games.engine import legal_actions
-from tests.engine.test_official_rules import (
+from tests.support.scenario import (
     IDLE_1,
     IDLE_2,
     UNPLAYABLE,
-    Table,
+    Scenario,
     drawn,
     the,
     types,
@@ -25,8 +25,8 @@ from tests.engine.test_official_rules import (
 SEAT_0 = ["red-8", "green-3", "blue-7", "red-skip", "yellow-6", "wild-draw4", "blue-draw2"]
 
 
-def three_seats(draws=(), **options) -> Table:
-    return Table([SEAT_0, IDLE_1, IDLE_2], "red-3", list(draws), **options)
+def three_seats(draws=(), **options) -> Scenario:
+    return Scenario([SEAT_0, IDLE_1, IDLE_2], "red-3", list(draws), **options)
 
 
 def test_timeout_on_a_turn_draws_one_card_and_the_turn_passes():
@@ -88,7 +88,7 @@ def test_timeout_facing_a_wild_draw4_accepts_it():
 def test_timeout_on_a_starter_wild_names_the_most_held_colour(hand, color):
     """Rule book: "naming a colour for a starter wild: the colour they hold most of (ties: red,
     yellow, green, blue)." Wilds are no colour. Then the seat still has its turn to play."""
-    t = Table([hand, IDLE_1, IDLE_2], "wild")
+    t = Scenario([hand, IDLE_1, IDLE_2], "wild")
     events = t.time_out()
     assert types(events) == ["timed_out", "color_chosen", "turn_changed"]
     chosen = the(events, "color_chosen")
@@ -158,7 +158,7 @@ def test_acting_resets_the_count_of_consecutive_timeouts():
 def test_a_two_player_game_ends_by_forfeit_and_the_other_wins():
     """Rule book: "A game left with one active player ends, and that player wins it."
     (max_timeouts 2)"""
-    t = Table([SEAT_0, IDLE_1], "red-3", UNPLAYABLE, max_timeouts=2)
+    t = Scenario([SEAT_0, IDLE_1], "red-3", UNPLAYABLE, max_timeouts=2)
     t.time_out()
     t.draw_and_keep(1)
     events = t.time_out()
@@ -198,7 +198,7 @@ def test_resign_on_ones_own_turn_passes_the_turn():
 
 def test_resign_in_a_two_player_game_the_other_wins():
     """Rule book: "A game left with one active player ends, and that player wins it." """
-    t = Table([SEAT_0, IDLE_1], "red-3")
+    t = Scenario([SEAT_0, IDLE_1], "red-3")
     events = t.resign(0)
     assert types(events) == ["forfeited", "game_ended"]
     assert the(events, "game_ended")["data"] == {"winner_seat": 1, "reason": "forfeit"}
@@ -209,7 +209,7 @@ def test_resign_in_a_two_player_game_the_other_wins():
 def test_resign_before_naming_the_starter_colour_the_next_player_names_it():
     """Starter `wild`: "the first player ... names the colour". Seat 0 resigns before naming
     it: the game still needs a colour, so seat 1, now the first player, names it."""
-    t = Table([SEAT_0, IDLE_1, IDLE_2], "wild")
+    t = Scenario([SEAT_0, IDLE_1, IDLE_2], "wild")
     t.resign(0)
     assert t.state.actor == 1
     assert t.state.pending is not None and t.state.pending.kind == "color"

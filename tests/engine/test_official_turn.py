@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.test_official_rules import IDLE_1, IDLE_2, Table, drawn, the, types
+from tests.support.scenario import IDLE_1, IDLE_2, Scenario, drawn, the, types
 
 # Seat 0 holds a bit of everything; the starter is red-3 unless a scenario says otherwise.
 SEAT_0 = ["red-8", "green-3", "blue-7", "red-skip", "red-reverse", "red-draw2", "wild"]
 
 
-def three_seats(starter: str = "red-3", draws: list[str] | None = None) -> Table:
-    return Table([SEAT_0, IDLE_1, IDLE_2], starter, draws or [])
+def three_seats(starter: str = "red-3", draws: list[str] | None = None) -> Scenario:
+    return Scenario([SEAT_0, IDLE_1, IDLE_2], starter, draws or [])
 
 
 # --- matching ------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_draw2_the_next_player_draws_two_and_loses_their_turn():
 
 def test_two_player_reverse_acts_as_a_skip():
     """Rule book: "`reverse`: the direction flips. With two players it acts as a skip." """
-    t = Table([SEAT_0, IDLE_1], "red-3")
+    t = Scenario([SEAT_0, IDLE_1], "red-3")
     t.act(0, "play", card="red-reverse")
     assert t.state.current == 0
     t.act(0, "play", card="red-8")
@@ -229,7 +229,7 @@ def test_two_player_reverse_acts_as_a_skip():
 def test_two_player_skip_the_player_goes_again():
     """Rule book: "`skip`: the next player loses their turn": with two players, that is the
     other one."""
-    t = Table([SEAT_0, IDLE_1], "red-3")
+    t = Scenario([SEAT_0, IDLE_1], "red-3")
     t.act(0, "play", card="red-skip")
     assert t.state.current == 0
     assert t.hand(1) == IDLE_1
@@ -238,7 +238,7 @@ def test_two_player_skip_the_player_goes_again():
 def test_two_player_draw2_the_player_goes_again():
     """Rule book: "`draw2`: the next player draws 2 cards and loses their turn." With two
     players, seat 0 plays on."""
-    t = Table([SEAT_0, IDLE_1], "red-3", ["green-9", "yellow-4"])
+    t = Scenario([SEAT_0, IDLE_1], "red-3", ["green-9", "yellow-4"])
     t.act(0, "play", card="red-draw2")
     assert t.hand(1) == [*IDLE_1, "green-9", "yellow-4"]
     assert t.state.current == 0

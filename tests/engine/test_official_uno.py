@@ -12,7 +12,7 @@ Seat 0 plays its red run down to two cards (red 6 and red 7) while seats 1 and 2
 from __future__ import annotations
 
 from games.engine import view
-from tests.engine.test_official_rules import (
+from tests.support.scenario import (
     UNPLAYABLE,
     drawn,
     red_run,

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 
 from games.engine import COLORS, event_view, legal_actions, view
-from tests.engine.test_official_rules import IDLE_1, IDLE_2, Table, red_run, red_run_to, the
+from tests.support.scenario import IDLE_1, IDLE_2, Scenario, red_run, red_run_to, the
 
 SEAT_0 = ["red-8", "green-3", "blue-7", "red-skip", "yellow-6", "wild", "blue-draw2"]
 
 
-def three_seats(draws=()) -> Table:
-    return Table([SEAT_0, IDLE_1, IDLE_2], "red-3", list(draws))
+def three_seats(draws=()) -> Scenario:
+    return Scenario([SEAT_0, IDLE_1, IDLE_2], "red-3", list(draws))
 
 
 def test_a_seat_sees_its_own_hand_and_the_others_counts():
@@ -50,7 +50,7 @@ def test_a_spectator_sees_no_hand():
 
 def test_a_finished_game_reveals_every_hand():
     """API: "Once a game is finished its replay and event log show every card." """
-    t = Table([SEAT_0, IDLE_1], "red-3")
+    t = Scenario([SEAT_0, IDLE_1], "red-3")
     t.resign(1)
     assert t.state.status == "finished"
     seen = view(t.state, None)

@@ -9,7 +9,7 @@ number or symbol do not count; other wilds do not count). The player may still p
 from __future__ import annotations
 
 from games.engine import event_view, legal_actions
-from tests.engine.test_official_rules import IDLE_2, Table, drawn, the, types
+from tests.support.scenario import IDLE_2, Scenario, drawn, the, types
 
 # The top card is a red 3 in every scenario here.
 # Seat 0 holds no red: the green 3 matches by number only, the wild is another wild.
@@ -24,7 +24,7 @@ SIX = [*FOUR, "blue-5", "blue-6"]
 
 def test_wild_draw4_accepted_the_next_player_draws_four_and_loses_the_turn():
     """Seat 0 holds no red and plays the wild-draw4 naming green; seat 1 accepts it."""
-    t = Table([INNOCENT, VICTIM, IDLE_2], "red-3", FOUR)
+    t = Scenario([INNOCENT, VICTIM, IDLE_2], "red-3", FOUR)
     t.act(0, "play", card="wild-draw4", color="green")
     assert t.state.top_card == "wild-draw4"
     assert t.state.color == "green"
@@ -41,7 +41,7 @@ def test_wild_draw4_accepted_the_next_player_draws_four_and_loses_the_turn():
 
 def test_the_victim_must_answer_the_wild_draw4():
     """The next player "may challenge instead of accepting": nothing else (official rules)."""
-    t = Table([INNOCENT, VICTIM, IDLE_2], "red-3", FOUR)
+    t = Scenario([INNOCENT, VICTIM, IDLE_2], "red-3", FOUR)
     t.act(0, "play", card="wild-draw4", color="green")
     assert legal_actions(t.state, 1) == [{"action": "challenge"}, {"action": "accept"}]
     assert t.refused(1, "draw").code == "answer_required"
@@ -50,14 +50,14 @@ def test_the_victim_must_answer_the_wild_draw4():
 
 def test_wild_draw4_needs_a_colour():
     """Rule book: "the player names the next colour": color_required without one."""
-    t = Table([INNOCENT, VICTIM, IDLE_2], "red-3")
+    t = Scenario([INNOCENT, VICTIM, IDLE_2], "red-3")
     error = t.refused(0, "play", card="wild-draw4")
     assert (error.code, error.status) == ("color_required", 422)
 
 
 def test_a_bluff_is_accepted_by_the_server():
     """Rule book: "The player may still play it illegally (a bluff): the server accepts it"."""
-    t = Table([GUILTY, VICTIM, IDLE_2], "red-3", FOUR)
+    t = Scenario([GUILTY, VICTIM, IDLE_2], "red-3", FOUR)
     t.act(0, "play", card="wild-draw4", color="blue")
     assert t.state.top_card == "wild-draw4"
     assert t.state.color == "blue"
@@ -70,7 +70,7 @@ def test_challenge_guilty_the_bluffer_draws_four_and_the_colour_reverts():
     """Rule book: "challenged and guilty (held a card of the current colour): the challenged
     player draws 4 instead, the colour choice is annulled (the colour stays what it was before
     the wild-draw4) and the challenger plays their turn normally"."""
-    t = Table([GUILTY, VICTIM, IDLE_2], "red-3", FOUR)
+    t = Scenario([GUILTY, VICTIM, IDLE_2], "red-3", FOUR)
     t.act(0, "play", card="wild-draw4", color="blue")
     events = t.act(1, "challenge")
 
@@ -96,7 +96,7 @@ def test_challenge_innocent_the_challenger_draws_six_and_loses_the_turn():
     """Rule book: "challenged and innocent: the challenger draws 6 (the 4 plus 2) and loses
     their turn." Seat 0's green 3 matches the red 3 by number only, and its wild is another
     wild: neither counts."""
-    t = Table([INNOCENT, VICTIM, IDLE_2], "red-3", SIX)
+    t = Scenario([INNOCENT, VICTIM, IDLE_2], "red-3", SIX)
     t.act(0, "play", card="wild-draw4", color="green")
     events = t.act(1, "challenge")
 
@@ -115,7 +115,7 @@ def test_the_challenger_alone_is_shown_the_challenged_hand():
     """Rule book: "the challenger is shown the challenged player's hand (an event visible to the
     challenger alone)". A third seat and a spectator see that a challenge happened, not the
     hand."""
-    t = Table([GUILTY, VICTIM, IDLE_2], "red-3", FOUR)
+    t = Scenario([GUILTY, VICTIM, IDLE_2], "red-3", FOUR)
     t.act(0, "play", card="wild-draw4", color="blue")
     challenged = the(t.act(1, "challenge"), "challenged")
 
@@ -135,7 +135,7 @@ def test_the_challenger_alone_is_shown_the_challenged_hand():
 def test_only_the_victim_may_challenge():
     """Rule book: "Only the player who received the draw four may challenge": not a third seat,
     not the player who played it."""
-    t = Table([GUILTY, VICTIM, IDLE_2], "red-3", FOUR)
+    t = Scenario([GUILTY, VICTIM, IDLE_2], "red-3", FOUR)
     t.act(0, "play", card="wild-draw4", color="blue")
     error = t.refused(2, "challenge")
     assert (error.code, error.status) == ("not_your_turn", 409)
@@ -145,7 +145,7 @@ def test_only_the_victim_may_challenge():
 
 def test_challenge_with_nothing_to_challenge_is_refused():
     """A challenge answers a wild-draw4 played on you; with none, nothing_to_challenge (422)."""
-    t = Table([GUILTY, VICTIM, IDLE_2], "red-3", ["blue-9"])
+    t = Scenario([GUILTY, VICTIM, IDLE_2], "red-3", ["blue-9"])
     error = t.refused(0, "challenge")
     assert (error.code, error.status) == ("nothing_to_challenge", 422)
     assert t.refused(0, "accept").code == "nothing_to_challenge"

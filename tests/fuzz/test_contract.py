@@ -27,7 +27,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.fuzz.conftest import World
+from tests.support.world import World
 
 SCHEMA_URL = "/api/schema/?format=json"
 

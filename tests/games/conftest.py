@@ -6,15 +6,13 @@ Every test here runs against PostgreSQL (the trigger and the row locks are Postg
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from tests.games.helpers import Player, client_for
+from tests.support.players import MakePlayer, Player, player_for
 
-MakePlayer = Callable[..., Player]
 _names = itertools.count(1)
 
 
@@ -32,7 +30,7 @@ def make_player(db: None) -> MakePlayer:
         username = f"{name or 'player'}{next(_names)}"
         # No password: these players sign in with tokens (and hashing one costs a second).
         user = User.objects.create_user(username=username, password=None, is_staff=staff)
-        return Player(user, client_for(user))
+        return player_for(user)
 
     return make
 

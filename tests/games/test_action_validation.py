@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from games.serializers import ACTION_SERIALIZERS, MAX_INT, action_shape_problem
-from tests.games.helpers import Player, Table, log_size, refused, start_table
+from tests.support.players import Player
+from tests.support.table import Table, log_size, refused, start_table
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from rest_framework.test import APIClient
 
 from games.engine import DECK
 from games.models import Game
-from tests.games.helpers import (
+from tests.support.players import Player
+from tests.support.table import (
     GAMES,
-    Player,
     Table,
     create_game,
     deck_table,

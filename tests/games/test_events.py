@@ -10,9 +10,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from games import apis
-from tests.games.conftest import MakePlayer
-from tests.games.helpers import Player, Table, db_log, ok, refused, start_table
-from tests.games.test_concurrency import run_threads
+from tests.support.concurrency import run_threads
+from tests.support.players import MakePlayer, Player
+from tests.support.table import Table, db_log, ok, refused, start_table
 
 
 @pytest.fixture

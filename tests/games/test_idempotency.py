@@ -8,18 +8,9 @@ from typing import Any
 import pytest
 
 from games.models import IdempotentRequest
-from tests.games.conftest import MakePlayer
-from tests.games.helpers import (
-    Player,
-    Table,
-    body_of,
-    deck_table,
-    log_size,
-    ok,
-    refused,
-    start_table,
-)
-from tests.games.test_concurrency import THREADS, assert_consistent, run_threads
+from tests.support.concurrency import THREADS, assert_consistent, run_threads
+from tests.support.players import MakePlayer, Player
+from tests.support.table import Table, body_of, deck_table, log_size, ok, refused, start_table
 
 HANDS = [
     ["red-3", "red-4", "blue-5", "wild", "green-7", "yellow-1", "red-skip"],

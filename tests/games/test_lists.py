@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.games.helpers import GAMES, Player, create_game, game_url, ok, refused, start_table
+from tests.support.players import Player
+from tests.support.table import GAMES, create_game, game_url, ok, refused, start_table
 
 pytestmark = pytest.mark.django_db
 

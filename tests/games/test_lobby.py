@@ -6,7 +6,9 @@ import pytest
 
 from games import engine
 from games.models import Game, GameStatus, Hand, Seat
-from tests.games.helpers import GAMES, Player, create_game, game_url, log_size, ok, refused
+from tests.support.cards import cards_in_view
+from tests.support.players import Player
+from tests.support.table import GAMES, create_game, game_url, log_size, ok, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -14,8 +16,7 @@ pytestmark = pytest.mark.django_db
 def dealt(view: dict) -> bool:
     """Seven cards each (nine for a seat hit by a draw2 starter), and all 108 cards accounted."""
     counts = [s["hand_count"] for s in view["seats"]]
-    piles = view["round"]["draw_pile"] + view["round"]["discard_pile"]
-    return all(c in (7, 9) for c in counts) and sum(counts) + piles == 108
+    return all(c in (7, 9) for c in counts) and cards_in_view(view) == 108
 
 
 def seated(view: dict) -> list[int]:

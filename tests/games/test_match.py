@@ -8,9 +8,11 @@ from collections import Counter
 import pytest
 
 from games import engine
+from games.engine.bots import choose
 from games.engine.snapshot import state_to_data
 from games.models import Game, Hand, Seat
-from tests.games.helpers import Player, choose, db_log, db_state, start_table
+from tests.support.players import Player
+from tests.support.table import db_log, db_state, start_table
 
 pytestmark = pytest.mark.django_db
 

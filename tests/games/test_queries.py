@@ -8,8 +8,10 @@ import pytest
 from django.db.models import Max
 
 from games import engine, play
+from games.engine.bots import choose
 from games.models import Event
-from tests.games.helpers import Player, Table, choose, db_state, start_table
+from tests.support.players import Player
+from tests.support.table import Table, db_state, start_table
 
 pytestmark = pytest.mark.django_db
 

@@ -8,17 +8,9 @@ from typing import Any
 import pytest
 
 from games import engine
-from tests.games.helpers import (
-    Player,
-    choose,
-    create_game,
-    db_log,
-    game_url,
-    ok,
-    play_to_end,
-    refused,
-    start_table,
-)
+from games.engine.bots import choose
+from tests.support.players import Player
+from tests.support.table import create_game, db_log, game_url, ok, play_to_end, refused, start_table
 
 pytestmark = pytest.mark.django_db
 

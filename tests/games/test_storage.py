@@ -13,10 +13,12 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import engine, eventstore
+from games.engine.bots import choose
 from games.engine.snapshot import state_from_data
 from games.models import Event, Game, Hand, Seat
 from games.projections import Changes
-from tests.games.helpers import Player, Table, choose, db_log, play_to_end, start_table
+from tests.support.players import Player
+from tests.support.table import Table, db_log, play_to_end, start_table
 from unoservice.errors import DomainError
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 
 Random games with several house-rule sets are played through HTTP; every response a seat (or a
 spectator) receives is checked against the true state read from the database, path by path
-(tests/games/visibility.py), and against the engine's own view of that seat.
+(tests/support/visibility.py), and against the engine's own view of that seat.
 """
 
 from __future__ import annotations
@@ -13,19 +13,10 @@ from typing import Any
 import pytest
 
 from games import engine
-from tests.games.conftest import MakePlayer
-from tests.games.helpers import (
-    Player,
-    Table,
-    choose,
-    db_log,
-    db_state,
-    deck_table,
-    log_size,
-    ok,
-    start_table,
-)
-from tests.games.visibility import (
+from games.engine.bots import choose
+from tests.support.players import MakePlayer, Player
+from tests.support.table import Table, db_log, db_state, deck_table, log_size, ok, start_table
+from tests.support.visibility import (
     assert_event_hides,
     assert_view_hides,
     assert_view_is_engine_view,

@@ -16,8 +16,7 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from tests.games.helpers import GAMES
-from tests.hostile.conftest import Lobby, Table
+from tests.support.table import GAMES, Lobby, Table
 
 MB = 1024 * 1024
 
@@ -54,7 +53,11 @@ def big_action(size: int) -> bytes:
 def test_an_oversized_action_is_refused_whole(table: Table, size: int) -> None:
     before = table.snapshot()
 
-    refused(raw_post(table.actor, table.url("actions"), big_action(size)), 413, "request_too_large")
+    refused(
+        raw_post(table.actor_client(), table.url("actions"), big_action(size)),
+        413,
+        "request_too_large",
+    )
 
     assert table.snapshot() == before
 
@@ -64,7 +67,7 @@ def test_an_oversized_valid_action_is_refused_too(table: Table) -> None:
     before = table.snapshot()
     body = b'{"action": "draw"' + b" " * (2 * MB) + b"}"
 
-    refused(raw_post(table.actor, table.url("actions"), body), 413, "request_too_large")
+    refused(raw_post(table.actor_client(), table.url("actions"), body), 413, "request_too_large")
 
     assert table.snapshot() == before
 
@@ -75,14 +78,16 @@ def test_oversized_bodies_elsewhere(table: Table) -> None:
     refused(raw_post(anonymous, "/api/v1/players/", body), 413, "request_too_large")
     refused(raw_post(anonymous, "/api/v1/auth/token/", body), 413, "request_too_large")
     create = json.dumps({"rules": {"x": "y" * (2 * MB)}}).encode()
-    refused(raw_post(table.outsider, GAMES, create), 413, "request_too_large")
+    refused(raw_post(table.outsider_client(), GAMES, create), 413, "request_too_large")
 
 
 def test_a_body_just_under_the_limit_is_parsed(table: Table) -> None:
     """The limit refuses size, not shape: a large body under it meets ordinary validation."""
     before = table.snapshot()
 
-    refused(raw_post(table.actor, table.url("actions"), big_action(100_000)), 400, "invalid")
+    refused(
+        raw_post(table.actor_client(), table.url("actions"), big_action(100_000)), 400, "invalid"
+    )
 
     assert table.snapshot() == before
 
@@ -102,7 +107,7 @@ NESTED = [
 def test_deeply_nested_json_is_a_clean_400(table: Table, payload: str) -> None:
     before = table.snapshot()
 
-    refused(raw_post(table.actor, table.url("actions"), payload), 400, "invalid")
+    refused(raw_post(table.actor_client(), table.url("actions"), payload), 400, "invalid")
 
     assert table.snapshot() == before
 
@@ -110,7 +115,7 @@ def test_deeply_nested_json_is_a_clean_400(table: Table, payload: str) -> None:
 @pytest.mark.parametrize("depth", [DEPTH, 500])
 def test_deeply_nested_rules_are_a_clean_400(table: Table, depth: int) -> None:
     rules = '{"stacking":' * depth + "true" + "}" * depth
-    refused(raw_post(table.outsider, GAMES, '{"rules": ' + rules + "}"), 400, "invalid")
+    refused(raw_post(table.outsider_client(), GAMES, '{"rules": ' + rules + "}"), 400, "invalid")
 
 
 # --- absurd numbers and strings in queries ------------------------------------------------------
@@ -121,39 +126,39 @@ BAD_NUMBERS = [str(2**40), str(2**31), "-1", "abc", "", "1.5", "1e3", "0x10", " 
 @pytest.mark.parametrize("name", ["after", "limit", "wait"])
 @pytest.mark.parametrize("value", BAD_NUMBERS)
 def test_bad_event_log_queries(table: Table, name: str, value: str) -> None:
-    refused(table.actor.get(table.url("events"), {name: value}), 400, "invalid")
+    refused(table.actor_client().get(table.url("events"), {name: value}), 400, "invalid")
 
 
 @pytest.mark.parametrize("value", [*BAD_NUMBERS, "0"])
 def test_bad_replay_queries(table: Table, value: str) -> None:
-    refused(table.actor.get(table.url("replay"), {"at": value}), 400, "invalid")
+    refused(table.actor_client().get(table.url("replay"), {"at": value}), 400, "invalid")
 
 
 def test_replay_needs_at(table: Table) -> None:
-    refused(table.actor.get(table.url("replay")), 400, "invalid")
+    refused(table.actor_client().get(table.url("replay")), 400, "invalid")
 
 
 @pytest.mark.parametrize("query", [{"limit": 1001}, {"wait": 31}, {"limit": 0}])
 def test_event_log_bounds(table: Table, query: dict[str, int]) -> None:
-    refused(table.actor.get(table.url("events"), query), 400, "invalid")
+    refused(table.actor_client().get(table.url("events"), query), 400, "invalid")
 
 
 @pytest.mark.parametrize("value", [str(2**40), "-1", "abc", "0"])
 @pytest.mark.parametrize("name", ["page", "page_size"])
 def test_bad_list_queries(table: Table, name: str, value: str) -> None:
-    refused(table.actor.get(GAMES, {name: value}), 400, "invalid")
+    refused(table.actor_client().get(GAMES, {name: value}), 400, "invalid")
 
 
 def test_a_page_past_the_end_is_a_404_with_a_code(table: Table) -> None:
     """Found by the contract fuzzer: a page past the end answered 404, undocumented."""
     query = {"mine": "true", "my_turn": "true", "page": 2**31 - 2, "page_size": 1}
-    refused(table.actor.get(GAMES, query), 404, "not_found")
+    refused(table.actor_client().get(GAMES, query), 404, "not_found")
 
 
 @pytest.mark.parametrize("url", ["events", "replay"])
 def test_unknown_query_parameters(table: Table, url: str) -> None:
     query = {"at": 1} if url == "replay" else {}
-    refused(table.actor.get(table.url(url), {**query, "debug": "1"}), 400, "invalid")
+    refused(table.actor_client().get(table.url(url), {**query, "debug": "1"}), 400, "invalid")
 
 
 # --- replays of an active game past its end -----------------------------------------------------
@@ -165,7 +170,7 @@ def test_a_replay_past_the_log_is_refused(table: Table, ahead: int) -> None:
     version = before[0]
     at = min(version + ahead, 2**31 - 1)
 
-    for client in (table.actor, table.waiter, table.outsider):
+    for client in (table.actor_client(), table.waiter_client(), table.outsider_client()):
         refused(client.get(table.url("replay"), {"at": at}), 400, "seq_out_of_range")
 
     assert table.snapshot() == before
@@ -191,7 +196,7 @@ UNKNOWN_FIELDS: list[dict[str, Any]] = [
 def test_unknown_action_fields(table: Table, body: dict[str, Any]) -> None:
     before = table.snapshot()
 
-    refused(table.actor.post(table.url("actions"), body, format="json"), 400, "invalid")
+    refused(table.actor_client().post(table.url("actions"), body, format="json"), 400, "invalid")
 
     assert table.snapshot() == before
 
@@ -206,7 +211,7 @@ def test_unknown_action_fields(table: Table, body: dict[str, Any]) -> None:
     ],
 )
 def test_unknown_game_fields(table: Table, body: dict[str, Any]) -> None:
-    refused(table.outsider.post(GAMES, body, format="json"), 400, "invalid")
+    refused(table.outsider_client().post(GAMES, body, format="json"), 400, "invalid")
 
 
 # --- wrong types --------------------------------------------------------------------------------
@@ -266,7 +271,7 @@ WRONG_TYPES: list[Any] = [
 def test_wrong_types_in_actions(table: Table, body: Any) -> None:
     before = table.snapshot()
 
-    refused(raw_post(table.actor, table.url("actions"), json.dumps(body)), 400, "invalid")
+    refused(raw_post(table.actor_client(), table.url("actions"), json.dumps(body)), 400, "invalid")
 
     assert table.snapshot() == before
 
@@ -290,14 +295,14 @@ def test_wrong_types_in_actions(table: Table, body: Any) -> None:
 def test_bodies_that_are_not_valid_json(table: Table, payload: bytes) -> None:
     before = table.snapshot()
 
-    refused(raw_post(table.actor, table.url("actions"), payload), 400, "invalid")
+    refused(raw_post(table.actor_client(), table.url("actions"), payload), 400, "invalid")
 
     assert table.snapshot() == before
 
 
 def test_a_form_body_is_an_unsupported_media_type(table: Table) -> None:
     before = table.snapshot()
-    response = table.actor.post(table.url("actions"), {"action": "draw"})  # multipart
+    response = table.actor_client().post(table.url("actions"), {"action": "draw"})  # multipart
 
     refused(response, 415, "unsupported_media_type")
     assert table.snapshot() == before
@@ -328,17 +333,17 @@ def test_a_form_body_is_an_unsupported_media_type(table: Table) -> None:
     ids=lambda b: json.dumps(b)[:40],
 )
 def test_wrong_types_in_game_settings(table: Table, body: dict[str, Any]) -> None:
-    refused(table.outsider.post(GAMES, body, format="json"), 400, "invalid")
+    refused(table.outsider_client().post(GAMES, body, format="json"), 400, "invalid")
 
 
 def test_a_deck_from_a_player_who_is_not_staff(table: Table) -> None:
-    response = table.outsider.post(GAMES, {"deck": ["red-3"] * 108}, format="json")
+    response = table.outsider_client().post(GAMES, {"deck": ["red-3"] * 108}, format="json")
     refused(response, 403, "permission_denied")
 
 
 def test_an_idempotency_key_too_long(table: Table) -> None:
     before = table.snapshot()
-    response = table.actor.post(
+    response = table.actor_client().post(
         table.url("actions"), {"action": "draw"}, format="json", HTTP_IDEMPOTENCY_KEY="k" * 256
     )
 
@@ -355,8 +360,10 @@ def test_an_idempotency_key_too_long(table: Table) -> None:
 def test_acting_in_a_game_without_a_seat(table: Table, body: dict[str, Any]) -> None:
     before = table.snapshot()
 
-    refused(table.outsider.post(table.url("actions"), body, format="json"), 403, "not_a_player")
-    refused(table.outsider.post(table.url("resign")), 403, "not_a_player")
+    refused(
+        table.outsider_client().post(table.url("actions"), body, format="json"), 403, "not_a_player"
+    )
+    refused(table.outsider_client().post(table.url("resign")), 403, "not_a_player")
 
     assert table.snapshot() == before
 
@@ -364,7 +371,7 @@ def test_acting_in_a_game_without_a_seat(table: Table, body: dict[str, Any]) -> 
 def test_acting_out_of_turn(table: Table) -> None:
     before = table.snapshot()
 
-    response = table.waiter.post(table.url("actions"), {"action": "draw"}, format="json")
+    response = table.waiter_client().post(table.url("actions"), {"action": "draw"}, format="json")
 
     refused(response, 409, "not_your_turn")
     assert table.snapshot() == before
@@ -381,9 +388,9 @@ def test_lobby_calls_by_the_wrong_players(lobby: Lobby) -> None:
 def test_a_started_game_refuses_lobby_calls(table: Table) -> None:
     before = table.snapshot()
 
-    refused(table.outsider.post(table.url("join")), 409, "game_full")
-    refused(table.actor.post(table.url("leave")), 409, "game_not_waiting")
-    refused(table.actor.post(table.url("start")), 409, "game_not_waiting")
+    refused(table.outsider_client().post(table.url("join")), 409, "game_full")
+    refused(table.actor_client().post(table.url("leave")), 409, "game_not_waiting")
+    refused(table.actor_client().post(table.url("start")), 409, "game_not_waiting")
 
     assert table.snapshot() == before
 
@@ -414,10 +421,10 @@ def test_bad_tokens(table: Table, authorization: str) -> None:
 
 def test_a_revoked_token(table: Table) -> None:
     before = table.snapshot()
-    assert table.waiter.post("/api/v1/auth/logout/").status_code == 204
+    assert table.waiter_client().post("/api/v1/auth/logout/").status_code == 204
 
-    refused(table.waiter.get(table.url()), 401, "not_authenticated")
-    refused(table.waiter.post(table.url("resign")), 401, "not_authenticated")
+    refused(table.waiter_client().get(table.url()), 401, "not_authenticated")
+    refused(table.waiter_client().post(table.url("resign")), 401, "not_authenticated")
 
     assert table.snapshot() == before
 
@@ -456,9 +463,9 @@ def test_games_that_do_not_exist(table: Table, game_id: str, method: str, suffix
     url = f"{GAMES}{game_id}/{suffix + '/' if suffix else ''}"
     query = {"at": 1} if suffix == "replay" else {}
     if method == "get":
-        response = table.actor.get(url, query)
+        response = table.actor_client().get(url, query)
     else:
-        response = table.actor.post(url, {"action": "draw"}, format="json")
+        response = table.actor_client().post(url, {"action": "draw"}, format="json")
 
     refused(response, 404, "not_found")
 
@@ -476,19 +483,19 @@ def test_games_that_do_not_exist(table: Table, game_id: str, method: str, suffix
     ],
 )
 def test_paths_that_match_nothing_answer_json(table: Table, path: str) -> None:
-    refused(table.actor.get(path), 404, "not_found")
+    refused(table.actor_client().get(path), 404, "not_found")
 
 
 def test_a_player_that_does_not_exist(table: Table) -> None:
-    refused(table.actor.get("/api/v1/players/2147483647/"), 404, "not_found")
+    refused(table.actor_client().get("/api/v1/players/2147483647/"), 404, "not_found")
 
 
 def test_a_method_the_endpoint_does_not_take(table: Table) -> None:
     before = table.snapshot()
 
-    refused(table.actor.delete(table.url()), 405, "method_not_allowed")
-    refused(table.actor.put(table.url("actions"), {"action": "draw"}, format="json"), 405)
-    refused(table.actor.get(table.url("actions")), 405, "method_not_allowed")
+    refused(table.actor_client().delete(table.url()), 405, "method_not_allowed")
+    refused(table.actor_client().put(table.url("actions"), {"action": "draw"}, format="json"), 405)
+    refused(table.actor_client().get(table.url("actions")), 405, "method_not_allowed")
 
     assert table.snapshot() == before
 
@@ -497,7 +504,9 @@ def test_a_post_without_the_trailing_slash_acts_on_nothing(table: Table) -> None
     """Django's APPEND_SLASH answers a redirect (it cannot redirect a POST's body): no 5xx."""
     before = table.snapshot()
 
-    response = table.actor.post(table.url("actions").rstrip("/"), {"action": "draw"}, format="json")
+    response = table.actor_client().post(
+        table.url("actions").rstrip("/"), {"action": "draw"}, format="json"
+    )
 
     assert response.status_code in (301, 404), response.status_code
     assert table.snapshot() == before
@@ -505,7 +514,7 @@ def test_a_post_without_the_trailing_slash_acts_on_nothing(table: Table) -> None
 
 @override_settings(DEBUG=False)
 def test_no_debug_page_leaks(table: Table) -> None:
-    refused(table.actor.get("/api/v1/players/null,null/"), 404, "not_found")
+    refused(table.actor_client().get("/api/v1/players/null,null/"), 404, "not_found")
 
 
 # --- failures behind the API: the database gone, a crash, Django's own size check ----------------
@@ -526,8 +535,8 @@ def test_a_database_that_does_not_answer_is_a_503_with_a_code(
     monkeypatch.setattr(play, "game_act", down)
 
     for response in (
-        table.actor.get(table.url()),
-        table.actor.post(table.url("actions"), {"action": "draw"}, format="json"),
+        table.actor_client().get(table.url()),
+        table.actor_client().post(table.url("actions"), {"action": "draw"}, format="json"),
     ):
         refused(response, 503, "unavailable")
         assert response["Retry-After"] == "1"
@@ -542,9 +551,9 @@ def test_a_crash_is_a_500_with_a_code_and_no_details(
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(selectors, "get_game", crash)
-    table.actor.raise_request_exception = False
+    table.actor_client().raise_request_exception = False
 
-    response = table.actor.get(table.url())
+    response = table.actor_client().get(table.url())
 
     refused(response, 500, "server_error")
     assert b"secret" not in response.content

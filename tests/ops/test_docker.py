@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.ops.deployment import (
+from tests.support.deployment import (
     COMPOSE,
     DOCKER,
     ROOT,

@@ -13,7 +13,8 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tests.ops.conftest import GAMES, PASSWORD, MakePlayer, Table, client_with, start_game
+from tests.support.players import PASSWORD, MakePlayer, client_with
+from tests.support.table import GAMES, SEED, Table, start_table
 from unoservice.logging import JsonFormatter, RequestIdFilter, TextFormatter
 
 OnCommit = Callable[..., Any]
@@ -189,7 +190,7 @@ def test_no_log_line_holds_a_password_a_token_or_a_hidden_card(
         ).json()["token"]
         zoe = make_player("zoe")
         zoe.client = client_with(token)
-        table = start_game(zoe, make_player("bob"))
+        table = start_table([zoe, make_player("bob")], seed=SEED)
         seen = _hand_cards(table)
         with django_capture_on_commit_callbacks(execute=True):
             for _ in range(6):

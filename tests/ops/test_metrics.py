@@ -18,8 +18,9 @@ from pytest_django.fixtures import Settings
 
 from games import clock
 from games.models import Game
-from tests.ops.conftest import GAMES, MakePlayer, Table, start_game
-from tests.ops.deployment import ROOT
+from tests.support.deployment import ROOT
+from tests.support.players import MakePlayer
+from tests.support.table import GAMES, SEED, Table, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,7 @@ def test_games_by_status_are_counted_from_the_database(
 ) -> None:
     host = make_player("host")
     host.client.post(GAMES, {"max_players": 3}, format="json")
-    start_game(host, make_player("guest"))
+    start_table([host, make_player("guest")], seed=SEED)
 
     samples = scrape(client)
 
@@ -125,7 +126,9 @@ def test_actions_and_refusals_are_counted(
 def test_timeouts_and_forfeits_are_counted(
     client: Client, make_player: MakePlayer, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
-    table = start_game(make_player("ada"), make_player("bob"), make_player("cy"), max_timeouts=1)
+    table = start_table(
+        [make_player("ada"), make_player("bob"), make_player("cy")], max_timeouts=1, seed=SEED
+    )
     before = scrape(client)
 
     with django_capture_on_commit_callbacks(execute=True):

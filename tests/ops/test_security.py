@@ -13,7 +13,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Event, Game
-from tests.ops.conftest import GAMES, PASSWORD, MakePlayer, Table
+from tests.support.players import PASSWORD, MakePlayer
+from tests.support.table import GAMES, Table
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ops.deployment import ROOT
+from tests.support.deployment import ROOT
 
 STRONG_KEY = "p9Lx-2vQm_Rk7tWz4Yb8Nc1Hd6Gf3Js0Ae5Ui-Oo7Ty2Re9Wq4Ap6Sd1Fg8Hj3Kl"
 DEPLOY_CHECK = (

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.ops.deployment import ROOT
+from tests.support.deployment import ROOT
 
 PLAY = """
 import json, random

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-PASSWORD = "correct-horse-battery-9"
-
-MakePlayer = Callable[..., User]
+from tests.support.players import PASSWORD, MakeUser, client_for
 
 
 @pytest.fixture
@@ -21,7 +17,7 @@ def api() -> APIClient:
 
 
 @pytest.fixture
-def make_player() -> MakePlayer:
+def make_player() -> MakeUser:
     def make(username: str = "alice", password: str = PASSWORD, **extra: Any) -> User:
         return User.objects.create_user(username=username, password=password, **extra)
 
@@ -29,14 +25,11 @@ def make_player() -> MakePlayer:
 
 
 @pytest.fixture
-def player(make_player: MakePlayer) -> User:
+def player(make_player: MakeUser) -> User:
     return make_player()
 
 
 @pytest.fixture
 def authed(player: User) -> APIClient:
     """A client that sends ``player``'s token."""
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=player)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
+    return client_for(player)

@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.players.conftest import PASSWORD, MakePlayer
+from tests.support.players import PASSWORD, MakeUser
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def test_register_get_a_token_and_read_me(api: APIClient) -> None:
     assert me["date_joined"].endswith(("Z", "+00:00"))
 
 
-def test_token_is_the_same_until_revoked(api: APIClient, make_player: MakePlayer) -> None:
+def test_token_is_the_same_until_revoked(api: APIClient, make_player: MakeUser) -> None:
     make_player("alice")
     credentials = {"username": "alice", "password": PASSWORD}
 
@@ -109,7 +109,7 @@ def test_usernames_django_accepts(api: APIClient, username: str) -> None:
     assert response.json()["username"] == username
 
 
-def test_duplicate_username(api: APIClient, make_player: MakePlayer) -> None:
+def test_duplicate_username(api: APIClient, make_player: MakeUser) -> None:
     make_player("alice")
 
     for username in ["alice", "ALICE"]:
@@ -130,7 +130,7 @@ def test_duplicate_username(api: APIClient, make_player: MakePlayer) -> None:
     ],
 )
 def test_wrong_credentials(
-    api: APIClient, make_player: MakePlayer, credentials: dict[str, str]
+    api: APIClient, make_player: MakeUser, credentials: dict[str, str]
 ) -> None:
     make_player("alice")
 
@@ -141,7 +141,7 @@ def test_wrong_credentials(
     assert not Token.objects.exists()
 
 
-def test_inactive_player_gets_no_token(api: APIClient, make_player: MakePlayer) -> None:
+def test_inactive_player_gets_no_token(api: APIClient, make_player: MakeUser) -> None:
     make_player("alice", is_active=False)
 
     response = api.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json")
@@ -150,7 +150,7 @@ def test_inactive_player_gets_no_token(api: APIClient, make_player: MakePlayer) 
     assert response.json()["code"] == "invalid_credentials"
 
 
-def test_logout_makes_the_token_stop_working(api: APIClient, make_player: MakePlayer) -> None:
+def test_logout_makes_the_token_stop_working(api: APIClient, make_player: MakeUser) -> None:
     make_player("alice")
     credentials = {"username": "alice", "password": PASSWORD}
     token = api.post(TOKEN, credentials, format="json").json()["token"]

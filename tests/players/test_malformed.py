@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from tests.players.conftest import PASSWORD, MakePlayer
+from tests.support.players import PASSWORD, MakeUser
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ BAD_BODIES: list[Any] = [
 
 
 @pytest.fixture(autouse=True)
-def _alice(make_player: MakePlayer) -> None:
+def _alice(make_player: MakeUser) -> None:
     make_player("alice")
 
 

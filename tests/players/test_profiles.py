@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from games.models import Game, GameStatus, Seat
-from tests.players.conftest import MakePlayer
+from tests.support.players import MakeUser
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def test_me_needs_a_token(api: APIClient) -> None:
         assert response.json()["code"] == "not_authenticated"
 
 
-def test_me_shows_staff(make_player: MakePlayer) -> None:
+def test_me_shows_staff(make_player: MakeUser) -> None:
     staff = make_player("root", is_staff=True)
     client = APIClient()
     client.force_authenticate(staff)
@@ -49,7 +49,7 @@ def test_me_shows_staff(make_player: MakePlayer) -> None:
     assert client.get(ME).json()["is_staff"] is True
 
 
-def test_public_profile(authed: APIClient, make_player: MakePlayer) -> None:
+def test_public_profile(authed: APIClient, make_player: MakeUser) -> None:
     bob = make_player("bob")
 
     response = authed.get(profile_url(bob.pk))
@@ -78,7 +78,7 @@ def test_public_profile_needs_a_token(api: APIClient, player: User) -> None:
 
 
 def test_stats_count_finished_won_and_active_games(
-    authed: APIClient, player: User, make_player: MakePlayer
+    authed: APIClient, player: User, make_player: MakeUser
 ) -> None:
     bob, carol = make_player("bob"), make_player("carol")
     make_game(GameStatus.FINISHED, [player, bob], winner_seat=0)  # alice won at seat 0

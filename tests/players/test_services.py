@@ -9,14 +9,14 @@ from rest_framework.authtoken.models import Token
 
 from players.selectors import PlayerStats, player_get, player_stats
 from players.services import player_register, token_issue, token_revoke
-from tests.players.conftest import PASSWORD, MakePlayer
+from tests.support.players import PASSWORD, MakeUser
 from unoservice.errors import DomainError
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_registration_that_loses_the_race_is_username_taken(
-    make_player: MakePlayer, monkeypatch: pytest.MonkeyPatch
+    make_player: MakeUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     make_player("alice")
     # As if the other registration committed between the check and the insert.

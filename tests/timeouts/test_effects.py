@@ -18,7 +18,7 @@ from games.effects import TIME_OUT_TASK
 from games.engine import IllegalMove
 from games.lobby import NewGame, game_create, game_join, game_leave
 from games.models import Game
-from tests.timeouts.conftest import started_game
+from tests.support.timeouts import started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)  # real commits: effects run on them
 

@@ -10,7 +10,9 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Event, Game
-from tests.timeouts.conftest import client_for, make_overdue, started_game
+from tests.support.cards import assert_every_card_accounted
+from tests.support.players import client_for
+from tests.support.timeouts import make_overdue, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +115,7 @@ def test_a_resigned_seat_is_skipped_and_its_cards_go_back(players: Any) -> None:
         {"type": e.type, "seat": e.seat, "data": e.data}
         for e in Event.objects.filter(game=game).order_by("seq")
     )
-    assert sum(map(len, state.hands)) + len(state.draw_pile) + len(state.discard_pile) == 108
+    assert_every_card_accounted(state)
     assert state.actor != 1
     again = client_for(players[1]).post(f"/api/v1/games/{game.pk}/resign/")
     assert again.status_code == 403

@@ -14,7 +14,7 @@ from django.db import connection
 from games import play
 from games.models import Event, Game
 from games.tasks import sweep_overdue_games, time_out_game
-from tests.timeouts.conftest import make_overdue, started_game
+from tests.support.timeouts import make_overdue, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 WAIT = 30.0  # seconds: a bound for a machine under load, not an expected duration

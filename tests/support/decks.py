@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
-from games.engine import DECK, GameState, act, make_options, replay, start_game
-from games.engine.events import Event
+from games.engine import DECK
 
 
 def deck_for(
@@ -42,32 +40,3 @@ def deck_for(
             left[card] -= 1
     assert len(order) == 108 and players * 7 < 108
     return order
-
-
-class Table:
-    """A game under test: its state and its whole log, acted on seat by seat."""
-
-    def __init__(
-        self,
-        hands: Sequence[Sequence[str]],
-        starter: str,
-        draws: Sequence[str] = (),
-        *,
-        seed: int = 1,
-        target_score: int = 500,
-        max_timeouts: int = 3,
-        **rules: Any,
-    ) -> None:
-        options = make_options(rules, target_score=target_score, max_timeouts=max_timeouts)
-        self.log: list[Event] = start_game(
-            len(hands), options, seed, deck=deck_for(hands, starter, draws)
-        )
-        self.state: GameState = replay(self.log)
-
-    def act(self, seat: int, action: str, **fields: Any) -> list[Event]:
-        events, self.state = act(self.state, seat, {"action": action, **fields})
-        self.log += events
-        return events
-
-    def types(self, events: Sequence[Event]) -> list[str]:
-        return [e["type"] for e in events]

@@ -1,6 +1,6 @@
-"""Helpers of the game-service suite: players with real tokens, tables played through HTTP.
+"""One ``Table``: a started game and its players, played through HTTP as a client plays it.
 
-Everything here talks to the service the way a client does (DRF's ``APIClient`` with a
+Everything here talks to the service the way a client does (DRF's ``APIClient`` with an
 ``Authorization: Token …`` header); the database is read only to compare with the truth.
 """
 
@@ -12,44 +12,24 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.test import APIClient
 
 from games import engine
+from games.engine.bots import choose
 from games.engine.snapshot import state_from_data
-from games.models import Event, Game
-from tests.engine.decks import deck_for
+from games.models import Event, Game, Hand
+from tests.support.decks import deck_for
+from tests.support.players import Player
 
 GAMES = "/api/v1/games/"
+# A fixed deal, for games whose deal a test does not care about.
+SEED = 20261129
 Action = dict[str, Any]
 
 
 def game_url(game_id: str, suffix: str = "") -> str:
     return f"{GAMES}{game_id}/{suffix + '/' if suffix else ''}"
-
-
-def client_for(user: User) -> APIClient:
-    """A client signed in as ``user`` with a real DRF token."""
-    token, _ = Token.objects.get_or_create(user=user)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
-
-
-@dataclass
-class Player:
-    user: User
-    client: APIClient
-
-    @property
-    def id(self) -> int:
-        return self.user.pk
-
-    def fresh_client(self) -> APIClient:
-        """Another client with the same token (one per thread)."""
-        return client_for(self.user)
 
 
 def body_of(response: Response) -> Any:
@@ -101,11 +81,12 @@ def log_size(game_id: str) -> tuple[int, int]:
 
 @dataclass
 class Table:
-    """A started game and its players, by seat."""
+    """A started game and its players, by seat; ``outsider`` is signed in and has no seat."""
 
     id: str
     players: list[Player]
     views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    outsider: Player | None = None
 
     def url(self, suffix: str = "") -> str:
         return game_url(self.id, suffix)
@@ -133,14 +114,45 @@ class Table:
         return ok(self.client(seat).get(self.url("replay"), {"at": at}))
 
     def actor(self) -> int:
-        return actor_of(db_state(self.id))
+        return db_state(self.id).actor
 
     def hand(self, seat: int) -> list[str]:
         return list(db_state(self.id).hands[seat])
 
+    def hands(self) -> dict[int, list[str]]:
+        """The hands as the ``Hand`` projection holds them, by seat."""
+        return {h.seat: list(h.cards) for h in Hand.objects.filter(game_id=self.id)}
 
-def actor_of(state: engine.GameState) -> int:
-    return state.actor
+    def actor_client(self) -> APIClient:
+        """The client of the seat that must act now."""
+        return self.client(self.actor())
+
+    def waiter_client(self) -> APIClient:
+        """The client of a seat that must not act now (the first after the actor)."""
+        return self.client((self.actor() + 1) % len(self.players))
+
+    def outsider_client(self) -> APIClient:
+        assert self.outsider is not None, "this table has no outsider"
+        return self.outsider.client
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything a refused request must leave as it was."""
+        game = Game.objects.get(pk=self.id)
+        hands = list(Hand.objects.filter(game_id=self.id).order_by("seat").values_list("cards"))
+        return game.version, Event.objects.filter(game_id=self.id).count(), game.state, hands
+
+
+@dataclass
+class Lobby:
+    """A game waiting for players: ``host`` created it, ``guest`` sits in it, ``outsider`` not."""
+
+    id: str
+    host: APIClient
+    guest: APIClient
+    outsider: APIClient
+
+    def url(self, suffix: str = "") -> str:
+        return game_url(self.id, suffix)
 
 
 def seat_players(host: Player, others: Sequence[Player], game: dict[str, Any]) -> Table:
@@ -178,44 +190,6 @@ def deck_table(
 
 
 # --- bots ---------------------------------------------------------------------------------------
-
-
-def own_plays(view: dict[str, Any]) -> list[Action]:
-    return [a for a in view["you"]["legal_actions"] if a["action"] == "play"]
-
-
-def with_multi_play(rng: random.Random, view: dict[str, Any], action: Action) -> Action:
-    """Under ``multi_play``, sometimes play every card of the same number as ``action``."""
-    card = action.get("card")
-    rank = card.rsplit("-", 1)[-1] if card else ""
-    pending = view["round"]["pending"]
-    if card is None or "uno" in action or not rank.isdigit() or pending is not None:
-        return action
-    hand: list[str] = view["you"]["hand"]
-    more = list(hand)
-    more.remove(card)
-    same = [c for c in more if c.rsplit("-", 1)[-1] == rank]
-    if not same or rng.random() < 0.5:
-        return action
-    cards = [card, *same]
-    combined: Action = {k: v for k, v in action.items() if k != "card"}
-    combined["cards"] = cards
-    if len(hand) - len(cards) == 1:
-        combined["uno"] = True
-    return combined
-
-
-def choose(rng: random.Random, view: dict[str, Any], *, prefer_play: float = 0.8) -> Action:
-    """A legal action for the seat of ``view``, from ``you.legal_actions`` (plays preferred)."""
-    legal: list[Action] = view["you"]["legal_actions"]
-    assert legal, view
-    plays = [a for a in legal if a["action"] == "play"]
-    if plays and rng.random() < prefer_play:
-        action = rng.choice(plays)
-        if view["settings"]["rules"].get("multi_play"):
-            action = with_multi_play(rng, view, action)
-        return action
-    return rng.choice(legal)
 
 
 def out_of_turn(views: dict[int, dict[str, Any]], actor: int) -> Iterator[tuple[int, Action]]:
