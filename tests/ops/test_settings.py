@@ -148,3 +148,27 @@ def test_static_files_are_served_by_whitenoise_with_debug_off(tmp_path: Path) ->
     assert result.stdout.startswith("served")
     manifest = tmp_path / "static" / "staticfiles.json"
     assert manifest.is_file()
+
+
+CONNECTION_SETTINGS = (
+    "from django.conf import settings;"
+    "db = settings.DATABASES['default'];"
+    "print(db['CONN_MAX_AGE'], db['CONN_HEALTH_CHECKS'])"
+)
+
+
+def test_database_connections_are_kept_by_default_and_health_checked() -> None:
+    """A server started by hand (no docker/.env.example) keeps its connections like the deployed
+    one: a new PostgreSQL session per request cost two thirds of the throughput (issue 11)."""
+    default = run_python(
+        "import django; django.setup();" + CONNECTION_SETTINGS,
+        DATABASE_URL="postgres://u:p@127.0.0.1:5432/x",
+    )
+    chosen = run_python(
+        "import django; django.setup();" + CONNECTION_SETTINGS,
+        DATABASE_URL="postgres://u:p@127.0.0.1:5432/x",
+        DATABASE_CONN_MAX_AGE="0",
+    )
+
+    assert default.stdout.split() == ["60", "True"], default.stderr
+    assert chosen.stdout.split() == ["0", "True"], chosen.stderr
