@@ -162,7 +162,7 @@ class GameListApi(APIView):
             201: GameViewSerializer,
             400: error_response("Malformed settings.", "invalid", "invalid_rules", "invalid_deck"),
             403: error_response(
-                "A deck was given by a player who is not staff.", "permission_denied"
+                "A deck or a seed was given by a player who is not staff.", "permission_denied"
             ),
             **UNAUTHORIZED,
         },

@@ -95,7 +95,10 @@ class GameCreateSerializer(StrictSerializer):
         required=False,
         min_value=0,
         max_value=2**63 - 1,
-        help_text="Makes every shuffle of the game reproducible. Kept secret until the game ends.",
+        help_text=(
+            "Staff only (403 `permission_denied` otherwise): makes every shuffle of the game "
+            "reproducible. Kept secret until the game ends."
+        ),
     )
     deck = serializers.ListField(
         child=serializers.ChoiceField(choices=CARD_CHOICES),

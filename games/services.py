@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -93,6 +94,9 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
         if not getattr(player, "is_staff", False):
             raise DomainError("permission_denied", "Only staff may give a deck.", 403)
         check_deck(spec.deck)
+    # A seed fixes every shuffle: whoever knows it knows every hand (issue 11).
+    if spec.seed is not None and not (player.is_staff or settings.UNO_SEEDS_FROM_PLAYERS):
+        raise DomainError("permission_denied", "Only staff may give a seed.", 403)
     seed = spec.seed if spec.seed is not None else secrets.randbits(63)
     if not 0 <= seed <= MAX_SEED:
         raise DomainError("invalid", f"seed must be from 0 to {MAX_SEED}.", 400)

@@ -229,6 +229,10 @@ UNO_THROTTLE_RATES = {
     "actions": env_rate("UNO_THROTTLE_ACTIONS", "300/minute"),
 }
 
+# Only staff may give a game's `seed`: it fixes every shuffle, so a player who gave one would know
+# every hand. The test suite turns this on to reproduce games played by ordinary players.
+UNO_SEEDS_FROM_PLAYERS = False
+
 # Browser clients on other origins (token auth: no cookies cross origins).
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
 CORS_URLS_REGEX = r"^/api/.*$"
