@@ -7,11 +7,15 @@ client can do.
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import IntegrityError, connection, transaction
 from pytest_django.fixtures import Settings
+from rest_framework.test import APIClient
 
 from games.models import Game
 from tests.games.helpers import GAMES, client_for
@@ -58,3 +62,40 @@ def test_without_a_seed_a_player_gets_a_secret_one(db: None, production_seeds: N
     assert [a.status_code for a in answers] == [201, 201]
     seeds = {Game.objects.get(pk=a.json()["id"]).seed for a in answers}
     assert len(seeds) == 2
+
+
+# --- 6. racing registrations beat the case-insensitive username rule ----------------------------
+
+REGISTER = "/api/v1/players/"
+PASSWORD = "a sturdy pass phrase 42"
+
+
+def test_the_database_refuses_a_username_that_differs_only_in_case(db: None) -> None:
+    User.objects.create_user("RaceName", password=None)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user("racename", password=None)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_registrations_of_one_name_make_one_player() -> None:
+    names = ["RaceName", "racename", "RACENAME", "raceName", "Racename", "rAcEnAmE"]
+    barrier = threading.Barrier(len(names))
+
+    def register(name: str) -> tuple[int, Any]:
+        try:
+            barrier.wait(timeout=30)
+            answer = APIClient().post(
+                REGISTER, {"username": name, "password": PASSWORD}, format="json"
+            )
+            return answer.status_code, answer.json()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(len(names)) as pool:
+        answers = list(pool.map(register, names))
+
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [201] + [409] * (len(names) - 1), answers
+    assert {body["code"] for status, body in answers if status == 409} == {"username_taken"}
+    assert User.objects.filter(username__iexact="racename").count() == 1
