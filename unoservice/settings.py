@@ -230,8 +230,9 @@ UNO_THROTTLE_RATES = {
 }
 
 # Only staff may give a game's `seed`: it fixes every shuffle, so a player who gave one would know
-# every hand. The test suite turns this on to reproduce games played by ordinary players.
-UNO_SEEDS_FROM_PLAYERS = False
+# every hand. Tests and benchmarks turn this on to reproduce games played by ordinary players;
+# never in production.
+UNO_SEEDS_FROM_PLAYERS = env_bool("UNO_SEEDS_FROM_PLAYERS", False)
 
 # Browser clients on other origins (token auth: no cookies cross origins).
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
