@@ -104,9 +104,14 @@ def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
 # --- Django's own error pages (no URL matched, a body over the limit, a crash) as error bodies --
 
 
-def _page(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
+def error_page(status: int, code: str, detail: str) -> HttpResponse:
+    """An error body outside DRF (Django's own error pages, middleware), counted like the rest."""
     metrics.record_error(code, action=False)
     return JsonResponse(error_body(code, detail), status=status)
+
+
+def _page(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
+    return error_page(status, code, detail)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

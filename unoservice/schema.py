@@ -59,7 +59,7 @@ def add_common_errors(
     """drf-spectacular hook: the error answers that come from the service's shell, not a view.
 
     Every operation may answer 503 ``unavailable`` (the database does not answer); one with a
-    body, 413 ``request_too_large``; a throttled one (``throttle_scope``), 429 ``throttled``.
+    body, 413 ``request_too_large`` and 411 ``length_required``; a throttled one (``throttle_scope``), 429 ``throttled``.
     """
     scopes = {
         (path, method.lower()): getattr(getattr(callback, "cls", None), "throttle_scope", None)
@@ -75,6 +75,10 @@ def add_common_errors(
             if "requestBody" in operation:
                 responses.setdefault(
                     "413", _error("The request body is too large.", "request_too_large")
+                )
+                responses.setdefault(
+                    "411",
+                    _error("A chunked body, without a Content-Length.", "length_required"),
                 )
             if scopes.get((path, method)):
                 responses.setdefault("429", _error("Too many requests.", "throttled", True))

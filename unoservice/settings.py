@@ -121,6 +121,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "unoservice.middleware.RequestIdMiddleware",
     "unoservice.middleware.MetricsMiddleware",
+    "unoservice.middleware.ChunkedBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",

@@ -7,6 +7,7 @@ client can do.
 
 from __future__ import annotations
 
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -19,6 +20,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from tests.games.helpers import GAMES, client_for
+from tests.hostile.conftest import Table
 from tests.hostile.test_hostile import refused
 
 # --- 1. a seed from a player predicts every shuffle ----------------------------------------------
@@ -99,3 +101,35 @@ def test_racing_registrations_of_one_name_make_one_player() -> None:
     assert statuses == [201] + [409] * (len(names) - 1), answers
     assert {body["code"] for status, body in answers if status == 409} == {"username_taken"}
     assert User.objects.filter(username__iexact="racename").count() == 1
+
+
+# --- 9. chunked request bodies were read as empty -----------------------------------------------
+
+
+def chunked_post(client: APIClient, url: str, payload: dict[str, Any]) -> Any:
+    """A body as a WSGI server hands over a chunked one: the bytes, and no Content-Length."""
+    body = json.dumps(payload).encode()
+    return client.generic(
+        "POST",
+        url,
+        body,
+        content_type="application/json",
+        HTTP_TRANSFER_ENCODING="chunked",
+        CONTENT_LENGTH="",
+    )
+
+
+def test_a_chunked_action_is_refused_as_such_not_read_as_empty(table: Table) -> None:
+    before = table.snapshot()
+
+    body = refused(chunked_post(table.actor, table.url("actions"), {"action": "draw"}), 411)
+
+    assert body["code"] == "length_required" and "Content-Length" in body["detail"]
+    assert table.snapshot() == before
+
+
+def test_a_chunked_registration_is_refused_too(db: None) -> None:
+    answer = chunked_post(APIClient(), REGISTER, {"username": "chunky", "password": PASSWORD})
+
+    assert refused(answer, 411)["code"] == "length_required"
+    assert not User.objects.filter(username="chunky").exists()
