@@ -59,7 +59,8 @@ def add_common_errors(
     """drf-spectacular hook: the error answers that come from the service's shell, not a view.
 
     Every operation may answer 503 ``unavailable`` (the database does not answer); one with a
-    body, 413 ``request_too_large`` and 411 ``length_required``; a throttled one (``throttle_scope``), 429 ``throttled``.
+    body, 413 ``request_too_large`` and 411 ``length_required``; a throttled one
+    (``throttle_scope``), 429 ``throttled``.
     """
     scopes = {
         (path, method.lower()): getattr(getattr(callback, "cls", None), "throttle_scope", None)
