@@ -223,11 +223,12 @@ REST_FRAMEWORK = {
 }
 
 # Throttle rates ("N/second|minute|hour|day", or "off"), per client address for registration and
-# tokens, per player for actions.
+# tokens and the admin's login form, per player for actions.
 UNO_THROTTLE_RATES = {
     "registration": env_rate("UNO_THROTTLE_REGISTRATION", "20/hour"),
     "token": env_rate("UNO_THROTTLE_TOKEN", "30/minute"),
     "actions": env_rate("UNO_THROTTLE_ACTIONS", "300/minute"),
+    "admin_login": env_rate("UNO_THROTTLE_ADMIN_LOGIN", "10/minute"),
 }
 
 # Only staff may give a game's `seed`: it fixes every shuffle, so a player who gave one would know
