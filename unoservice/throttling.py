@@ -24,7 +24,6 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
-
 View = Callable[..., HttpResponse]
 
 
