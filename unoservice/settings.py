@@ -123,7 +123,7 @@ MIDDLEWARE = [
     "unoservice.middleware.MetricsMiddleware",
     "unoservice.middleware.ChunkedBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "unoservice.storage.StaticFilesMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -190,18 +190,20 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 # WhiteNoise serves the admin's and Swagger UI's files from the web process itself. With debug
-# off they are hashed and compressed by `collectstatic` (run when the image is built).
+# off they are hashed and compressed by `collectstatic` (run when the image is built); a server
+# started without it serves the apps' own copies (unoservice/storage.py), never a 500.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "unoservice.storage.StaticFilesStorage"
         )
     },
 }
-# In development (and tests) WhiteNoise finds the files where the apps keep them.
+# In development (and tests) WhiteNoise finds the files where the apps keep them; also with debug
+# off when nothing was collected (unoservice.storage.StaticFilesMiddleware).
 WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -27,7 +27,7 @@ from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 View = Callable[..., HttpResponse]
 
 
-def rate_of(scope: str) -> str | None:
+def rate_of(scope: str | None) -> str | None:
     rates: dict[str, str | None] = settings.UNO_THROTTLE_RATES
     if scope not in rates:
         raise ImproperlyConfigured(f"No rate for throttle scope {scope!r}.")
@@ -52,6 +52,10 @@ class AddressThrottle(SimpleRateThrottle):
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
+    def allows(self, request: HttpRequest) -> bool:
+        # DRF's throttles read only the request's META (the address), which Django's has too.
+        return bool(self.allow_request(request, None))  # type: ignore[arg-type]
+
 
 def throttled(scope: str) -> Callable[[View], View]:
     """Count a plain Django view's POSTs per client address; past the rate, 429 ``throttled``."""
@@ -61,7 +65,7 @@ def throttled(scope: str) -> Callable[[View], View]:
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method == "POST":
                 throttle = AddressThrottle(scope)
-                if not throttle.allow_request(request, None):
+                if not throttle.allows(request):
                     # Imported here: DRF imports this module while unoservice.errors imports DRF.
                     from unoservice.errors import error_page
 

@@ -172,3 +172,37 @@ def test_database_connections_are_kept_by_default_and_health_checked() -> None:
 
     assert default.stdout.split() == ["60", "True"], default.stderr
     assert chosen.stdout.split() == ["0", "True"], chosen.stderr
+
+
+SERVE_UNCOLLECTED = """
+import re
+import django
+django.setup()
+from django.test import Client
+client = Client()
+for page in ("/api/docs/", "/admin/login/"):
+    answer = client.get(page, secure=True)
+    assert answer.status_code == 200, (page, answer.status_code, answer.content[:300])
+    paths = re.findall(r'/static/[^"]+[.](?:css|js)', answer.content.decode())
+    assert paths, page
+    for path in paths:
+        asset = client.get(path, secure=True)
+        assert asset.status_code == 200, (path, asset.status_code)
+print("served")
+"""
+
+
+def test_pages_with_static_files_work_with_debug_off_before_collectstatic(tmp_path: Path) -> None:
+    """The README's gunicorn by hand (debug off, no collectstatic) answered the API docs and the
+    admin's login with a 500: "Missing staticfiles manifest entry" (issue 11)."""
+    result = run_python(
+        SERVE_UNCOLLECTED,
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=STRONG_KEY,
+        DJANGO_ALLOWED_HOSTS="testserver",
+        DJANGO_STATIC_ROOT=str(tmp_path / "never-collected"),
+        LOG_LEVEL="CRITICAL",
+    )
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "served"
