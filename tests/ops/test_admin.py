@@ -8,7 +8,8 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
-from tests.ops.conftest import PASSWORD, MakePlayer
+from games.models import Event, Game, Hand
+from tests.ops.conftest import PASSWORD, MakePlayer, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -41,3 +42,48 @@ def test_the_admin_login_is_throttled(throttle_rates: SetRates, make_player: Mak
     assert log_in(elsewhere, boss.user.username, PASSWORD) == 302, (
         "another address has its own count"
     )
+
+
+# --- hidden cards ---------------------------------------------------------------------------------
+
+
+def change_page(client: Client, model: str, pk: object) -> str:
+    answer = client.get(f"/admin/games/{model}/{pk}/change/", follow=True)
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def test_the_admin_hides_cards_of_unfinished_games_from_staff(make_player: MakePlayer) -> None:
+    """A staff user seated in a game read the opponent's hand and the deck and seed here."""
+    boss = make_player("boss", staff=True)
+    boss.user.is_superuser = True  # every permission of the admin
+    boss.user.save()
+    table = start_game(boss, make_player("bob"))
+    admin = Client()
+    admin.force_login(boss.user)
+    theirs = Hand.objects.get(game_id=table.id, seat=1)
+    mine = Hand.objects.get(game_id=table.id, seat=0)
+    started = Event.objects.get(game_id=table.id, type="game_started")
+    dealt = Event.objects.filter(game_id=table.id, type="round_started").get()
+    seed = str(Game.objects.get(pk=table.id).seed)
+
+    hands = admin.get("/admin/games/hand/").content.decode()
+    their_page = change_page(admin, "hand", theirs.pk)
+    my_page = change_page(admin, "hand", mine.pk)
+    started_page = change_page(admin, "event", started.pk)
+    dealt_page = change_page(admin, "event", dealt.pk)
+
+    assert f"/admin/games/hand/{theirs.pk}/" not in hands
+    assert f"/admin/games/hand/{mine.pk}/" in hands, "their own hand is theirs to see"
+    assert not any(card in their_page for card in set(theirs.cards) - set(mine.cards))
+    assert all(card in my_page for card in mine.cards)
+    assert seed not in started_page
+    assert "deck" not in dealt_page
+
+    resigned = table.players[1].client.post(table.url("resign"))
+    assert resigned.status_code == 200, resigned.content
+    assert Game.objects.get(pk=table.id).status == "finished"
+
+    assert f"/admin/games/hand/{theirs.pk}/" in admin.get("/admin/games/hand/").content.decode()
+    assert seed in change_page(admin, "event", started.pk), "a finished game shows everything"
+    assert "deck" in change_page(admin, "event", dealt.pk)
