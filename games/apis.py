@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import close_old_connections
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.pagination import PageNumberPagination
@@ -14,7 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import longpoll, selectors, services
+from games.models import Game
 from games.serializers import (
     ACTION_SERIALIZERS,
     ActionSerializer,
@@ -32,7 +31,6 @@ from unoservice.schema import UNAUTHORIZED, error_response
 
 NOT_FOUND = {404: error_response("No such game.", "not_found")}
 INVALID = {400: error_response("Malformed body or query.", "invalid")}
-LONG_POLL_INTERVAL = 0.2
 
 
 def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -333,20 +331,25 @@ class GameEventsApi(APIView):
         operation_id="games_events",
         summary="The event log after seq `after`, as the caller may see it",
         parameters=[EventsQuerySerializer],
-        responses={200: EventPageSerializer, **INVALID, **NOT_FOUND, **UNAUTHORIZED},
+        responses={
+            200: EventPageSerializer,
+            **INVALID,
+            **NOT_FOUND,
+            **UNAUTHORIZED,
+            429: error_response("Too many long polls held open (`wait`).", "throttled"),
+        },
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = _query(EventsQuerySerializer, request)
         after, limit = query["after"], query["limit"]
-        deadline = time.monotonic() + query["wait"]
         services.caught_up(selectors.get_game(game_id))
-        while True:
+        player = _player(request)
+
+        def fetch() -> tuple[Game, list[dict[str, Any]]]:
             game = selectors.get_game(game_id)
-            events = selectors.game_events(game, _player(request), after=after, limit=limit)
-            if events or time.monotonic() >= deadline:
-                break
-            time.sleep(LONG_POLL_INTERVAL)
-            close_old_connections()
+            return game, selectors.game_events(game, player, after=after, limit=limit)
+
+        game, events = longpoll.poll(player.pk, query["wait"], fetch, lambda found: bool(found[1]))
         next_url = None
         if len(events) == limit:
             params = request.query_params.copy()

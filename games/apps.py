@@ -6,7 +6,8 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import services, tasks
+        from games import longpoll, services, tasks
 
-        if tasks.schedule_deadline not in services.after_commit_hooks:
-            services.after_commit_hooks.append(tasks.schedule_deadline)
+        for hook in (tasks.schedule_deadline, longpoll.notify):
+            if hook not in services.after_commit_hooks:
+                services.after_commit_hooks.append(hook)

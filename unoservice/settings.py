@@ -233,6 +233,12 @@ UNO_THROTTLE_RATES = {
     "admin_login": env_rate("UNO_THROTTLE_ADMIN_LOGIN", "10/minute"),
 }
 
+# Limits on what one player, or all of them, may hold of the service (issue 11). Long polls of the
+# event log (games/longpoll.py): per gunicorn worker, below its GUNICORN_THREADS, so threads are
+# left for every other request.
+UNO_LONG_POLLS_PER_PROCESS = env_int("UNO_LONG_POLLS_PER_PROCESS", 4)
+UNO_LONG_POLLS_PER_PLAYER = env_int("UNO_LONG_POLLS_PER_PLAYER", 2)
+
 # Only staff may give a game's `seed`: it fixes every shuffle, so a player who gave one would know
 # every hand. Tests and benchmarks turn this on to reproduce games played by ordinary players;
 # never in production.

@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import json
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
+from django.db.backends.signals import connection_created
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
+from games import longpoll, services
 from games.models import Game
-from tests.games.helpers import GAMES, client_for
+from tests.games.helpers import GAMES, client_for, game_url
 from tests.hostile.conftest import Table
 from tests.hostile.test_hostile import refused
 
@@ -133,3 +138,109 @@ def test_a_chunked_registration_is_refused_too(db: None) -> None:
 
     assert refused(answer, 411)["code"] == "length_required"
     assert not User.objects.filter(username="chunky").exists()
+
+
+# --- 2. long polls froze the server and churned database sessions -------------------------------
+
+
+@dataclass
+class Quiet:
+    """A started game where nothing happens until ``actor`` acts; ``others`` hold no seat."""
+
+    id: str
+    version: int
+    actor: APIClient
+    waiter: User
+    others: list[User]
+
+    def events(self, user: User, wait: int) -> Any:
+        url = f"{game_url(self.id, 'events')}?after={self.version}&wait={wait}"
+        return client_for(user).get(url)
+
+
+@pytest.fixture
+def quiet(transactional_db: None) -> Quiet:
+    ada, bob, *others = (make_user(name) for name in ("ada", "bob", "cy", "dee", "eve"))
+    game = services.game_create(player=ada, spec=services.NewGame(max_players=2))
+    game = services.game_join(player=bob, game_id=game.pk)
+    game.refresh_from_db()
+    actor, waiter = (ada, bob) if game.current_seat == 0 else (bob, ada)
+    return Quiet(str(game.pk), game.version, client_for(actor), waiter, others)
+
+
+def until(condition: Callable[[], bool], what: str, seconds: float = 30) -> None:
+    """Poll ``condition`` (bounded) instead of sleeping for a guessed time."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.01)
+
+
+def in_thread(call: Callable[[], Any]) -> Future[Any]:
+    def run() -> Any:
+        try:
+            return call()
+        finally:
+            connection.close()
+
+    return POOL.submit(run)
+
+
+POOL = ThreadPoolExecutor(8)
+
+
+def test_long_polls_of_one_player_are_capped(quiet: Quiet, settings: Settings) -> None:
+    """Sixteen polls of one player held every thread of the server."""
+    settings.UNO_LONG_POLLS_PER_PLAYER = 2
+    held = [in_thread(lambda: quiet.events(quiet.waiter, 30)) for _ in range(2)]
+    until(lambda: longpoll.held(quiet.waiter.pk) == 2, "both polls wait")
+
+    excess = quiet.events(quiet.waiter, 30)
+    another = in_thread(lambda: quiet.events(quiet.others[0], 30))
+    until(lambda: longpoll.held() == 3, "another player's poll waits")
+    drawn = quiet.actor.post(game_url(quiet.id, "actions"), {"action": "draw"}, format="json")
+
+    body = refused(excess, 429, "throttled")
+    assert "long polls" in body["detail"]
+    assert int(excess["Retry-After"]) >= 1
+    assert drawn.status_code == 200, drawn.content
+    # The action wakes every waiting poll (no 30 s wait), and each sees it.
+    for answer in [*(f.result(timeout=30) for f in held), another.result(timeout=30)]:
+        assert answer.status_code == 200, answer.content
+        assert answer.json()["events"][0]["seq"] == quiet.version + 1
+    assert longpoll.held() == 0
+
+
+def test_long_polls_of_a_process_are_capped(quiet: Quiet, settings: Settings) -> None:
+    settings.UNO_LONG_POLLS_PER_PROCESS = 2
+    held = [in_thread(lambda user=user: quiet.events(user, 30)) for user in quiet.others[:2]]
+    until(lambda: longpoll.held() == 2, "two polls wait")
+
+    excess = quiet.events(quiet.waiter, 30)
+    at_once = quiet.events(quiet.waiter, 0)
+    quiet.actor.post(game_url(quiet.id, "actions"), {"action": "draw"}, format="json")
+
+    refused(excess, 429, "throttled")
+    assert at_once.status_code == 200, "a read that does not wait holds nothing"
+    assert all(f.result(timeout=30).status_code == 200 for f in held)
+
+
+def test_a_waiting_poll_keeps_one_database_session(
+    quiet: Quiet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each waiting poll opened a new PostgreSQL session every 0.2 s (one 5 s poll: 25)."""
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 0)  # the most sessions it can
+    connection.close()
+    opened: list[object] = []
+
+    def count(**_: object) -> None:
+        opened.append(1)
+
+    connection_created.connect(count)
+    try:
+        answer = quiet.events(quiet.waiter, 3)
+    finally:
+        connection_created.disconnect(count)
+
+    assert answer.status_code == 200 and answer.json()["events"] == []
+    assert len(opened) <= 1, f"{len(opened)} sessions for one poll"
