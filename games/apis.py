@@ -129,6 +129,9 @@ class GamePagination(PageNumberPagination):
 
 
 class GameListApi(APIView):
+    throttle_scope = "games"  # creating only; rates: settings.UNO_THROTTLE_RATES
+    throttle_methods = frozenset({"POST"})
+
     @extend_schema(
         operation_id="games_list",
         summary="List games",
@@ -162,6 +165,11 @@ class GameListApi(APIView):
             403: error_response(
                 "A deck or a seed was given by a player who is not staff.", "permission_denied"
             ),
+            409: error_response(
+                "The caller has a seat in as many waiting games as they may "
+                "(`UNO_MAX_WAITING_GAMES`).",
+                "too_many_waiting_games",
+            ),
             **UNAUTHORIZED,
         },
         examples=[
@@ -191,7 +199,9 @@ class GameDetailApi(APIView):
         return Response(_view(game_id, request))
 
 
-def _lobby_view(name: str, summary: str, errors: dict[int, Any]) -> type[APIView]:
+def _lobby_view(
+    name: str, summary: str, errors: dict[int, Any], throttle_scope: str | None = None
+) -> type[APIView]:
     action = getattr(services, f"game_{name}")
 
     class LobbyApi(APIView):
@@ -207,6 +217,7 @@ def _lobby_view(name: str, summary: str, errors: dict[int, Any]) -> type[APIView
             return Response(selectors.game_view(game, _player(request)))
 
     LobbyApi.__name__ = LobbyApi.__qualname__ = f"Game{name.title()}Api"
+    setattr(LobbyApi, "throttle_scope", throttle_scope)  # noqa: B010  # rates: UNO_THROTTLE_RATES
     return LobbyApi
 
 
@@ -214,7 +225,12 @@ NOT_SEATED = error_response("The caller has no seat in this game.", "not_a_playe
 GameJoinApi = _lobby_view(
     "join",
     "Take the next free seat",
-    {409: error_response("", "game_full", "game_not_waiting", "already_seated")},
+    {
+        409: error_response(
+            "", "game_full", "game_not_waiting", "already_seated", "too_many_waiting_games"
+        )
+    },
+    throttle_scope="joins",
 )
 GameLeaveApi = _lobby_view(
     "leave",
@@ -363,6 +379,8 @@ class GameEventsApi(APIView):
 
 
 class GameReplayApi(APIView):
+    throttle_scope = "replays"  # rates: settings.UNO_THROTTLE_RATES
+
     @extend_schema(
         operation_id="games_replay",
         summary="The game view as it stood right after event `at`",

@@ -101,6 +101,7 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
     if not 0 <= seed <= MAX_SEED:
         raise DomainError("invalid", f"seed must be from 0 to {MAX_SEED}.", 400)
     with transaction.atomic():
+        _require_room_for_a_waiting_game(player)
         game = Game.objects.create(
             max_players=spec.max_players,
             target_score=spec.target_score,
@@ -114,6 +115,19 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
         )
         Seat.objects.create(game=game, number=0, player=player)
     return game
+
+
+def _require_room_for_a_waiting_game(player: Player) -> None:
+    """A player holds a seat in at most ``UNO_MAX_WAITING_GAMES`` waiting games (issue 11: one
+    created 1,000 in 10 s). The player's row is locked, so racing requests count one by one."""
+    store.lock_row(User, player.pk)
+    waiting = Seat.objects.filter(player=player, game__status=GameStatus.WAITING).count()
+    if waiting >= settings.UNO_MAX_WAITING_GAMES:
+        raise DomainError(
+            "too_many_waiting_games",
+            f"You already have a seat in {waiting} waiting games; start or leave one first.",
+            409,
+        )
 
 
 def _roster_entry(player: Player) -> dict[str, Any]:
@@ -135,6 +149,8 @@ def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
         if len(game.roster) >= game.max_players:
             raise DomainError("game_full", "Every seat of this game is taken.", 409)
         _require_waiting(game)
+        if len(game.roster) + 1 < game.max_players:  # the game stays waiting after this join
+            _require_room_for_a_waiting_game(player)
         Seat.objects.create(game=game, number=len(game.roster), player=player)
         game.roster = [*game.roster, _roster_entry(player)]
         game.save(update_fields=["roster", "updated_at"])

@@ -53,6 +53,13 @@ def _error(description: str, code: str, retry_after: bool = False) -> dict[str, 
     return answer
 
 
+def _throttle_scope(view: Any, method: str) -> str | None:
+    methods = getattr(view, "throttle_methods", None)
+    if methods is not None and method.upper() not in methods:
+        return None
+    return getattr(view, "throttle_scope", None)
+
+
 def add_common_errors(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
@@ -63,7 +70,7 @@ def add_common_errors(
     (``throttle_scope``), 429 ``throttled``.
     """
     scopes = {
-        (path, method.lower()): getattr(getattr(callback, "cls", None), "throttle_scope", None)
+        (path, method.lower()): _throttle_scope(getattr(callback, "cls", None), method)
         for path, _, method, callback in generator.endpoints
     }
     for path, operations in result.get("paths", {}).items():

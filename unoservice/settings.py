@@ -225,12 +225,16 @@ REST_FRAMEWORK = {
 }
 
 # Throttle rates ("N/second|minute|hour|day", or "off"), per client address for registration and
-# tokens and the admin's login form, per player for actions.
+# tokens and the admin's login form, per player for actions, game creation, joins and replays
+# (a replay folds the game's log up to `at`: about 0.04 ms an event).
 UNO_THROTTLE_RATES = {
     "registration": env_rate("UNO_THROTTLE_REGISTRATION", "20/hour"),
     "token": env_rate("UNO_THROTTLE_TOKEN", "30/minute"),
     "actions": env_rate("UNO_THROTTLE_ACTIONS", "300/minute"),
     "admin_login": env_rate("UNO_THROTTLE_ADMIN_LOGIN", "10/minute"),
+    "games": env_rate("UNO_THROTTLE_GAMES", "60/hour"),
+    "joins": env_rate("UNO_THROTTLE_JOINS", "120/hour"),
+    "replays": env_rate("UNO_THROTTLE_REPLAYS", "120/minute"),
 }
 
 # Limits on what one player, or all of them, may hold of the service (issue 11). Long polls of the
@@ -238,6 +242,8 @@ UNO_THROTTLE_RATES = {
 # left for every other request.
 UNO_LONG_POLLS_PER_PROCESS = env_int("UNO_LONG_POLLS_PER_PROCESS", 4)
 UNO_LONG_POLLS_PER_PLAYER = env_int("UNO_LONG_POLLS_PER_PLAYER", 2)
+# Waiting games one player may have a seat in at once (409 too_many_waiting_games past it).
+UNO_MAX_WAITING_GAMES = env_int("UNO_MAX_WAITING_GAMES", 5)
 
 # Only staff may give a game's `seed`: it fixes every shuffle, so a player who gave one would know
 # every hand. Tests and benchmarks turn this on to reproduce games played by ordinary players;

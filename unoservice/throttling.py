@@ -1,6 +1,6 @@
 """DRF throttling by scope, with the rates read from settings on every request.
 
-A view opts in with ``throttle_scope = "registration" | "token" | "actions"``; the rates are
+A view opts in with ``throttle_scope`` (a key of ``UNO_THROTTLE_RATES``); the rates are
 ``settings.UNO_THROTTLE_RATES`` (from the environment, see settings.py), ``None`` meaning not
 throttled. Reading them per request (DRF's own class reads them once, at import) lets a deployment
 or a test change them without a restart. Anonymous callers are told apart by address (see
@@ -35,6 +35,14 @@ def rate_of(scope: str | None) -> str | None:
 
 
 class ScopedThrottle(ScopedRateThrottle):
+    """A view may narrow its scope to some methods with ``throttle_methods`` (all by default)."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        methods = getattr(view, "throttle_methods", None)
+        if methods is not None and request.method not in methods:
+            return True
+        return bool(super().allow_request(request, view))
+
     def get_rate(self) -> str | None:
         return rate_of(self.scope)
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.backends.signals import connection_created
 from pytest_django.fixtures import Settings
@@ -244,3 +245,73 @@ def test_a_waiting_poll_keeps_one_database_session(
 
     assert answer.status_code == 200 and answer.json()["events"] == []
     assert len(opened) <= 1, f"{len(opened)} sessions for one poll"
+
+
+# --- 8. creation, joins and replays were unbounded ----------------------------------------------
+
+
+@pytest.fixture
+def rates(settings: Settings) -> Iterator[Callable[..., None]]:
+    """Throttle rates for the test (the suite runs without), from a clean count."""
+
+    def set_rates(**rates: str | None) -> None:
+        settings.UNO_THROTTLE_RATES = {**settings.UNO_THROTTLE_RATES, **rates}
+
+    cache.clear()
+    yield set_rates
+    cache.clear()
+
+
+def test_game_creation_is_throttled_per_player(db: None, rates: Callable[..., None]) -> None:
+    """One player created 1,000 waiting games in 10 s."""
+    rates(games="3/hour")
+    mallory, alice = client_for(make_user("mallory")), client_for(make_user("alice"))
+
+    made = [mallory.post(GAMES, {"max_players": 2}, format="json") for _ in range(4)]
+    listed = mallory.get(GAMES)
+
+    assert [a.status_code for a in made[:3]] == [201, 201, 201]
+    refused(made[3], 429, "throttled")
+    assert int(made[3]["Retry-After"]) > 0
+    assert listed.status_code == 200, "reading the list is not creating"
+    assert alice.post(GAMES, {"max_players": 2}, format="json").status_code == 201
+    assert Game.objects.count() == 4
+
+
+def test_joins_and_replays_are_throttled_per_player(
+    table: Table, rates: Callable[..., None]
+) -> None:
+    rates(joins="1/hour", replays="2/minute")
+    hosts = [client_for(make_user(f"host{i}")) for i in range(2)]
+    lobbies = [h.post(GAMES, {"max_players": 3}, format="json").json()["id"] for h in hosts]
+
+    joins = [table.outsider.post(game_url(lobby, "join")) for lobby in lobbies]
+    replays = [table.actor.get(table.url("replay"), {"at": 1}) for _ in range(3)]
+
+    assert joins[0].status_code == 200
+    refused(joins[1], 429, "throttled")
+    assert [r.status_code for r in replays[:2]] == [200, 200]
+    refused(replays[2], 429, "throttled")
+
+
+def test_a_player_holds_a_bounded_number_of_waiting_games(db: None, settings: Settings) -> None:
+    settings.UNO_MAX_WAITING_GAMES = 2
+    mallory = client_for(make_user("mallory"))
+    host = client_for(make_user("host"))
+    made = [mallory.post(GAMES, {"max_players": 3}, format="json") for _ in range(3)]
+    theirs = host.post(GAMES, {"max_players": 3}, format="json").json()["id"]
+    duel = host.post(GAMES, {"max_players": 2}, format="json").json()["id"]
+
+    join = mallory.post(game_url(theirs, "join"))
+    starts = mallory.post(game_url(duel, "join"))
+
+    assert [a.status_code for a in made[:2]] == [201, 201]
+    body = refused(made[2], 409, "too_many_waiting_games")
+    assert "2 waiting games" in body["detail"]
+    refused(join, 409, "too_many_waiting_games")
+    assert starts.status_code == 200 and starts.json()["status"] == "active", (
+        "a join that fills a game starts it: it holds no waiting game"
+    )
+    left = mallory.post(game_url(made[0].json()["id"], "leave"))
+    assert left.status_code == 200
+    assert mallory.post(GAMES, {"max_players": 3}, format="json").status_code == 201
