@@ -36,6 +36,17 @@ SLOW_BODY = b'{"username": '
 DAEMON_OFF = "daemon off;"
 
 
+# The service's limits, off for benchmarks whose bots create many games with seeds of their own
+# (the tests turn the same off in tests/conftest.py). Merge into a benchmark stack's environment.
+LIMITS_OFF = {
+    "UNO_SEEDS_FROM_PLAYERS": "1",
+    "UNO_THROTTLE_GAMES": "off",
+    "UNO_THROTTLE_JOINS": "off",
+    "UNO_THROTTLE_REPLAYS": "off",
+    "UNO_MAX_WAITING_GAMES": "1000000",
+}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))
