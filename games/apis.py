@@ -270,7 +270,13 @@ class GameActionsApi(APIView):
                 str,
                 OpenApiParameter.HEADER,
                 required=False,
-                description="Any string up to 255 characters, unique per intended action.",
+                description=(
+                    "Any string up to 255 characters, unique per intended action. The same key "
+                    "from the same player for the same game returns the first answer again and "
+                    "acts once; with a different body, 422 `idempotency_key_reused`. Only "
+                    "successful answers are stored: a key whose first request was refused (4xx) "
+                    "may act when sent again."
+                ),
             )
         ],
         responses={

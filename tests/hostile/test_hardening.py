@@ -315,3 +315,17 @@ def test_a_player_holds_a_bounded_number_of_waiting_games(db: None, settings: Se
     left = mallory.post(game_url(made[0].json()["id"], "leave"))
     assert left.status_code == 200
     assert mallory.post(GAMES, {"max_players": 3}, format="json").status_code == 201
+
+
+# --- the Idempotency-Key's documented behaviour ------------------------------------------------
+
+
+def test_the_schema_says_a_refused_idempotency_key_may_act_later(db: None) -> None:
+    """tests/games/test_idempotency.py shows only successful answers are stored under a key; the
+    header's description now says so (../shared/api.md's terms)."""
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    action = schema["paths"]["/api/v1/games/{game_id}/actions/"]["post"]
+    header = next(p for p in action["parameters"] if p["name"] == "Idempotency-Key")
+
+    assert "Only successful answers are stored" in header["description"]
+    assert "refused (4xx) may act when sent again" in header["description"]
