@@ -200,11 +200,13 @@ class GameDetailApi(APIView):
 
 
 def _lobby_view(
-    name: str, summary: str, errors: dict[int, Any], throttle_scope: str | None = None
+    name: str, summary: str, errors: dict[int, Any], scope: str | None = None
 ) -> type[APIView]:
     action = getattr(services, f"game_{name}")
 
     class LobbyApi(APIView):
+        throttle_scope = scope  # rates: settings.UNO_THROTTLE_RATES
+
         @extend_schema(
             operation_id=f"games_{name}",
             summary=summary,
@@ -217,7 +219,6 @@ def _lobby_view(
             return Response(selectors.game_view(game, _player(request)))
 
     LobbyApi.__name__ = LobbyApi.__qualname__ = f"Game{name.title()}Api"
-    setattr(LobbyApi, "throttle_scope", throttle_scope)  # noqa: B010  # rates: UNO_THROTTLE_RATES
     return LobbyApi
 
 
@@ -230,7 +231,7 @@ GameJoinApi = _lobby_view(
             "", "game_full", "game_not_waiting", "already_seated", "too_many_waiting_games"
         )
     },
-    throttle_scope="joins",
+    scope="joins",
 )
 GameLeaveApi = _lobby_view(
     "leave",
