@@ -16,6 +16,13 @@ database of its own (``unoservice_faults``), breaks one part, and checks afterwa
 - ``broker``: games nobody plays (2 s turns) are timed out by the worker; the broker (a Redis of
   this run's own, on its own port) is shut down without saving (``redis-cli shutdown nosave``:
   every queued deadline task is lost) and started again 10 s later. The beat sweep catches up.
+- ``slow`` (a probe, issue 11): sixteen connections send headers and half a body, then nothing;
+  how long ``/healthz`` waits, against gunicorn alone and against docker/nginx.conf in front of
+  it (bench/frontend.py; the deployed 2 workers of 8 threads, no database needed).
+- ``longpoll`` (a probe, issue 11): one player sends sixteen ``events/?wait=4`` at once, then
+  twelve players one ``wait=10`` each; how many are held and how many refused (429), how long
+  another player's game view and ``/healthz`` wait meanwhile, and how many PostgreSQL sessions
+  one 5 s poll opens (``pg_stat_database.sessions``), with ``DATABASE_CONN_MAX_AGE=0``.
 - ``worker``: the same idle games; the worker's pool processes are SIGKILLed at random moments
   (tasks die mid-flight: acks_late and reject-on-worker-lost redeliver them), then the whole
   worker is SIGKILLed and started again (its reserved tasks stay unacked; the sweep covers them).
@@ -52,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.frontend import healthz_wait, running, slow_clients  # noqa: E402
 from bench.harness import API, HOST, Client, free_port, percentile  # noqa: E402
 from bench.load import (  # noqa: E402
     CheckResult,
@@ -571,6 +579,127 @@ def scenario_worker(stack: FaultStack, tokens: list[str], args: argparse.Namespa
     return out
 
 
+# --- probes of issue 11: slow clients, long polls ----------------------------------------------
+
+
+def probe_slow(args: argparse.Namespace) -> Outcome:
+    out = Outcome("slow")
+    for nginx in (False, True):
+        front_name = "nginx + gunicorn" if nginx else "gunicorn alone"
+        with running(nginx=nginx, workers=2, threads=8) as front:
+            idle = healthz_wait(front.port, 5)
+            for count in (args.slow_clients, args.slow_clients * 16):
+                with slow_clients(front.port, count):
+                    waited = healthz_wait(front.port, args.slow_wait)
+                shown = f"{waited * 1000:.0f} ms" if waited is not None else "no answer"
+                out.figures[f"{front_name}, {count} slow clients"] = shown
+                out.say(
+                    f"{front_name}: /healthz {idle and round(idle * 1000)} ms idle, {shown} "
+                    f"(within {args.slow_wait:.0f} s) with {count} slow clients"
+                )
+                if nginx:
+                    out.expect(waited is not None, f"nginx answers with {count} slow clients")
+    return out
+
+
+def _call(
+    port: int, path: str, token: str | None, body: Any = None, method: str | None = None
+) -> tuple[int, Any, float]:
+    """One request on a connection of its own: status, JSON body, seconds."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        f"http://{HOST}:{port}{path}", data=data, headers=headers, method=method
+    )
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.loads(answer.read() or b"null"), time.monotonic() - started
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null"), time.monotonic() - started
+    except OSError:
+        return 0, None, time.monotonic() - started
+
+
+def _sessions(db_name: str) -> int:
+    import psycopg
+
+    with psycopg.connect(f"postgres://postgres@{HOST}:5432/postgres", autocommit=True) as pg:
+        row = pg.execute(
+            "SELECT sessions FROM pg_stat_database WHERE datname = %s", [db_name]
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _poll_burst(
+    port: int, url: str, pollers: list[str], viewer: str, game_path: str
+) -> tuple[Counter[int], list[str]]:
+    """``pollers`` long-poll ``url`` at once; meanwhile ``viewer``'s game view and /healthz are
+    timed. The polls' statuses, and a line for each of the two."""
+    answers: list[int] = []
+    threads = [
+        threading.Thread(target=lambda t=t: answers.append(_call(port, url, t)[0])) for t in pollers
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)  # a bench, not a test: let the polls arrive first
+    meanwhile = []
+    for name, path, token in (("view", game_path, viewer), ("healthz", "/healthz", None)):
+        status, _, seconds = _call(port, path, token)
+        meanwhile.append(f"{name} {status} in {seconds * 1000:.0f} ms")
+    for thread in threads:
+        thread.join(timeout=60)
+    return Counter(answers), meanwhile
+
+
+def probe_longpoll(args: argparse.Namespace) -> Outcome:
+    out = Outcome("longpoll")
+    config = StackConfig(db_name="unoservice_faults", port=free_port(), conn_max_age=0)
+    stack = FaultStack(config)
+    try:
+        stack.prepare_database()
+        setup_django(stack)
+        close_django_connections()
+        stack.start_web()
+        tokens = make_tokens(16)
+        port = config.port
+        status, game, _ = _call(port, f"{API}/games/", tokens[0], {"max_players": 2})
+        assert status == 201, (status, game)
+        status, view, _ = _call(port, f"{API}/games/{game['id']}/join/", tokens[1], method="POST")
+        assert status == 200 and view["status"] == "active", (status, view)
+        waiter = 1 - int(view["round"]["current_seat"])
+        quiet = f"{API}/games/{game['id']}/events/?after={view['version']}"
+
+        before = _sessions(config.db_name)
+        status, _, seconds = _call(port, f"{quiet}&wait=5", tokens[waiter])
+        opened = _sessions(config.db_name) - before
+        out.figures["sessions opened by one 5 s poll"] = opened
+        out.say(f"one wait=5 poll: {status} after {seconds:.1f} s, {opened} PostgreSQL sessions")
+        out.expect(opened <= 2, "a waiting poll keeps its session (the old loop: 25)")
+
+        game_path = f"{API}/games/{game['id']}/"
+        bursts = [("16 wait=4 polls of one player", f"{quiet}&wait=4", [tokens[waiter]] * 16)]
+        bursts.append(("12 wait=10 polls of 12 players", f"{quiet}&wait=10", tokens[2:14]))
+        for label, url, pollers in bursts:
+            answers, meanwhile = _poll_burst(port, url, pollers, tokens[1 - waiter], game_path)
+            out.figures[label] = {"polls": dict(answers), "meanwhile": meanwhile}
+            out.say(f"{label}: {dict(answers)}; meanwhile {', '.join(meanwhile)}")
+            out.expect(all(" 200 in " in line for line in meanwhile), "others are answered")
+        held = out.figures["16 wait=4 polls of one player"]["polls"]
+        out.expect(held.get(429, 0) >= 12, "most of one player's polls are refused at once")
+    finally:
+        stack.stop()
+    return out
+
+
+PROBES: dict[str, Callable[[argparse.Namespace], Outcome]] = {
+    "slow": probe_slow,
+    "longpoll": probe_longpoll,
+}
+
+
 # --- running them ---------------------------------------------------------------------------------
 
 SCENARIOS: dict[str, Callable[[FaultStack, list[str], argparse.Namespace], Outcome]] = {
@@ -608,7 +737,11 @@ def run(name: str, args: argparse.Namespace) -> Outcome:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--only", default="web,pg,broker,worker")
+    parser.add_argument("--only", default="web,pg,broker,worker,slow,longpoll")
+    parser.add_argument("--slow-clients", type=int, default=16, help="slow connections (slow)")
+    parser.add_argument(
+        "--slow-wait", type=float, default=10.0, help="seconds /healthz may wait (slow)"
+    )
     parser.add_argument("--games", type=int, default=40, help="games the bots play (web, pg)")
     parser.add_argument("--kills", type=int, default=8, help="gunicorn workers killed (web)")
     parser.add_argument("--idle-games", type=int, default=40, help="idle games (broker, worker)")
@@ -623,7 +756,8 @@ def main() -> None:
     args = parser.parse_args()
     outcomes = []
     for name in args.only.split(","):
-        outcomes.append(run(name.strip(), args))
+        name = name.strip()
+        outcomes.append(PROBES[name](args) if name in PROBES else run(name, args))
     print()
     for outcome in outcomes:
         print(f"{outcome.name:<8} {'PASS' if outcome.ok else 'FAIL'}")

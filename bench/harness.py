@@ -31,6 +31,16 @@ SERVER = "postgres://postgres@127.0.0.1:5432"
 HOST = "127.0.0.1"
 API = "/api/v1"
 
+# The service's guards against one greedy player (issue 11), off for benchmarks that play many
+# games as a few players and give seeds to fold games locally.
+LIMITS_OFF = {
+    "UNO_SEEDS_FROM_PLAYERS": "1",
+    "UNO_THROTTLE_GAMES": "off",
+    "UNO_THROTTLE_JOINS": "off",
+    "UNO_THROTTLE_REPLAYS": "off",
+    "UNO_MAX_WAITING_GAMES": "1000000",
+}
+
 # What a client could not get an answer through: no connection, a dropped one, a timeout.
 NoAnswer = httpx.TransportError
 

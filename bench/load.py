@@ -139,6 +139,7 @@ class Stack:
             UNO_THROTTLE_REGISTRATION="off",
             UNO_THROTTLE_TOKEN="off",
             UNO_THROTTLE_ACTIONS="off",
+            **harness.LIMITS_OFF,
             UNO_SWEEP_INTERVAL=str(config.sweep_interval),
             LOG_LEVEL="WARNING",
             LOG_FORMAT="text",

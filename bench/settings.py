@@ -6,3 +6,5 @@ ROOT_URLCONF = "bench.urls"
 DEBUG = False
 ALLOWED_HOSTS = ["*"]
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_CLASSES": [], "DEFAULT_THROTTLE_RATES": {}}  # noqa: F405
+# The benchmark's players give seeds, to fold the games locally.
+UNO_SEEDS_FROM_PLAYERS = True

@@ -1,13 +1,23 @@
-"""The admin shows games, seats and the event log, read-only: the log is the truth."""
+"""The admin shows games, seats and the event log, read-only: the log is the truth.
+
+Staff see no card the game view would hide from them until the game is finished (issue 11: a
+staff user seated in a game read the opponent's hand and the deck here): hands of other seats
+of unfinished games are not listed, and an event shows its data as the game's log shows it to
+that user (``engine.event_view``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 
-from games.models import Event, Game, Hand, Seat
+from games import engine
+from games.models import Event, Game, GameStatus, Hand, Seat
+from games.selectors import seat_of
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -50,9 +60,31 @@ class SeatAdmin(ReadOnlyAdmin):
 class HandAdmin(ReadOnlyAdmin):
     list_display = ("game", "seat")
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Hand]:
+        own = Seat.objects.filter(
+            game=OuterRef("game"), number=OuterRef("seat"), player_id=request.user.pk
+        )
+        return (
+            super().get_queryset(request).filter(Q(game__status=GameStatus.FINISHED) | Exists(own))
+        )
+
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
     list_display = ("game", "seq", "type", "seat", "created_at")
     list_filter = ("type",)
     search_fields = ("game__id",)
+    list_select_related = ("game",)
+
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Any:
+        event = super().get_object(request, object_id, from_field)
+        if event is not None:
+            # Shown, never saved (the admin is read-only): the data as the log shows it to them.
+            game = event.game
+            item = engine.Event(type=event.type, seat=event.seat, data=event.data)
+            finished = game.status == GameStatus.FINISHED
+            seat = seat_of(game, request.user) if isinstance(request.user, User) else None
+            event.data = engine.event_view(item, seat, finished)["data"]
+        return event

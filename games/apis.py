@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import close_old_connections
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.pagination import PageNumberPagination
@@ -14,10 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import clock, lobby, play, selectors
+from games import clock, lobby, longpoll, play, selectors
 from games.engine import limits
 from games.engine.errors import ACTION_CODES
 from games.event_schema import GAME_EXAMPLE
+from games.models import Game
 from games.serializers import (
     ActionSerializer,
     EventPageSerializer,
@@ -69,6 +68,9 @@ class GamePagination(PageNumberPagination):
 
 
 class GameListApi(APIView):
+    throttle_scope = "games"  # creating only; rates: settings.UNO_THROTTLE_RATES
+    throttle_methods = frozenset({"POST"})
+
     @extend_schema(
         operation_id="games_list",
         summary="List games",
@@ -97,7 +99,12 @@ class GameListApi(APIView):
         responses={
             201: GameViewSerializer,
             **errors_for(
-                "invalid", "invalid_rules", "invalid_deck", "permission_denied", "not_authenticated"
+                "invalid",
+                "invalid_rules",
+                "invalid_deck",
+                "permission_denied",
+                "too_many_waiting_games",
+                "not_authenticated",
             ),
         },
         examples=[
@@ -132,13 +139,21 @@ def _game_answer(game: Any, request: Request) -> Response:
 
 
 class GameJoinApi(APIView):
+    throttle_scope = "joins"  # rates: settings.UNO_THROTTLE_RATES
+
     @extend_schema(
         operation_id="games_join",
         summary="Take the next free seat",
         request=None,
         responses={
             200: GameViewSerializer,
-            **errors_for(*ON_A_GAME, "game_full", "game_not_waiting", "already_seated"),
+            **errors_for(
+                *ON_A_GAME,
+                "game_full",
+                "game_not_waiting",
+                "already_seated",
+                "too_many_waiting_games",
+            ),
         },
         examples=[GAME_EXAMPLE],
     )
@@ -215,7 +230,13 @@ class GameActionsApi(APIView):
                 str,
                 OpenApiParameter.HEADER,
                 required=False,
-                description="Any string up to 255 characters, unique per intended action.",
+                description=(
+                    "Any string up to 255 characters, unique per intended action. The same key "
+                    "from the same player for the same game returns the first answer again and "
+                    "acts once; with a different body, 422 `idempotency_key_reused`. Only "
+                    "successful answers are stored: a key whose first request was refused (4xx) "
+                    "may act when sent again."
+                ),
             )
         ],
         responses={
@@ -267,20 +288,22 @@ class GameEventsApi(APIView):
         operation_id="games_events",
         summary="The event log after seq `after`, as the caller may see it",
         parameters=[EventsQuerySerializer],
-        responses={200: EventPageSerializer, **errors_for("invalid", *ON_A_GAME)},
+        responses={
+            200: EventPageSerializer,
+            **errors_for("invalid", *ON_A_GAME, "throttled"),
+        },
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = _query(EventsQuerySerializer, request)
         after, limit = query["after"], query["limit"]
-        deadline = time.monotonic() + query["wait"]
         clock.caught_up(selectors.get_game(game_id))
-        while True:
+        player = _player(request)
+
+        def fetch() -> tuple[Game, list[dict[str, Any]]]:
             game = selectors.get_game(game_id)
-            events = selectors.game_events(game, _player(request), after=after, limit=limit)
-            if events or time.monotonic() >= deadline:
-                break
-            time.sleep(LONG_POLL_INTERVAL)
-            close_old_connections()
+            return game, selectors.game_events(game, player, after=after, limit=limit)
+
+        game, events = longpoll.poll(player.pk, query["wait"], fetch, lambda found: bool(found[1]))
         next_url = None
         if len(events) == limit:
             params = request.query_params.copy()
@@ -294,6 +317,8 @@ class GameEventsApi(APIView):
 
 
 class GameReplayApi(APIView):
+    throttle_scope = "replays"  # rates: settings.UNO_THROTTLE_RATES
+
     @extend_schema(
         operation_id="games_replay",
         summary="The game view as it stood right after event `at`",

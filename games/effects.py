@@ -1,8 +1,9 @@
 """What follows a write once it commits, declared by the write (``games.unit_of_work``).
 
-``after_write`` is the one place a write's effects are declared. Each runs on commit, with the
-values of the game as the write left it, and never for a write that was rolled back. Today that
-is the turn deadline's task; stream notifications, notification rows and bot turns belong here.
+``after_write`` is the one place a write's effects are declared. It runs inside the write's
+transaction; each effect runs on commit, with the values of the game as the write left it, and
+never for a write that was rolled back. Today: the turn deadline's task and the wake-up of this
+process's long polls; stream notifications, notification rows and bot turns belong here too.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, longpoll
 from games.models import Game, GameStatus
 from unoservice.celery import app
 
@@ -39,6 +40,7 @@ def after_write(game: Game, appended: Sequence[engine.Event]) -> None:
     """Declare the effects of a write that appended ``appended`` (nothing when it appended none)."""
     if not appended:
         return
+    transaction.on_commit(longpoll.notify)
     if game.status == GameStatus.ACTIVE and game.turn_deadline is not None:
         deadline = Deadline(str(game.pk), game.version, game.turn_deadline)
         transaction.on_commit(partial(schedule_deadline, deadline))

@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
@@ -54,6 +55,18 @@ def _require_waiting(game: Game) -> None:
         raise DomainError("game_not_waiting", f"The game is {game.status}, not waiting.")
 
 
+def _require_room_for_a_waiting_game(player: Player) -> None:
+    """A player holds a seat in at most ``UNO_MAX_WAITING_GAMES`` waiting games (issue 11: one
+    created 1,000 in 10 s). The player's row is locked, so racing requests count one by one."""
+    User.objects.select_for_update().filter(pk=player.pk).first()
+    waiting = Seat.objects.filter(player=player, game__status=GameStatus.WAITING).count()
+    if waiting >= settings.UNO_MAX_WAITING_GAMES:
+        raise DomainError(
+            "too_many_waiting_games",
+            f"You already have a seat in {waiting} waiting games; start or leave one first.",
+        )
+
+
 def _roster_entry(player: Player) -> dict[str, Any]:
     return {"id": player.pk, "username": player.get_username()}
 
@@ -73,10 +86,14 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
         if not player.is_staff:
             raise DomainError("permission_denied", "Only staff may give a deck.")
         check_deck(spec.deck)
+    # A seed fixes every shuffle: whoever knows it knows every hand (issue 11).
+    if spec.seed is not None and not (player.is_staff or settings.UNO_SEEDS_FROM_PLAYERS):
+        raise DomainError("permission_denied", "Only staff may give a seed.")
     seed = spec.seed if spec.seed is not None else secrets.randbits(63)
     if not limits.SEED.holds(seed):
         raise DomainError("invalid", limits.SEED.message())
     with transaction.atomic():
+        _require_room_for_a_waiting_game(player)
         game = Game.objects.create(
             max_players=spec.max_players,
             target_score=spec.target_score,
@@ -102,6 +119,8 @@ def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
         if len(game.roster) >= game.max_players:
             raise DomainError("game_full", "Every seat of this game is taken.")
         _require_waiting(game)
+        if len(game.roster) + 1 < game.max_players:  # the game stays waiting after this join
+            _require_room_for_a_waiting_game(player)
         Seat.objects.create(game=game, number=len(game.roster), player=player)
         game.roster = [*game.roster, _roster_entry(player)]
         game.save(update_fields=["roster", "updated_at"])

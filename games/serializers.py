@@ -106,7 +106,10 @@ class GameCreateSerializer(StrictSerializer):
     seed = _bounded(
         limits.SEED,
         required=False,
-        help_text="Makes every shuffle of the game reproducible. Kept secret until the game ends.",
+        help_text=(
+            "Staff only (403 `permission_denied` otherwise): makes every shuffle of the game "
+            "reproducible. Kept secret until the game ends."
+        ),
     )
     deck = serializers.ListField(
         child=serializers.ChoiceField(choices=CARD_CHOICES),

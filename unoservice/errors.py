@@ -42,6 +42,10 @@ SERVICE_CODES: dict[str, Code] = {
     "version_conflict": Code(409, "The game has moved past the action's expected_version."),
     "username_taken": Code(409, "The username is taken, ignoring case."),
     "seq_out_of_range": Code(400, "'at' names no event of the game."),
+    "too_many_waiting_games": Code(
+        409, "The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES)."
+    ),
+    "length_required": Code(411, "A chunked body, without a Content-Length: send one."),
     "request_too_large": Code(413, "The request body is too large."),
     "unsupported_media_type": Code(415, "The body is not JSON."),
     "idempotency_key_reused": Code(422, "The Idempotency-Key was used with another body."),
@@ -131,9 +135,14 @@ def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
 # --- Django's own error pages (no URL matched, a body over the limit, a crash) as error bodies --
 
 
-def _page(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
+def error_page(status: int, code: str, detail: str) -> HttpResponse:
+    """An error body outside DRF (Django's own error pages, middleware), counted like the rest."""
     metrics.record_error(code, action=False)
     return JsonResponse(error_body(code, detail), status=status)
+
+
+def _page(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
+    return error_page(status, code, detail)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -74,16 +74,24 @@ def _error(code: str, retry_after: bool = False) -> dict[str, Any]:
     return answer
 
 
+def _throttle_scope(view: Any, method: str) -> str | None:
+    methods = getattr(view, "throttle_methods", None)
+    if methods is not None and method.upper() not in methods:
+        return None
+    return getattr(view, "throttle_scope", None)
+
+
 def add_common_errors(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular hook: the error answers that come from the service's shell, not a view.
 
     Every operation may answer 503 ``unavailable`` (the database does not answer); one with a
-    body, 413 ``request_too_large``; a throttled one (``throttle_scope``), 429 ``throttled``.
+    body, 413 ``request_too_large`` and 411 ``length_required``; a throttled one
+    (``throttle_scope``), 429 ``throttled``.
     """
     scopes = {
-        (path, method.lower()): getattr(getattr(callback, "cls", None), "throttle_scope", None)
+        (path, method.lower()): _throttle_scope(getattr(callback, "cls", None), method)
         for path, _, method, callback in generator.endpoints
     }
     for path, operations in result.get("paths", {}).items():
@@ -92,6 +100,7 @@ def add_common_errors(
             responses.setdefault("503", _error("unavailable", retry_after=True))
             if "requestBody" in operation:
                 responses.setdefault("413", _error("request_too_large"))
+                responses.setdefault("411", _error("length_required"))
             if scopes.get((path, method)):
                 responses.setdefault("429", _error("throttled", retry_after=True))
     return result

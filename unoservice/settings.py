@@ -121,8 +121,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "unoservice.middleware.RequestIdMiddleware",
     "unoservice.middleware.MetricsMiddleware",
+    "unoservice.middleware.ChunkedBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "unoservice.storage.StaticFilesMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -152,11 +153,13 @@ TEMPLATES = [
 WSGI_APPLICATION = "unoservice.wsgi.application"
 ASGI_APPLICATION = "unoservice.asgi.application"
 
+# Connections are kept between requests (a new PostgreSQL session per request cost two thirds of
+# the throughput) and health-checked before reuse, so one the server dropped is replaced.
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
         conn_health_checks=True,
     ),
 }
@@ -187,18 +190,20 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 # WhiteNoise serves the admin's and Swagger UI's files from the web process itself. With debug
-# off they are hashed and compressed by `collectstatic` (run when the image is built).
+# off they are hashed and compressed by `collectstatic` (run when the image is built); a server
+# started without it serves the apps' own copies (unoservice/storage.py), never a 500.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "unoservice.storage.StaticFilesStorage"
         )
     },
 }
-# In development (and tests) WhiteNoise finds the files where the apps keep them.
+# In development (and tests) WhiteNoise finds the files where the apps keep them; also with debug
+# off when nothing was collected (unoservice.storage.StaticFilesMiddleware).
 WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -220,12 +225,30 @@ REST_FRAMEWORK = {
 }
 
 # Throttle rates ("N/second|minute|hour|day", or "off"), per client address for registration and
-# tokens, per player for actions.
+# tokens and the admin's login form, per player for actions, game creation, joins and replays
+# (a replay folds the game's log up to `at`: about 0.04 ms an event).
 UNO_THROTTLE_RATES = {
     "registration": env_rate("UNO_THROTTLE_REGISTRATION", "20/hour"),
     "token": env_rate("UNO_THROTTLE_TOKEN", "30/minute"),
     "actions": env_rate("UNO_THROTTLE_ACTIONS", "300/minute"),
+    "admin_login": env_rate("UNO_THROTTLE_ADMIN_LOGIN", "10/minute"),
+    "games": env_rate("UNO_THROTTLE_GAMES", "60/hour"),
+    "joins": env_rate("UNO_THROTTLE_JOINS", "120/hour"),
+    "replays": env_rate("UNO_THROTTLE_REPLAYS", "120/minute"),
 }
+
+# Limits on what one player, or all of them, may hold of the service (issue 11). Long polls of the
+# event log (games/longpoll.py): per gunicorn worker, below its GUNICORN_THREADS, so threads are
+# left for every other request.
+UNO_LONG_POLLS_PER_PROCESS = env_int("UNO_LONG_POLLS_PER_PROCESS", 4)
+UNO_LONG_POLLS_PER_PLAYER = env_int("UNO_LONG_POLLS_PER_PLAYER", 2)
+# Waiting games one player may have a seat in at once (409 too_many_waiting_games past it).
+UNO_MAX_WAITING_GAMES = env_int("UNO_MAX_WAITING_GAMES", 5)
+
+# Only staff may give a game's `seed`: it fixes every shuffle, so a player who gave one would know
+# every hand. Tests and benchmarks turn this on to reproduce games played by ordinary players;
+# never in production.
+UNO_SEEDS_FROM_PLAYERS = env_bool("UNO_SEEDS_FROM_PLAYERS", False)
 
 # Browser clients on other origins (token auth: no cookies cross origins).
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])

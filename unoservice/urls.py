@@ -5,8 +5,11 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from unoservice import metrics, ops
+from unoservice.throttling import throttled
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    # The admin's login form is throttled like the token endpoint: staff may give decks and seeds.
+    path("admin/login/", throttled("admin_login")(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

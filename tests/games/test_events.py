@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from games import apis
+from games import longpoll
 from tests.support.concurrency import run_threads
 from tests.support.players import MakePlayer, Player
 from tests.support.table import Table, db_log, ok, refused, start_table
@@ -100,16 +100,16 @@ def test_wait_returns_at_once_when_there_are_events(table: Table) -> None:
 
 @pytest.fixture
 def fast_poll(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """Poll every 20 ms, and tell when the long poll has looked once and found nothing."""
-    monkeypatch.setattr(apis, "LONG_POLL_INTERVAL", 0.02)
+    """Re-read every 20 ms, and tell when the long poll has looked once and found nothing."""
+    monkeypatch.setattr(longpoll, "RECHECK", 0.02)
     polling = threading.Event()
-    original = apis.close_old_connections
 
-    def close_old_connections() -> None:
-        polling.set()
-        original()
+    class Watched(threading.Condition):
+        def wait(self, timeout: float | None = None) -> bool:
+            polling.set()
+            return super().wait(timeout)
 
-    monkeypatch.setattr(apis, "close_old_connections", close_old_connections)
+    monkeypatch.setattr(longpoll, "_changed", Watched())
     return polling
 
 

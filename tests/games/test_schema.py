@@ -52,6 +52,11 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         ("/api/v1/players/", "post"),
         ("/api/v1/auth/token/", "post"),
         ("/api/v1/games/{game_id}/actions/", "post"),
+        # Issue 11: creating, joining, replays, and long polls past their cap.
+        ("/api/v1/games/", "post"),
+        ("/api/v1/games/{game_id}/join/", "post"),
+        ("/api/v1/games/{game_id}/replay/", "get"),
+        ("/api/v1/games/{game_id}/events/", "get"),
     }
 
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from games.serializers import EventsQuerySerializer
 from tests.support.deployment import (
     COMPOSE,
     DOCKER,
@@ -36,7 +37,7 @@ LONG_RUNNING = ("web", "worker", "beat")
 def test_compose_has_the_whole_stack() -> None:
     services = compose()["services"]
 
-    assert set(services) == {"postgres", "redis", *APP_SERVICES}
+    assert set(services) == {"postgres", "redis", "proxy", *APP_SERVICES}
     for name in ("postgres", "redis"):
         assert services[name]["healthcheck"]["test"], name
 
@@ -233,3 +234,53 @@ def test_the_procfile_runs_web_worker_and_beat() -> None:
         "worker": "worker",
         "beat": "beat",
     }
+
+
+# --- nginx in front (issue 11: slow clients held gunicorn's threads) ----------------------------
+
+
+def nginx_directives() -> dict[str, list[str]]:
+    """Each directive of docker/nginx.conf with its values, in file order."""
+    found: dict[str, list[str]] = {}
+    for line in (DOCKER / "nginx.conf").read_text().splitlines():
+        words = line.split("#", 1)[0].strip().rstrip(";").split(None, 1)
+        if len(words) == 2 and not words[1].endswith("{"):
+            found.setdefault(words[0], []).append(words[1])
+    return found
+
+
+def test_nginx_is_the_only_door_from_outside() -> None:
+    services = compose()["services"]
+    proxy = services["proxy"]
+    env = env_example(commented=False)
+    port = int(gunicorn_settings(env).bind.rsplit(":", 1)[1])
+    nginx = nginx_directives()
+
+    assert proxy["volumes"] == ["./nginx.conf:/etc/nginx/nginx.conf:ro"]
+    assert (DOCKER / "nginx.conf").is_file()
+    assert proxy["depends_on"] == {"web": {"condition": "service_healthy"}}
+    listen = int(nginx["listen"][0])
+    assert [str(p) for p in proxy["ports"]] == [f"8000:{listen}"]
+    assert f"127.0.0.1:{listen}/healthz" in " ".join(proxy["healthcheck"]["test"])
+    assert nginx["server"] == [f"web:{port}"], "the upstream is the web service's port"
+    assert all(str(p).startswith("127.0.0.1:") for p in services["web"]["ports"]), (
+        "gunicorn is not published beyond the host's loopback"
+    )
+    assert env["DJANGO_NUM_PROXIES"] == "1"
+
+
+def test_nginx_buffers_whole_requests_within_the_services_limits() -> None:
+    from django.conf import settings
+
+    nginx = nginx_directives()
+    size = int(nginx["client_max_body_size"][0].rstrip("k")) * 1024
+
+    assert nginx["proxy_request_buffering"] == ["on"]
+    assert size == int(env_example(commented=False)["DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE"])
+    assert nginx["client_body_buffer_size"] == nginx["client_max_body_size"], (
+        "bodies stay in memory"
+    )
+    assert nginx["proxy_set_header"].count("X-Forwarded-For $remote_addr") == 1, "overwritten"
+    wait = EventsQuerySerializer().fields["wait"].max_value
+    assert int(nginx["proxy_read_timeout"][0].rstrip("s")) > wait, "above the longest long poll"
+    assert size == settings.DATA_UPLOAD_MAX_MEMORY_SIZE

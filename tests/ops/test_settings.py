@@ -148,3 +148,61 @@ def test_static_files_are_served_by_whitenoise_with_debug_off(tmp_path: Path) ->
     assert result.stdout.startswith("served")
     manifest = tmp_path / "static" / "staticfiles.json"
     assert manifest.is_file()
+
+
+CONNECTION_SETTINGS = (
+    "from django.conf import settings;"
+    "db = settings.DATABASES['default'];"
+    "print(db['CONN_MAX_AGE'], db['CONN_HEALTH_CHECKS'])"
+)
+
+
+def test_database_connections_are_kept_by_default_and_health_checked() -> None:
+    """A server started by hand (no docker/.env.example) keeps its connections like the deployed
+    one: a new PostgreSQL session per request cost two thirds of the throughput (issue 11)."""
+    default = run_python(
+        "import django; django.setup();" + CONNECTION_SETTINGS,
+        DATABASE_URL="postgres://u:p@127.0.0.1:5432/x",
+    )
+    chosen = run_python(
+        "import django; django.setup();" + CONNECTION_SETTINGS,
+        DATABASE_URL="postgres://u:p@127.0.0.1:5432/x",
+        DATABASE_CONN_MAX_AGE="0",
+    )
+
+    assert default.stdout.split() == ["60", "True"], default.stderr
+    assert chosen.stdout.split() == ["0", "True"], chosen.stderr
+
+
+SERVE_UNCOLLECTED = """
+import re
+import django
+django.setup()
+from django.test import Client
+client = Client()
+for page in ("/api/docs/", "/admin/login/"):
+    answer = client.get(page, secure=True)
+    assert answer.status_code == 200, (page, answer.status_code, answer.content[:300])
+    paths = re.findall(r'/static/[^"]+[.](?:css|js)', answer.content.decode())
+    assert paths, page
+    for path in paths:
+        asset = client.get(path, secure=True)
+        assert asset.status_code == 200, (path, asset.status_code)
+print("served")
+"""
+
+
+def test_pages_with_static_files_work_with_debug_off_before_collectstatic(tmp_path: Path) -> None:
+    """The README's gunicorn by hand (debug off, no collectstatic) answered the API docs and the
+    admin's login with a 500: "Missing staticfiles manifest entry" (issue 11)."""
+    result = run_python(
+        SERVE_UNCOLLECTED,
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=STRONG_KEY,
+        DJANGO_ALLOWED_HOSTS="testserver",
+        DJANGO_STATIC_ROOT=str(tmp_path / "never-collected"),
+        LOG_LEVEL="CRITICAL",
+    )
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "served"

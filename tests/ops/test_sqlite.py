@@ -19,6 +19,8 @@ PLAY = """
 import json, random
 import django
 django.setup()
+from django.conf import settings
+settings.UNO_SEEDS_FROM_PLAYERS = True  # as in the rest of the suite (tests/conftest.py)
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.db import connection
