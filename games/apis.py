@@ -31,7 +31,6 @@ from games.serializers import (
 from unoservice.errors import DomainError
 from unoservice.schema import errors_for
 
-LONG_POLL_INTERVAL = 0.2
 # What every operation on one game may answer besides its own refusals.
 ON_A_GAME = ("not_authenticated", "not_found")
 
