@@ -116,6 +116,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "players",
+    "notifications",
 ]
 
 MIDDLEWARE = [
