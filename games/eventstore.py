@@ -109,17 +109,27 @@ def _prep(model: type[Any], name: str, value: Any, db: BaseDatabaseWrapper) -> A
     return model._meta.get_field(name).get_db_prep_save(value, db)
 
 
+Statement = tuple[str, list[Any]]
+
+
 def save(
-    game: Game, first_seq: int, events: Sequence[engine.Event], changes: Changes, now: datetime
+    game: Game,
+    first_seq: int,
+    events: Sequence[engine.Event],
+    changes: Changes,
+    now: datetime,
+    also: Sequence[Statement] = (),
 ) -> None:
     """Insert ``events`` from ``first_seq`` on, save the game's progress and the changed rows.
 
     ``game`` already holds its new summary (``projections.project_summary``). On PostgreSQL the
     statements travel in one message: Django's psycopg cursors bind values on the client.
+    ``also`` are rows written with the events in that message (the notification outbox,
+    ``games.effects.written_with``).
     """
     db = _db()
     key = _prep(Game, "id", game.pk, db)
-    statements: list[tuple[str, list[Any]]] = []
+    statements: list[Statement] = []
     if events:
         values = []
         params: list[Any] = []
@@ -163,11 +173,12 @@ def save(
                 [status, score, key, seat],
             )
         )
+    statements.extend(also)
     _run(db, statements)
     game.updated_at = now
 
 
-def _run(db: BaseDatabaseWrapper, statements: list[tuple[str, list[Any]]]) -> None:
+def _run(db: BaseDatabaseWrapper, statements: list[Statement]) -> None:
     """On PostgreSQL in one round trip, elsewhere (SQLite: one statement a call) one by one."""
     with db.cursor() as cursor:
         if db.vendor == "postgresql":

@@ -1,0 +1,215 @@
+"""Writing notifications: the rows of the outbox, in the transaction of what causes them.
+
+Two paths, both from ``games.effects`` (a write's effects are declared there only):
+
+- a write that appends events gets its notifications in the same message as the events
+  (``statements_with``: ``your_turn``, ``game_started``, ``game_finished``), so an action stays
+  four round trips;
+- a write's facts that append no event (a seat taken in the lobby, a turn's reminder, an
+  invitation) get theirs from ``write_facts``, before the write commits.
+
+A notification names seats and players, never a card: what a seat holds is not news to anyone
+but that seat, and the player's game view says it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from games.models import Game, GameStatus
+from notifications.models import Kind, Notification
+
+Statement = tuple[str, list[Any]]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What a write changes notifications about: the game's status and who must act."""
+
+    status: str
+    actor: int | None
+
+    @classmethod
+    def of(cls, game: Game) -> Turn:
+        return cls(game.status, game.current_seat)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A notification to write: what ``Notification`` stores, before it has an id."""
+
+    player_id: int
+    kind: str
+    game_id: Any
+    version: int
+    at: datetime
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def model(self) -> Notification:
+        return Notification(
+            player_id=self.player_id,
+            kind=self.kind,
+            game_id=self.game_id,
+            version=self.version,
+            at=self.at,
+            data=self.data,
+        )
+
+
+# --- facts a write records (``GameWrite.record``) --------------------------------------------
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A player took ``seat`` of a waiting game."""
+
+    seat: int
+    player_id: int
+    username: str
+
+
+@dataclass(frozen=True)
+class DeadlineNear:
+    """80% of the turn's time has passed: ``seat`` must act before ``deadline``."""
+
+    seat: int
+    deadline: datetime
+
+
+@dataclass(frozen=True)
+class Invited:
+    """``by`` invites ``player_id`` to the game (a later tables issue writes these)."""
+
+    player_id: int
+    by_id: int
+    by_username: str
+
+
+Fact = Joined | DeadlineNear | Invited
+
+
+def _player(game: Game, seat: int) -> int:
+    return int(game.roster[seat]["id"])
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def your_turn_data(game: Game, seat: int) -> dict[str, Any]:
+    return {"seat": seat, "version": game.version, "deadline": _iso(game.turn_deadline)}
+
+
+def caused_by(game: Game, before: Turn, at: datetime) -> list[Row]:
+    """The notifications of events that took ``game`` from ``before`` to where it stands now
+    (``game`` holds its new summary)."""
+    rows: list[Row] = []
+    seats = range(len(game.roster))
+
+    def each_seat(kind: str, **data: Any) -> None:
+        rows.extend(
+            Row(_player(game, s), kind, game.pk, game.version, at, {"seat": s, **data})
+            for s in seats
+        )
+
+    if before.status == GameStatus.WAITING and game.status != GameStatus.WAITING:
+        each_seat(Kind.GAME_STARTED, players=len(game.roster))
+    if game.status == GameStatus.ACTIVE and game.current_seat is not None:
+        seat = game.current_seat
+        if before.status != GameStatus.ACTIVE or before.actor != seat:
+            data = your_turn_data(game, seat)
+            rows.append(Row(_player(game, seat), Kind.YOUR_TURN, game.pk, game.version, at, data))
+    if before.status != GameStatus.FINISHED and game.status == GameStatus.FINISHED:
+        each_seat(Kind.GAME_FINISHED, winner_seat=game.winner_seat)
+    return rows
+
+
+def of_facts(game: Game, facts: Iterable[Fact], at: datetime) -> list[Row]:
+    rows: list[Row] = []
+    for fact in facts:
+        if isinstance(fact, Joined):
+            data = {
+                "seat": fact.seat,
+                "player": {"id": fact.player_id, "username": fact.username},
+                "players": len(game.roster),
+                "max_players": game.max_players,
+            }
+            rows.extend(
+                Row(_player(game, s), Kind.PLAYER_JOINED, game.pk, game.version, at, data)
+                for s in range(len(game.roster))
+                if s != fact.seat
+            )
+        elif isinstance(fact, DeadlineNear):
+            data = {"seat": fact.seat, "version": game.version, "deadline": _iso(fact.deadline)}
+            rows.append(
+                Row(_player(game, fact.seat), Kind.DEADLINE_SOON, game.pk, game.version, at, data)
+            )
+        else:
+            by = {"id": fact.by_id, "username": fact.by_username}
+            rows.append(Row(fact.player_id, Kind.INVITED, game.pk, game.version, at, {"by": by}))
+    return rows
+
+
+def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
+    """Write the notifications of ``facts``; return how many were written.
+
+    A reminder already written for this turn (by the task, the sweep or the lazy path: the game
+    row is locked, but a repeated task may come after the first committed) is not written again.
+    """
+    rows = of_facts(game, facts, at)
+    reminders = [r for r in rows if r.kind == Kind.DEADLINE_SOON]
+    others = [r for r in rows if r.kind != Kind.DEADLINE_SOON]
+    written = len(others)
+    Notification.objects.bulk_create(r.model() for r in others)
+    for reminder in reminders:
+        exists = Notification.objects.filter(
+            kind=Kind.DEADLINE_SOON,
+            game_id=reminder.game_id,
+            version=reminder.version,
+            player_id=reminder.player_id,
+        ).exists()
+        if not exists:
+            reminder.model().save(force_insert=True)
+            written += 1
+    return written
+
+
+# --- the hot path's statement --------------------------------------------------------------------
+
+_COLUMNS = ("player_id", "kind", "game_id", "version", "at", "read", "data", "dispatched")
+
+
+@cache
+def _fields() -> tuple[Any, ...]:
+    meta = Notification._meta
+    return tuple(next(f for f in meta.concrete_fields if f.attname == c) for c in _COLUMNS)
+
+
+def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> list[Statement]:
+    """``rows`` as one INSERT, to travel in the message of the events that caused them."""
+    if not rows:
+        return []
+    db = db or connections[DEFAULT_DB_ALIAS]
+    fields = _fields()
+    params: list[Any] = []
+    for row in rows:
+        values = (row.player_id, row.kind, row.game_id, row.version, row.at, False, row.data, False)
+        params += [f.get_db_prep_save(v, db) for f, v in zip(fields, values, strict=True)]
+    columns = ", ".join(db.ops.quote_name(c) for c in _COLUMNS)
+    one = f"({', '.join(['%s'] * len(_COLUMNS))})"
+    table = db.ops.quote_name(Notification._meta.db_table)
+    sql = f"INSERT INTO {table} ({columns}) VALUES {', '.join([one] * len(rows))}"
+    return [(sql, params)]
+
+
+def statements_with(game: Game, before: Turn, at: datetime) -> tuple[list[Statement], int]:
+    """The statements that write the notifications of a write's events, and how many rows."""
+    rows = caused_by(game, before, at)
+    return insert(rows), len(rows)
