@@ -18,8 +18,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
+from django.contrib.auth.models import User
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
@@ -93,6 +94,18 @@ class Invited:
 
 
 Fact = Joined | DeadlineNear | Invited
+
+
+class Recorder(Protocol):
+    """What records a write's facts: ``games.unit_of_work.GameWrite``."""
+
+    def record(self, fact: Fact) -> None: ...
+
+
+def invite(write: Recorder, *, player: User, by: User) -> None:
+    """Invite ``player`` to the game of ``write`` (``with game_write(id) as write``): the
+    ``invited`` notification is written with the write, and only if it commits."""
+    write.record(Invited(player.pk, by.pk, by.get_username()))
 
 
 def _player(game: Game, seat: int) -> int:

@@ -8,9 +8,10 @@ from typing import Any
 from rest_framework import serializers
 
 from games.engine.limits import MAX_INT
-from games.serializers import StrictBooleanField, StrictSerializer
+from games.serializers import StrictBooleanField, StrictIntegerField, StrictSerializer
 from notifications import limits
 from notifications.models import DeliveryStatus, Kind
+from players.serializers import StrictCharField
 
 KIND_CHOICES = Kind.choices
 
@@ -47,7 +48,7 @@ class NotificationListQuerySerializer(PageQuerySerializer):
 
 class MarkReadSerializer(StrictSerializer):
     ids = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        child=StrictIntegerField(min_value=1, max_value=2**63 - 1),
         min_length=limits.READ_IDS.low,
         max_length=limits.READ_IDS.high,
         required=False,
@@ -67,7 +68,7 @@ class MarkedSerializer(serializers.Serializer):
 
 
 class WebhookCreateSerializer(StrictSerializer):
-    url = serializers.CharField(max_length=limits.URL_LENGTH, help_text="http:// or https://")
+    url = StrictCharField(max_length=limits.URL_LENGTH, help_text="http:// or https://")
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=KIND_CHOICES),
         min_length=1,
@@ -122,16 +123,16 @@ class PushKeySerializer(serializers.Serializer):
 
 
 class PushKeysSerializer(StrictSerializer):
-    p256dh = serializers.CharField(max_length=200)
-    auth = serializers.CharField(max_length=64)
+    p256dh = StrictCharField(max_length=200)
+    auth = StrictCharField(max_length=64)
 
 
 class PushSubscriptionCreateSerializer(StrictSerializer):
     """A browser's ``PushSubscription.toJSON()``."""
 
-    endpoint = serializers.CharField(max_length=limits.URL_LENGTH)
+    endpoint = StrictCharField(max_length=limits.URL_LENGTH)
     keys = PushKeysSerializer()
-    expirationTime = serializers.IntegerField(  # the browser's own name
+    expirationTime = StrictIntegerField(  # the browser's own name
         required=False, allow_null=True, min_value=0, max_value=2**63 - 1
     )
 

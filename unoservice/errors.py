@@ -47,7 +47,7 @@ SERVICE_CODES: dict[str, Code] = {
         400, "A URL that does not resolve, or resolves to a loopback, private or local address."
     ),
     "limit_reached": Code(409, "The caller has as many webhooks or push subscriptions as allowed."),
-    "push_not_configured": Code(503, "The server has no VAPID key: Web Push is off."),
+    "push_not_configured": Code(404, "The server has no VAPID key: it offers no Web Push."),
     "unsupported_media_type": Code(415, "The body is not JSON."),
     "idempotency_key_reused": Code(422, "The Idempotency-Key was used with another body."),
     "throttled": Code(429, "Too many requests; wait as Retry-After says."),

@@ -259,6 +259,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.serializers.GAME_STATUSES",
         "SeatStatusEnum": "games.serializers.SEAT_STATUSES",
         "CardEnum": "games.serializers.CARD_CHOICES",
+        "NotificationKindEnum": "notifications.serializers.KIND_CHOICES",
     },
 }
 
