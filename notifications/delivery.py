@@ -148,7 +148,7 @@ def _hand_over(attempts: Sequence[int], pushes: Sequence[int]) -> None:
         send(PUSH_TASK, [notification])
 
 
-# --- webhooks ------------------------------------------------------------------------------------
+# --- webhooks -------------------------------------------------------------------------------------
 
 
 def retry_delay(attempt: int) -> int:
@@ -246,7 +246,7 @@ def deliver_due(late_by: timedelta = LOST_AFTER, limit: int = 50) -> int:
     return sum(deliver(pk) is not None for pk in due)
 
 
-# --- Web Push ------------------------------------------------------------------------------------
+# --- Web Push -------------------------------------------------------------------------------------
 
 
 def push(notification_id: int) -> int:

@@ -64,7 +64,7 @@ class Row:
         )
 
 
-# --- facts a write records (``GameWrite.record``) --------------------------------------------
+# --- facts a write records (``GameWrite.record``) -------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,7 @@ def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
     return written
 
 
-# --- the hot path's statement --------------------------------------------------------------------
+# --- the hot path's statement ---------------------------------------------------------------------
 
 _COLUMNS = ("player_id", "kind", "game_id", "version", "at", "read", "data", "dispatched")
 

@@ -36,6 +36,9 @@ ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
 WAIT = 60.0  # seconds: a bound for a machine under load, not an expected duration
 QUEUES = ("celery", "notifications")
+# A worker of the notifications queue, one task at a time, quick to start.
+CELERY = [sys.executable, "-m", "celery", "-A", "unoservice", "worker", "-Q", "notifications"]
+CELERY += ["-P", "solo", "-l", "info", "--without-mingle", "--without-gossip"]
 _names = itertools.count(1)
 
 
@@ -83,7 +86,7 @@ def started_game(seated: list[User], **settings: Any) -> Game:
     return game
 
 
-# --- a real HTTP server on loopback ------------------------------------------------------------
+# --- a real HTTP server on loopback ---------------------------------------------------------------
 
 
 @dataclass
@@ -151,7 +154,7 @@ def receiver() -> Iterator[Receiver]:
         server.server_close()
 
 
-# --- the real broker and real worker processes ------------------------------------------------------
+# --- the real broker and real worker processes ----------------------------------------------------
 
 
 def _purge() -> None:
@@ -214,9 +217,7 @@ def start_workers(count: int, env: dict[str, str], tmp: Path) -> Workers:
         with log.open("wb") as out:
             processes.append(
                 subprocess.Popen(
-                    [sys.executable, "-m", "celery", "-A", "unoservice", "worker"]
-                    + ["-Q", "notifications", "-P", "solo", "-n", name, "-l", "info"]
-                    + ["--without-mingle", "--without-gossip"],
+                    [*CELERY, "-n", name],
                     cwd=ROOT,
                     env=env,
                     stdout=out,

@@ -53,7 +53,7 @@ def verified(secret: str, request: Any) -> dict[str, Any]:
     return dict(StandardWebhook(secret).verify(request.body, request.headers))
 
 
-# --- the API ---------------------------------------------------------------------------------------
+# --- the API --------------------------------------------------------------------------------------
 
 
 @pytest.mark.django_db
@@ -139,7 +139,7 @@ def test_a_player_has_a_bounded_number_of_webhooks(users: list[User]) -> None:
     assert answer.status_code == 409 and answer.json()["code"] == "limit_reached"
 
 
-# --- delivery in-process (no broker) ------------------------------------------------------------------
+# --- delivery in-process (no broker) --------------------------------------------------------------
 
 
 @pytest.mark.django_db(transaction=True)
