@@ -14,6 +14,8 @@ full list, with production values, is ``docker/.env.example`` (``docs/deploy.md`
   a per-process memory cache by default.
 - ``CORS_ALLOWED_ORIGINS``: comma-separated origins of browser clients.
 - ``LOG_FORMAT`` (``json`` or ``text``; json when debug is off) and ``LOG_LEVEL``.
+- ``UNO_VAPID_*`` (Web Push) and ``UNO_WEBHOOK*`` (webhook deliveries): see the notifications
+  settings below.
 """
 
 import os
