@@ -9,7 +9,7 @@ after the next of ``UNO_WEBHOOK_RETRY_DELAYS``, with the same id and body. A web
 failed every delivery for ``UNO_WEBHOOK_DISABLE_AFTER`` seconds is disabled.
 
 With no broker (``task_always_eager``) everything runs in-process after the commit, and a
-retry falls due for the next drain (the next write that notifies someone) to make.
+retry that fell due is made by the next drain that delivers something.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from notifications import http, signing, webpush
@@ -88,7 +89,6 @@ def queue_drain() -> None:
     """After a commit that wrote notifications: have them delivered."""
     if _eager():
         drain()
-        deliver_due(timedelta(0))
     else:
         send(DRAIN_TASK, [])
 
@@ -99,39 +99,85 @@ def queue_drain() -> None:
 def drain(batch: int = DRAIN_BATCH) -> int:
     """Dispatch every notification not yet dispatched; return how many this call took."""
     taken = 0
-    while count := _drain_batch(batch):
+    while True:
+        count = _drain_batch(batch)
         taken += count
-    return taken
+        if count < batch:
+            return taken
+
+
+@dataclass(frozen=True, order=True)
+class _Taken:
+    id: int
+    player_id: int
+    kind: str
+    hooked: bool  # the player has a webhook that is not disabled
+    subscribed: bool  # the player has a push subscription
+
+
+def _take(size: int) -> list[_Taken]:
+    """Mark up to ``size`` notifications dispatched, the oldest first, skipping rows another
+    drain holds; what was taken, with whether its player has anywhere to deliver it. On
+    PostgreSQL one statement: it runs after most writes, and most players have nowhere."""
+    db = connections[DEFAULT_DB_ALIAS]
+    table, hooks, subscriptions = (
+        db.ops.quote_name(model._meta.db_table)
+        for model in (Notification, Webhook, PushSubscription)
+    )
+    if db.vendor == "postgresql":
+        sql = (
+            f'WITH taken AS (SELECT "id" FROM {table} WHERE NOT "dispatched" ORDER BY "id"'
+            " LIMIT %s FOR UPDATE SKIP LOCKED)"
+            f' UPDATE {table} AS n SET "dispatched" = true FROM taken WHERE n."id" = taken."id"'
+            ' RETURNING n."id", n."player_id", n."kind",'
+            f' EXISTS (SELECT 1 FROM {hooks} AS w WHERE w."player_id" = n."player_id"'
+            ' AND w."disabled_at" IS NULL),'
+            f' EXISTS (SELECT 1 FROM {subscriptions} AS s WHERE s."player_id" = n."player_id")'
+        )
+        with db.cursor() as cursor:
+            cursor.execute(sql, [size])
+            return sorted(_Taken(*row) for row in cursor.fetchall())
+    # Elsewhere (SQLite: one writer at a time) a row is taken by the update that changes it.
+    waiting = list(
+        Notification.objects.filter(dispatched=False)
+        .order_by("id")
+        .values_list("id", "player_id", "kind")[:size]
+    )
+    players = {player for _, player, _ in waiting}
+    hooked = set(
+        Webhook.objects.filter(player_id__in=players, disabled_at=None).values_list(
+            "player_id", flat=True
+        )
+    )
+    subscribed = set(
+        PushSubscription.objects.filter(player_id__in=players).values_list("player_id", flat=True)
+    )
+    return [
+        _Taken(pk, player, kind, player in hooked, player in subscribed)
+        for pk, player, kind in waiting
+        if Notification.objects.filter(pk=pk, dispatched=False).update(dispatched=True)
+    ]
 
 
 def _drain_batch(size: int) -> int:
     with transaction.atomic():
-        batch = list(
-            Notification.objects.select_for_update(skip_locked=True)
-            .filter(dispatched=False)
-            .order_by("id")[:size]
-        )
-        if not batch:
-            return 0
-        players = {n.player_id for n in batch}
+        batch = _take(size)
+        hooked = {n.player_id for n in batch if n.hooked}
+        if not hooked and not any(n.subscribed for n in batch):
+            return len(batch)  # most players: the inbox (and the player stream) is all they read
         hooks: dict[int, list[Webhook]] = defaultdict(list)
-        for hook in Webhook.objects.filter(player_id__in=players, disabled_at__isnull=True):
+        for hook in Webhook.objects.filter(player_id__in=hooked, disabled_at=None):
             hooks[hook.player_id].append(hook)
-        subscribed = set(
-            PushSubscription.objects.filter(player_id__in=players).values_list(
-                "player_id", flat=True
-            )
-        )
         now = timezone.now()
         attempts = WebhookDelivery.objects.bulk_create(
-            WebhookDelivery(webhook=hook, notification=n, attempt=1, at=now)
+            WebhookDelivery(webhook=hook, notification_id=n.id, attempt=1, at=now)
             for n in batch
             for hook in hooks[n.player_id]
             if n.kind in hook.kinds
         )
-        pushes = [n.pk for n in batch if n.kind in PUSHED and n.player_id in subscribed]
-        Notification.objects.filter(pk__in=[n.pk for n in batch]).update(dispatched=True)
-        transaction.on_commit(partial(_hand_over, [a.pk for a in attempts], pushes))
+        pushes = [n.id for n in batch if n.kind in PUSHED and n.subscribed]
+        if attempts or pushes:
+            transaction.on_commit(partial(_hand_over, [a.pk for a in attempts], pushes))
     return len(batch)
 
 
@@ -141,6 +187,8 @@ def _hand_over(attempts: Sequence[int], pushes: Sequence[int]) -> None:
             deliver(attempt)
         for notification in pushes:
             push(notification)
+        if attempts:
+            deliver_due(timedelta(0))  # no worker: retries that fell due meanwhile
         return
     for attempt in attempts:
         send(DELIVER_TASK, [attempt])

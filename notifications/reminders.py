@@ -21,6 +21,7 @@ from notifications.delivery import REMIND_TASK, send
 from notifications.models import Kind, Notification
 from notifications.outbox import DeadlineNear
 from unoservice.celery import app
+from unoservice.errors import DomainError
 
 log = logging.getLogger(__name__)
 
@@ -62,15 +63,22 @@ def remind(game_id: str | uuid.UUID, version: int | None = None) -> bool:
     turn's time has passed and it was not reminded yet; True if a reminder was written."""
     from games.unit_of_work import game_write
 
-    with game_write(game_id, catch_up=False) as write:
-        game = write.game
-        if version is not None and game.version != version:
+    if version is not None and not Game.objects.filter(pk=game_id, version=version).exists():
+        return False  # the turn is over (most tasks of quick games): no lock taken
+    try:
+        with game_write(game_id, catch_up=False) as write:
+            game = write.game
+            if version is not None and game.version != version:
+                return False
+            if not is_due(game, timezone.now()) or _reminded(game):
+                return False
+            assert game.current_seat is not None and game.turn_deadline is not None
+            write.record(DeadlineNear(game.current_seat, game.turn_deadline))
+            return True
+    except DomainError as refusal:
+        if refusal.code == "not_found":  # the game is gone: nothing to remind of
             return False
-        if not is_due(game, timezone.now()) or _reminded(game):
-            return False
-        assert game.current_seat is not None and game.turn_deadline is not None
-        write.record(DeadlineNear(game.current_seat, game.turn_deadline))
-        return True
+        raise
 
 
 def _due_games() -> list[tuple[uuid.UUID, int]]:

@@ -168,7 +168,7 @@ def broker() -> Iterator[Any]:
     """Celery pointed at the real Redis broker (the suite otherwise runs tasks in-process)."""
     conf = celery_app.conf
     saved = {key: conf[key] for key in ("broker_url", "result_backend", "task_always_eager")}
-    conf.update(broker_url=REDIS_URL, result_backend=None, task_always_eager=False)
+    conf.update(broker_url=REDIS_URL, result_backend=REDIS_URL, task_always_eager=False)
     _purge()
     try:
         yield celery_app

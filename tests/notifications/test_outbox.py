@@ -174,3 +174,24 @@ def test_an_actions_notification_travels_in_the_message_of_its_events(
     assert writes.startswith('INSERT INTO "games_event"')
     assert 'INSERT INTO "notifications_notification"' in writes
     assert Notification.objects.filter(kind=Kind.YOUR_TURN).count() == before + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_an_actions_delivery_costs_one_statement_when_nobody_listens(
+    users: list[User],
+) -> None:
+    """The drain after each commit (no broker: in-process) takes the new rows, and learns that
+    their players have no webhook or push subscription, in one statement of its own
+    transaction."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = started_game(users[:2], turn_timeout=3600)
+    actor = game.current_seat
+    assert actor is not None
+    with CaptureQueriesContext(connection) as captured:
+        play.game_act(player=users[actor], game_id=game.pk, action={"action": "draw"})
+    after = [q["sql"] for q in captured.captured_queries][4:]
+    assert len(after) == 3 and after[0] == "BEGIN" and after[2] == "COMMIT", after
+    assert after[1].startswith("WITH taken AS") and "SKIP LOCKED" in after[1]
+    assert not Notification.objects.filter(dispatched=False).exists()
