@@ -40,11 +40,9 @@ class Deadline:
     at: datetime
 
 
-def written_with(
-    game: Game, before: outbox.Turn, now: datetime
-) -> tuple[list[outbox.Statement], int]:
+def written_with(game: Game, before: outbox.Turn, now: datetime) -> outbox.Batch:
     """The rows written in the same message as a write's events (``game`` holds the summary they
-    led to, ``before`` the one before them): their notifications. Also how many."""
+    led to, ``before`` the one before them): their notifications."""
     return outbox.statements_with(game, before, now)
 
 
@@ -55,8 +53,9 @@ def after_write(
     outboxed: int = 0,
 ) -> None:
     """Declare the effects of a write that appended ``appended`` (nothing when it appended none),
-    recorded ``facts`` and wrote ``outboxed`` notifications with its events. Runs inside the
-    write's transaction, before the commit."""
+    recorded ``facts`` and wrote ``outboxed`` notifications with its events that wait for the
+    drain (to be delivered to webhooks or browsers). Runs inside the write's transaction, before
+    the commit."""
     if facts:
         outboxed += outbox.write_facts(game, facts, timezone.now())
     if outboxed:

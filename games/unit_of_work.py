@@ -35,7 +35,7 @@ class GameWrite:
         self.game = game
         self.appended: list[engine.Event] = []
         self.facts: list[Fact] = []
-        self.outboxed = 0  # notifications written with the appended events
+        self.outboxed = 0  # notifications written with the events that wait for delivery
         self._state: engine.GameState | None = None
 
     @property
@@ -67,11 +67,12 @@ class GameWrite:
         project_summary(game, after)
         if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
             game.turn_deadline = (clock or now) + timedelta(seconds=game.turn_timeout)
-        outbox, count = effects.written_with(game, before, now)
-        eventstore.save(game, base + 1, events, changes(current, projection_of(after)), now, outbox)
+        outbox = effects.written_with(game, before, now)
+        changed = changes(current, projection_of(after))
+        returned = eventstore.save(game, base + 1, events, changed, now, outbox.statements)
         self._state = after
         self.appended.extend(events)
-        self.outboxed += count
+        self.outboxed += outbox.waiting(returned)
 
     def record(self, fact: Fact) -> None:
         """Note a fact of this write that appends no event (a seat taken, a turn's reminder):

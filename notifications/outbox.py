@@ -25,7 +25,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import Game, GameStatus
-from notifications.models import Kind, Notification
+from notifications.models import Kind, Notification, PushSubscription, Webhook
 
 Statement = tuple[str, list[Any]]
 
@@ -197,32 +197,66 @@ def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
 # --- the hot path's statement ---------------------------------------------------------------------
 
 _COLUMNS = ("player_id", "kind", "game_id", "version", "at", "read", "data", "dispatched")
+_GIVEN = ("player_id", "kind", "game_id", "version", "at", "data")  # a row's own values
 
 
 @cache
-def _fields() -> tuple[Any, ...]:
-    meta = Notification._meta
-    return tuple(next(f for f in meta.concrete_fields if f.attname == c) for c in _COLUMNS)
+def _fields() -> dict[str, Any]:
+    return {f.attname: f for f in Notification._meta.concrete_fields if f.attname in _COLUMNS}
 
 
-def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> list[Statement]:
-    """``rows`` as one INSERT, to travel in the message of the events that caused them."""
+@dataclass(frozen=True)
+class Batch:
+    """The statements that write a write's notifications with its events, and how to count,
+    from what they return, the rows waiting for the drain."""
+
+    statements: list[Statement]
+    rows: int
+    returns: bool  # the statement returns, per row, whether it waits for the drain
+
+    def waiting(self, returned: Sequence[tuple[Any, ...]]) -> int:
+        return sum(1 for (waits,) in returned if waits) if self.returns else self.rows
+
+
+def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
+    """``rows`` as one INSERT, to travel in the message of the events that caused them.
+
+    On PostgreSQL a row whose player has no webhook and no push subscription (most players) is
+    written dispatched already, and the statement returns which rows wait for the drain, so a
+    write that notifies only such players queues no drain at all.
+    """
     if not rows:
-        return []
+        return Batch([], 0, False)
     db = db or connections[DEFAULT_DB_ALIAS]
     fields = _fields()
-    params: list[Any] = []
-    for row in rows:
-        values = (row.player_id, row.kind, row.game_id, row.version, row.at, False, row.data, False)
-        params += [f.get_db_prep_save(v, db) for f, v in zip(fields, values, strict=True)]
-    columns = ", ".join(db.ops.quote_name(c) for c in _COLUMNS)
-    one = f"({', '.join(['%s'] * len(_COLUMNS))})"
-    table = db.ops.quote_name(Notification._meta.db_table)
-    sql = f"INSERT INTO {table} ({columns}) VALUES {', '.join([one] * len(rows))}"
-    return [(sql, params)]
+    q = db.ops.quote_name
+    table = q(Notification._meta.db_table)
+    if db.vendor != "postgresql":  # SQLite: plain rows, each waiting for the drain
+        params = [
+            fields[c].get_db_prep_save(getattr(row, c, False), db) for row in rows for c in _COLUMNS
+        ]
+        values = ", ".join([f"({', '.join(['%s'] * len(_COLUMNS))})"] * len(rows))
+        sql = f"INSERT INTO {table} ({', '.join(q(c) for c in _COLUMNS)}) VALUES {values}"
+        return Batch([(sql, params)], len(rows), False)
+    params = [fields[c].get_db_prep_save(getattr(row, c), db) for row in rows for c in _GIVEN]
+    values = ", ".join([f"({', '.join(['%s'] * len(_GIVEN))})"] * len(rows))
+    columns = ", ".join(q(c) for c in _COLUMNS)
+    hooks, subscriptions = (q(m._meta.db_table) for m in (Webhook, PushSubscription))
+    listens = (
+        f'EXISTS (SELECT 1 FROM {hooks} AS w WHERE w."player_id" = v."player_id"'
+        ' AND w."disabled_at" IS NULL)'
+        f' OR EXISTS (SELECT 1 FROM {subscriptions} AS s WHERE s."player_id" = v."player_id")'
+    )
+    sql = (
+        f"INSERT INTO {table} ({columns})"
+        f' SELECT v."player_id", v."kind", v."game_id", v."version", v."at", false, v."data",'
+        f" NOT ({listens})"
+        f" FROM (VALUES {values}) AS v ({', '.join(q(c) for c in _GIVEN)})"
+        ' RETURNING NOT "dispatched"'
+    )
+    return Batch([(sql, params)], len(rows), True)
 
 
-def statements_with(game: Game, before: Turn, at: datetime) -> tuple[list[Statement], int]:
-    """The statements that write the notifications of a write's events, and how many rows."""
-    rows = caused_by(game, before, at)
-    return insert(rows), len(rows)
+def statements_with(game: Game, before: Turn, at: datetime) -> Batch:
+    """The statements that write the notifications of a write's events."""
+    return insert(caused_by(game, before, at))

@@ -20,8 +20,9 @@ from games.engine.cards import CARD_CODES
 from games.lobby import NewGame, game_create, game_join, game_leave
 from games.models import Game, Hand
 from notifications import outbox
-from notifications.models import Kind, Notification
-from tests.notifications.conftest import started_game
+from notifications.models import Kind, Notification, WebhookDelivery
+from notifications.signing import new_secret
+from tests.notifications.conftest import Receiver, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -177,21 +178,39 @@ def test_an_actions_notification_travels_in_the_message_of_its_events(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_without_a_broker_an_actions_delivery_costs_one_statement_when_nobody_listens(
-    users: list[User],
+def test_an_action_whose_players_have_nowhere_to_be_notified_costs_nothing_after_commit(
+    users: list[User], receiver: Receiver
 ) -> None:
-    """The drain after each commit (no broker: in-process) takes the new rows, and learns that
-    their players have no webhook or push subscription, in one statement of its own
-    transaction."""
+    """The outbox rows of a player with no webhook and no push subscription are written
+    dispatched already, so nothing is drained after the commit; a listening player's wait."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from notifications.models import Webhook
+
     game = started_game(users[:2], turn_timeout=3600)
-    actor = game.current_seat
-    assert actor is not None
-    with CaptureQueriesContext(connection) as captured:
-        play.game_act(player=users[actor], game_id=game.pk, action={"action": "draw"})
-    after = [q["sql"] for q in captured.captured_queries][4:]
-    assert len(after) == 3 and after[0] == "BEGIN" and after[2] == "COMMIT", after
-    assert after[1].startswith("WITH taken AS") and "SKIP LOCKED" in after[1]
+    for _ in range(2):
+        game.refresh_from_db()
+        actor = game.current_seat
+        assert actor is not None
+        with CaptureQueriesContext(connection) as captured:
+            play.game_act(player=users[actor], game_id=game.pk, action={"action": "draw"})
+        assert len(captured.captured_queries) == 4, [q["sql"] for q in captured.captured_queries]
+        if Game.objects.get(pk=game.pk).current_seat == actor:
+            play.game_act(player=users[actor], game_id=game.pk, action={"action": "pass"})
     assert not Notification.objects.filter(dispatched=False).exists()
+
+    Webhook.objects.create(
+        player=users[0], url=receiver.url, kinds=["your_turn"], secret=new_secret()
+    )
+    for _ in range(2):  # the turn goes round to seat 0 anew: seat 0 now listens
+        game.refresh_from_db()
+        actor = game.current_seat
+        assert actor is not None
+        played = play.game_act(player=users[actor], game_id=game.pk, action={"action": "draw"})
+        if played.game.current_seat == actor:
+            play.game_act(player=users[actor], game_id=game.pk, action={"action": "pass"})
+    turn = Notification.objects.filter(kind=Kind.YOUR_TURN, player=users[0]).latest("id")
+    (request,) = receiver.received(1)
+    assert request.headers["webhook-id"] == str(turn.pk)
+    assert WebhookDelivery.objects.get().status == "succeeded"
