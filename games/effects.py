@@ -1,9 +1,13 @@
-"""What follows a write once it commits, declared by the write (``games.unit_of_work``).
+"""What follows a write, declared by the write (``games.unit_of_work``).
 
 ``after_write`` is the one place a write's effects are declared. It runs inside the write's
 transaction; each effect runs on commit, with the values of the game as the write left it, and
-never for a write that was rolled back. Today: the turn deadline's task and the wake-up of this
-process's long polls; stream notifications, notification rows and bot turns belong here too.
+never for a write that was rolled back: the turn deadline's task, the turn's reminder
+(``deadline_soon``), the wake-up of this process's long polls and the delivery of notifications.
+The notifications themselves are rows written before the commit, in the write's transaction
+(a transactional outbox): those of appended events travel in the events' own message
+(``written_with``), those of the write's other facts (a seat taken, a reminder) are written by
+``after_write`` before it returns.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from django.utils import timezone
 
 from games import engine, longpoll
 from games.models import Game, GameStatus
+from notifications import delivery, outbox, reminders
 from unoservice.celery import app
 
 log = logging.getLogger(__name__)
@@ -36,14 +41,34 @@ class Deadline:
     at: datetime
 
 
-def after_write(game: Game, appended: Sequence[engine.Event]) -> None:
-    """Declare the effects of a write that appended ``appended`` (nothing when it appended none)."""
+def written_with(game: Game, before: outbox.Turn, now: datetime) -> outbox.Batch:
+    """The rows written in the same message as a write's events (``game`` holds the summary they
+    led to, ``before`` the one before them): their notifications."""
+    return outbox.statements_with(game, before, now)
+
+
+def after_write(
+    game: Game,
+    appended: Sequence[engine.Event],
+    facts: Sequence[outbox.Fact] = (),
+    outboxed: int = 0,
+) -> None:
+    """Declare the effects of a write that appended ``appended`` (nothing when it appended none),
+    recorded ``facts`` and wrote ``outboxed`` notifications with its events that wait for the
+    drain (to be delivered to webhooks or browsers). Runs inside the write's transaction, before
+    the commit."""
+    if facts:
+        outboxed += outbox.write_facts(game, facts, timezone.now())
+    if outboxed:
+        transaction.on_commit(delivery.queue_drain)
     if not appended:
         return
     transaction.on_commit(longpoll.notify)
     if game.status == GameStatus.ACTIVE and game.turn_deadline is not None:
         deadline = Deadline(str(game.pk), game.version, game.turn_deadline)
         transaction.on_commit(partial(schedule_deadline, deadline))
+        reminder = reminders.due_at(deadline.at, game.turn_timeout)
+        transaction.on_commit(partial(reminders.schedule, deadline.game_id, game.version, reminder))
 
 
 def schedule_deadline(deadline: Deadline) -> None:
