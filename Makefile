@@ -8,14 +8,14 @@ STAMP := $(VENV)/.installed
 # Tests and production run on PostgreSQL; `make run` without DATABASE_URL uses SQLite.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 # Type-checked packages (bench/ is checked once it exists).
-MYPY_PATHS := $(wildcard unoservice games players bench)
+MYPY_PATHS := $(wildcard unoservice games players streams bench)
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test lint format bench bench-service clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
-	@echo "make run      migrate, then serve on http://localhost:8000 (with DATABASE_URL and"
+	@echo "make run      migrate, then serve API and streams on http://localhost:8000 (with DATABASE_URL and"
 	@echo "             CELERY_BROKER_URL set: web, worker and beat, from the Procfile)"
 	@echo "make test     run the test suite (PostgreSQL at 127.0.0.1:5432 or DATABASE_URL)"
 	@echo "make lint     ruff check, ruff format --check, mypy"
@@ -31,14 +31,15 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 # With DATABASE_URL and CELERY_BROKER_URL set, web, worker and beat run together (Procfile, honcho);
-# without, the development server alone, with tasks run in-process.
+# without, one uvicorn process (ASGI, so it serves the event streams too), with tasks run
+# in-process and the streams told of new events in-process.
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	@if [ -n "$$DATABASE_URL" ] && [ -n "$$CELERY_BROKER_URL" ]; then \
 		echo "web, worker and beat (Procfile) on http://localhost:8000"; \
 		PATH="$(abspath $(BIN)):$$PATH" exec $(BIN)/honcho start --port 8000; \
 	else \
-		exec $(BIN)/python manage.py runserver 0.0.0.0:8000; \
+		exec $(BIN)/uvicorn unoservice.asgi:application --host 0.0.0.0 --port 8000; \
 	fi
 
 test: install

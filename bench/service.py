@@ -35,9 +35,15 @@ sys.path.insert(0, str(ROOT))
 
 from games import engine  # noqa: E402
 
-DB_NAME = "unoservice_bench"
+# The database and port can be moved (UNO_BENCH_DB, UNO_BENCH_PORT) so two runs never share them.
+DB_NAME = os.environ.get("UNO_BENCH_DB", "unoservice_bench")
 SERVER = "postgres://postgres@127.0.0.1:5432"
-HOST, PORT = "127.0.0.1", 8765
+HOST, PORT = "127.0.0.1", int(os.environ.get("UNO_BENCH_PORT", "8765"))
+# The servers the API can run under: gunicorn's config module and the application it serves.
+SERVERS = {
+    "gthread": ("unoservice.gunicorn_conf", "unoservice.wsgi:application"),
+    "asgi": ("unoservice.gunicorn_asgi", "unoservice.asgi:application"),
+}
 GAME_RULES: dict[str, Any] = {}
 TARGET_SCORE = 500
 
@@ -102,12 +108,14 @@ def make_tokens(count: int) -> list[str]:
     return tokens
 
 
-def start_server(workers: int) -> subprocess.Popen[bytes]:
+def start_server(workers: int, kind: str = "asgi") -> subprocess.Popen[bytes]:
+    config, application = SERVERS[kind]
     server = subprocess.Popen(
         [
             str(Path(sys.executable).parent / "gunicorn"),
             "-c",
-            "python:unoservice.gunicorn_conf",  # the deployed configuration (gthread workers)
+            f"python:{config}",  # a deployed configuration
+            application,
             "--bind",
             f"{HOST}:{PORT}",
             "--workers",
@@ -340,7 +348,13 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0, help="per phase and round")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn gthread workers")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument(
+        "--server",
+        choices=sorted(SERVERS),
+        default="asgi",
+        help="asgi: uvicorn workers (the Procfile's web process); gthread: the WSGI workers",
+    )
     parser.add_argument("--games-per-client", type=int, default=4)
     parser.add_argument("--depth-samples", type=int, default=300)
     args = parser.parse_args()
@@ -348,10 +362,11 @@ def main() -> None:
     prepare_database()
     setup_django()
     tokens = make_tokens(args.clients * 2)
-    server = start_server(args.workers)
+    server = start_server(args.workers, args.server)
     try:
         print(
-            f"gunicorn {args.workers} workers, {args.clients} clients, {args.rounds} rounds of "
+            f"gunicorn {args.workers} {args.server} workers, {args.clients} clients, "
+            f"{args.rounds} rounds of "
             f"{args.seconds:.0f} s a phase, "
             f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
         )

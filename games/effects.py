@@ -2,7 +2,14 @@
 
 ``after_write`` is the one place a write's effects are declared. Each runs on commit, with the
 values of the game as the write left it, and never for a write that was rolled back. Today that
-is the turn deadline's task; stream notifications, notification rows and bot turns belong here.
+is the turn deadline's task and the open streams' notice; notification rows and bot turns belong
+here.
+
+The streams' notice (``streams.hub``: a game id and a seq, never an event) is the one effect that
+travels inside the write: on PostgreSQL ``stream_notice`` is a ``NOTIFY`` sent in the message of
+the write's statements (``eventstore.save``), so it costs no round trip, and PostgreSQL delivers
+it to every server process on commit only. Other databases (SQLite, one process) tell this
+process's streams on commit (``after_write``).
 """
 
 from __future__ import annotations
@@ -14,11 +21,13 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import engine
 from games.models import Game, GameStatus
+from streams.hub import CHANNEL as STREAM_CHANNEL
+from streams.hub import publish_committed
 from unoservice.celery import app
 
 log = logging.getLogger(__name__)
@@ -42,6 +51,15 @@ def after_write(game: Game, appended: Sequence[engine.Event]) -> None:
     if game.status == GameStatus.ACTIVE and game.turn_deadline is not None:
         deadline = Deadline(str(game.pk), game.version, game.turn_deadline)
         transaction.on_commit(partial(schedule_deadline, deadline))
+    if connection.vendor != "postgresql":
+        transaction.on_commit(partial(publish_committed, str(game.pk), game.version))
+
+
+def stream_notice(game: Game) -> tuple[str, str] | None:
+    """The ``NOTIFY`` (channel, payload) that goes with a write's statements, on PostgreSQL."""
+    if connection.vendor != "postgresql":
+        return None
+    return STREAM_CHANNEL, f"{game.pk}:{game.version}"
 
 
 def schedule_deadline(deadline: Deadline) -> None:

@@ -116,6 +116,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "players",
+    "streams",
 ]
 
 MIDDLEWARE = [
@@ -302,6 +303,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": UNO_SWEEP_INTERVAL,
     },
 }
+
+# Live streams (Server-Sent Events). A comment goes out on an idle stream every
+# UNO_STREAM_KEEPALIVE seconds (15, the contract's most; proxies drop silent connections); stream
+# reads use UNO_STREAM_DB_THREADS threads per process, each with its own database connection. A
+# stream ticket is good for 60 s (the contract's).
+UNO_STREAM_KEEPALIVE = float(os.environ.get("UNO_STREAM_KEEPALIVE") or 15)
+UNO_STREAM_DB_THREADS = env_int("UNO_STREAM_DB_THREADS", 4)
+UNO_STREAM_TICKET_SECONDS = 60
 
 # Logs go to stderr: one JSON object a line in production (LOG_FORMAT=json, the default with
 # debug off), `time level logger [request id] message key=value…` lines in development. Every line

@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("players.urls")),
+    path("api/v1/", include("streams.urls")),
     # Operations: no token, not part of the API schema.
     path("healthz", ops.healthz, name="healthz"),
     path("readyz", ops.readyz, name="readyz"),
