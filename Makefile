@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # Tests and production run on PostgreSQL; `make run` without DATABASE_URL uses SQLite.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 # Type-checked packages (bench/ is checked once it exists).
-MYPY_PATHS := $(wildcard unoservice games players streams bench)
+MYPY_PATHS := $(wildcard unoservice games players streams notifications bench)
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test lint format bench bench-service clean

@@ -117,6 +117,7 @@ INSTALLED_APPS = [
     "games",
     "players",
     "streams",
+    "notifications",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,144 @@
+"""A player's notifications (the outbox), and where they are delivered: webhooks and Web Push.
+
+A ``Notification`` row is written in the same transaction as the events that cause it, so a
+notification exists exactly when its cause committed. ``dispatched`` is the outbox's state: a
+row not yet dispatched waits for the drain (``notifications.delivery.drain``), which hands it,
+once, to the player's webhooks (a ``WebhookDelivery`` row per attempt) and push subscriptions.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Game
+
+
+class Kind(models.TextChoices):
+    YOUR_TURN = "your_turn"
+    DEADLINE_SOON = "deadline_soon"
+    GAME_STARTED = "game_started"
+    GAME_FINISHED = "game_finished"
+    PLAYER_JOINED = "player_joined"
+    INVITED = "invited"
+
+
+class Notification(models.Model):
+    id = models.BigAutoField(primary_key=True)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
+    )
+    version = models.PositiveIntegerField(
+        default=0, help_text="The game's version when the notification was written."
+    )
+    at = models.DateTimeField()
+    read = models.BooleanField(default=False)
+    data = models.JSONField(default=dict, blank=True)
+    dispatched = models.BooleanField(
+        default=False, help_text="Handed to the player's webhooks and push subscriptions."
+    )
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["player", "-id"], name="notification_inbox"),
+            models.Index(
+                fields=["id"],
+                name="notification_undispatched",
+                condition=models.Q(dispatched=False),
+            ),
+        ]
+        constraints = [
+            # One reminder per turn: the task, the sweep and the lazy path may all try.
+            models.UniqueConstraint(
+                fields=["game", "version", "player"],
+                condition=models.Q(kind="deadline_soon"),
+                name="notification_one_reminder_a_turn",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.id} for {self.player_id}"
+
+
+class Webhook(models.Model):
+    id = models.BigAutoField(primary_key=True)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+    )
+    url = models.URLField(max_length=2000)
+    kinds = models.JSONField(default=list, help_text="The kinds delivered.")
+    secret = models.CharField(max_length=64, help_text="whsec_ and the base64 of the key.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    failing_since = models.DateTimeField(
+        null=True, blank=True, help_text="The first failure since the last success."
+    )
+    disabled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"Webhook {self.id} of {self.player_id}"
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+
+
+class WebhookDelivery(models.Model):
+    """One attempt to deliver a notification to a webhook (``pending``: not made yet, due at
+    ``at``)."""
+
+    id = models.BigAutoField(primary_key=True)
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    notification = models.ForeignKey(
+        Notification, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    attempt = models.PositiveSmallIntegerField()
+    at = models.DateTimeField(help_text="When the attempt was made, or is due while pending.")
+    status = models.CharField(
+        max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    response_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    next_retry_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["webhook", "-id"], name="delivery_log"),
+            models.Index(fields=["at"], name="delivery_due", condition=models.Q(status="pending")),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["webhook", "notification", "attempt"], name="delivery_unique_attempt"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Delivery {self.notification_id}#{self.attempt} to {self.webhook_id}"
+
+
+class PushSubscription(models.Model):
+    """A browser's ``PushSubscription``: where its push service accepts messages for it."""
+
+    id = models.BigAutoField(primary_key=True)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=2000, unique=True)
+    p256dh = models.CharField(max_length=200, help_text="The browser's P-256 key, base64url.")
+    auth = models.CharField(max_length=64, help_text="The authentication secret, base64url.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"Push subscription {self.id} of {self.player_id}"
