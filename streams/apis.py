@@ -188,6 +188,35 @@ class GameStreamApi(StreamApi):
         return event_stream(sse.game_backlog(str(game.pk), viewer, after))
 
 
+class PlayerStreamQuerySerializer(StrictSerializer):
+    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
+
+
+class PlayerStreamApi(StreamApi):
+    @extend_schema(
+        operation_id="players_me_stream",
+        summary="The caller's notifications as they happen (Server-Sent Events)",
+        description=(
+            "Each message is `id: <notification id>` (increasing), `event: <kind>`, `data: <the "
+            "notification JSON>`. With `Last-Event-ID`, first the notifications missed since; "
+            "without, new ones only. A comment line (`: keep-alive`) at least every 15 s."
+        ),
+        tags=TAGS,
+        parameters=[PlayerStreamQuerySerializer, RESUME_PARAMETER],
+        responses={
+            **stream_answer("The notification stream."),
+            **json_errors("invalid", "not_authenticated", "not_acceptable"),
+        },
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        _validated(PlayerStreamQuerySerializer, request.query_params.dict())
+        resume = _last_event_id(request)
+        player = _player(request)
+        if _under_asgi(request):
+            return event_stream(sse.player_stream(player.pk, resume))
+        return event_stream(sse.player_backlog(player.pk, resume))
+
+
 class StreamTicketApi(APIView):
     @extend_schema_serializer(component_name="StreamTicket")
     class OutputSerializer(serializers.Serializer[dict[str, Any]]):

@@ -30,6 +30,8 @@ from games.models import Event, Game, GameStatus
 log = logging.getLogger(__name__)
 
 CHANNEL = "uno_game_events"
+# A new notification row announces itself here (a trigger: streams/migrations/0002).
+PLAYER_CHANNEL = "uno_player_notices"
 # Events read at once, and kept per watched game for streams that are a little behind.
 READ_LIMIT = 500
 KEPT_EVENTS = 256
@@ -144,6 +146,7 @@ class Hub:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.games: dict[str, GameLog] = {}
+        self.players: dict[int, set[asyncio.Event]] = {}
         # Stream reads use the ORM in threads of their own, so they never wait behind (or hold
         # up) the REST API's thread; each keeps its database connection open.
         self.executor = ThreadPoolExecutor(
@@ -151,6 +154,8 @@ class Hub:
         )
         self.listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
+        # Without PostgreSQL, notices come from this process's own writes.
+        self.in_process = connections[DEFAULT_DB_ALIAS].vendor != "postgresql"
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         return await self.loop.run_in_executor(self.executor, function, *args)
@@ -177,6 +182,30 @@ class Hub:
         game_log = self.games.get(game_id)
         if game_log is not None:
             game_log.notified(seq)
+        if self.in_process:
+            # No notices of notification rows without PostgreSQL's trigger: a game's write is
+            # what writes them here, so every player stream looks again.
+            self._wake_players(list(self.players))
+
+    def watch_player(self, player_id: int) -> asyncio.Event:
+        """Start watching ``player_id``'s notifications: the event is set when they may have new
+        ones."""
+        self._start_listening()
+        wake = asyncio.Event()
+        self.players.setdefault(player_id, set()).add(wake)
+        return wake
+
+    def unwatch_player(self, player_id: int, wake: asyncio.Event) -> None:
+        watchers = self.players.get(player_id)
+        if watchers is not None:
+            watchers.discard(wake)
+            if not watchers:
+                del self.players[player_id]
+
+    def _wake_players(self, player_ids: list[int]) -> None:
+        for player_id in player_ids:
+            for wake in self.players.get(player_id, ()):
+                wake.set()
 
     def wake_all(self) -> None:
         """Anything may have been missed (the listener was (re)connecting): read again."""
@@ -184,13 +213,14 @@ class Hub:
             game_log.stale = True
             for wake in game_log.watchers:
                 wake.set()
+        self._wake_players(list(self.players))
 
     # --- PostgreSQL: one LISTEN connection per process -----------------------------------------
 
     def _start_listening(self) -> None:
         if self.listener is not None:
             return
-        if connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
+        if not self.in_process:
             self.listener = self.loop.create_task(self._listen(), name="uno-stream-listener")
         else:
             self.listener = self.loop.create_task(asyncio.sleep(0))  # notices come in-process
@@ -205,14 +235,17 @@ class Hub:
             try:
                 conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
                 async with conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {CHANNEL}; LISTEN {PLAYER_CHANNEL}")
                     failures = 0
                     self.listening.set()
                     self.wake_all()  # what committed before LISTEN took effect is read now
                     async for notice in conn.notifies():
-                        game_id, _, seq = notice.payload.partition(":")
+                        key, _, seq = notice.payload.partition(":")
                         with contextlib.suppress(ValueError):
-                            self.notified(game_id, int(seq))
+                            if notice.channel == PLAYER_CHANNEL:
+                                self._wake_players([int(key)])
+                            else:
+                                self.notified(key, int(seq))
             except asyncio.CancelledError:
                 raise
             except Exception:

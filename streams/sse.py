@@ -19,6 +19,7 @@ from django.contrib.auth.models import User
 
 from games import selectors
 from games.models import Event, GameStatus
+from notifications.models import Notification
 from streams import hub
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,71 @@ async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[b
         log.warning("game stream of %s ended on an error", game_id, exc_info=True)
     finally:
         processes.unwatch(game_id, wake)
+
+
+# --- the player stream: the caller's notifications ---------------------------------------------
+
+
+def notification_body(row: Notification) -> dict[str, Any]:
+    """A notification as the contract shows it (the inbox's shape)."""
+    return {
+        "id": row.id,
+        "kind": row.kind,
+        "game": None if row.game_id is None else str(row.game_id),
+        "at": row.at.isoformat(),
+        "read": row.read,
+        "data": row.data,
+    }
+
+
+def read_notifications(player_id: int, after: int) -> list[Notification]:
+    rows = Notification.objects.filter(player_id=player_id, id__gt=after).order_by("id")
+    return list(rows[: hub.READ_LIMIT])
+
+
+def latest_notification(player_id: int) -> int:
+    latest = Notification.objects.filter(player_id=player_id).order_by("-id").first()
+    return 0 if latest is None else latest.id
+
+
+def notification_frames(rows: list[Notification]) -> bytes:
+    return b"".join(frame(row.id, row.kind, notification_body(row)) for row in rows)
+
+
+async def player_stream(player_id: int, after: int | None) -> AsyncIterator[bytes]:
+    """``player_id``'s notifications after id ``after`` (None: new ones only), as they commit."""
+    processes = hub.current()
+    wake = processes.watch_player(player_id)  # before the first read: no notice is missed
+    keep_alive = settings.UNO_STREAM_KEEPALIVE
+    try:
+        yield OPENING
+        cursor = after if after is not None else await processes.run(latest_notification, player_id)
+        look = True
+        while True:
+            if look:
+                wake.clear()
+                rows = await processes.run(read_notifications, player_id, cursor)
+                if rows:
+                    yield notification_frames(rows)
+                    cursor = rows[-1].id
+                    continue
+            try:
+                await asyncio.wait_for(wake.wait(), keep_alive)
+                look = True
+            except TimeoutError:
+                yield KEEP_ALIVE
+                look = processes.in_process  # no trigger there: look now and then anyway
+    except Exception:
+        log.warning("player stream of %s ended on an error", player_id, exc_info=True)
+    finally:
+        processes.unwatch_player(player_id, wake)
+
+
+def player_backlog(player_id: int, after: int | None) -> Iterator[bytes]:
+    """Under a WSGI server: the notifications missed since ``after``, then the end."""
+    yield OPENING
+    if after is not None:
+        yield notification_frames(read_notifications(player_id, after))
 
 
 def game_backlog(game_id: str, viewer: User, after: int) -> Iterator[bytes]:
