@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
@@ -26,3 +27,13 @@ class StreamTicketAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return "Ticket"
+
+
+class StreamTicketScheme(OpenApiAuthenticationExtension):
+    """The schema's security scheme for ``?ticket=`` (an API key in the query)."""
+
+    target_class = StreamTicketAuthentication
+    name = "streamTicket"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {"type": "apiKey", "in": "query", "name": "ticket"}
