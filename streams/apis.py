@@ -9,12 +9,11 @@ there and ends; the client's reconnection (``retry``, ``Last-Event-ID``) picks u
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -22,11 +21,13 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_serializer,
 )
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.mediatypes import media_type_matches, order_by_precedence
 from rest_framework.views import APIView
 
 from games import clock, selectors
@@ -60,11 +61,25 @@ class EventStreamRenderer(BaseRenderer):
         return data
 
 
+class AcceptOnly(DefaultContentNegotiation):
+    """Negotiation by the Accept header alone (DRF's also reads ``?format=``)."""
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        for media_types in order_by_precedence(self.get_accept_list(request)):
+            for renderer in renderers:
+                if any(media_type_matches(renderer.media_type, m) for m in media_types):
+                    return renderer, renderer.media_type
+        raise exceptions.NotAcceptable(available_renderers=list(renderers))
+
+
 class StreamApi(APIView):
     """A stream operation: its errors are JSON whatever the client accepts."""
 
     authentication_classes = STREAM_AUTHENTICATION
     renderer_classes = [JSONRenderer, EventStreamRenderer]
+    content_negotiation_class = AcceptOnly
 
     def perform_content_negotiation(
         self, request: Request, force: bool = False
@@ -114,10 +129,25 @@ def json_errors(*codes: str) -> dict[Any, OpenApiResponse]:
     return {(status, JSON): answer for status, answer in errors_for(*codes).items()}
 
 
+# One message of the stream, as an SSE parser hands it over (a ``retry`` or a comment carries
+# none of the three).
+SSE_MESSAGE = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "The seq, or the notification id."},
+        "event": {"type": "string", "description": "The event's type, or the notification's kind."},
+        "data": {
+            "type": "string",
+            "description": "The event (or notification) JSON.",
+        },
+    },
+}
+
+
 def stream_answer(description: str) -> dict[Any, OpenApiResponse]:
     return {
         (200, EVENT_STREAM): OpenApiResponse(
-            response=OpenApiTypes.STR,
+            response=SSE_MESSAGE,
             description=description,
             examples=[
                 OpenApiExample(

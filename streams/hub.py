@@ -103,15 +103,16 @@ class GameLog:
     async def read(self, after: int) -> Page:
         """The events after ``after`` (up to ``READ_LIMIT``), as of the latest notice."""
         while True:
+            if self._reading is not None:
+                # Another stream of the game is reading what is new: its read serves this one.
+                await asyncio.shield(self._reading)
+                continue
             if self.loaded and not self.stale and after >= self.base and self.page is not None:
                 index = after - self.base
                 return Page(self.rows[index : index + READ_LIMIT], self.page.game)
             if self.loaded and after < self.base:
                 # Behind what is kept (a reconnection from long ago): read for this stream only.
                 return await self.hub.run(read_log, self.game_id, after)
-            if self._reading is not None:
-                await asyncio.shield(self._reading)
-                continue
             await self._refresh(after)
 
     async def _refresh(self, after: int) -> None:

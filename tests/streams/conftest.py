@@ -29,7 +29,11 @@ from rest_framework.authtoken.models import Token
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 WAIT = 15.0  # seconds: the most any awaited frame may take (a bound, never a sleep)
-KEEPALIVE = 0.2
+# The suite's server keeps idle streams alive only every minute, so every frame a test awaits
+# (within WAIT) came through a notice, never through the re-read after a keep-alive; the keep-alive
+# test has a server of its own.
+KEEPALIVE = 60.0
+QUICK_KEEPALIVE = 0.2
 
 
 def free_port() -> int:
@@ -82,6 +86,20 @@ def server(
     django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
     """``gunicorn -c python:unoservice.gunicorn_asgi unoservice.asgi:application``, 2 workers."""
+    yield from run_server(django_db_blocker, tmp_path_factory, KEEPALIVE)
+
+
+@pytest.fixture(scope="session")
+def quick_server(
+    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """The same server, with keep-alives every ``QUICK_KEEPALIVE`` seconds."""
+    yield from run_server(django_db_blocker, tmp_path_factory, QUICK_KEEPALIVE)
+
+
+def run_server(
+    django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory, keepalive: float
+) -> Iterator[Server]:
     with django_db_blocker.unblock():
         if connection.vendor != "postgresql":
             pytest.skip("the streams suite runs on PostgreSQL: set DATABASE_URL")
@@ -94,7 +112,7 @@ def server(
         "DATABASE_URL": url,
         "PORT": str(port),
         "WEB_CONCURRENCY": "2",
-        "UNO_STREAM_KEEPALIVE": str(KEEPALIVE),
+        "UNO_STREAM_KEEPALIVE": str(keepalive),
         "UNO_THROTTLE_ACTIONS": "off",
         "DATABASE_CONN_MAX_AGE": "0",
         "DJANGO_DEBUG": "1",

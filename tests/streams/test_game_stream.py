@@ -11,7 +11,7 @@ from django.db import transaction
 
 from games import engine
 from games.unit_of_work import game_write
-from tests.streams.conftest import END, KEEPALIVE, Message, Seat, Server, Stream, open_stream
+from tests.streams.conftest import END, QUICK_KEEPALIVE, Message, Seat, Server, Stream, open_stream
 
 GAMES = "/api/v1/games/"
 
@@ -201,13 +201,13 @@ def test_a_rolled_back_write_is_never_streamed(
 
 
 def test_an_idle_stream_gets_keep_alive_comments(
-    server: Server, make_seat: Any, streams: list[Stream]
+    quick_server: Server, make_seat: Any, streams: list[Stream]
 ) -> None:
     seats = [make_seat("ada"), make_seat("bob")]
-    game = new_game(server, seats)
-    stream = watch(server, game, seats[0], streams)
+    game = new_game(quick_server, seats)
+    stream = watch(quick_server, game, seats[0], streams)
 
-    comments = [stream.next(timeout=KEEPALIVE * 50).comment for _ in range(3)]
+    comments = [stream.next(timeout=QUICK_KEEPALIVE * 50).comment for _ in range(3)]
 
     assert comments == ["keep-alive"] * 3
 
