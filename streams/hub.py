@@ -88,6 +88,9 @@ class GameLog:
         self.loaded = False
         self.stale = True
         self.page: Page | None = None
+        # Frames already rendered, by (seq, seat, revealed): the streams of one seat (and every
+        # spectator) share them. Dropped with the events they belong to.
+        self.rendered: dict[tuple[int, int | None, bool], bytes] = {}
         self._reading: asyncio.Future[None] | None = None
 
     @property
@@ -139,6 +142,7 @@ class GameLog:
             dropped = len(self.rows) - KEPT_EVENTS
             del self.rows[:dropped]
             self.base += dropped
+            self.rendered = {key: f for key, f in self.rendered.items() if key[0] > self.base}
 
 
 class Hub:

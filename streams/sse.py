@@ -40,11 +40,25 @@ def event_frame(row: Event, seat: int | None, revealed: bool) -> bytes:
     return frame(row.seq, row.type, selectors.event_body(row, seat, revealed))
 
 
-def frames_of(page: hub.Page, viewer: User) -> bytes:
-    """The page's events as ``viewer`` may see them (from their seat, or as a spectator)."""
+def frames_of(
+    page: hub.Page,
+    viewer: User,
+    rendered: dict[tuple[int, int | None, bool], bytes] | None = None,
+) -> bytes:
+    """The page's events as ``viewer`` may see them (from their seat, or as a spectator);
+    ``rendered`` keeps frames for the other streams of the game."""
     seat = selectors.seat_of(page.game, viewer)
     revealed = page.status == GameStatus.FINISHED
-    return b"".join(event_frame(row, seat, revealed) for row in page.rows)
+    if rendered is None:
+        return b"".join(event_frame(row, seat, revealed) for row in page.rows)
+    frames = []
+    for row in page.rows:
+        key = (row.seq, seat, revealed)
+        shown = rendered.get(key)
+        if shown is None:
+            shown = rendered[key] = event_frame(row, seat, revealed)
+        frames.append(shown)
+    return b"".join(frames)
 
 
 async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[bytes]:
@@ -60,13 +74,14 @@ async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[b
             wake.clear()
             page = await game_log.read(cursor)
             if page.rows:
-                yield frames_of(page, viewer)
+                yield frames_of(page, viewer, game_log.rendered)
                 cursor = page.rows[-1].seq
                 continue
             if page.ended and cursor >= page.version:
                 return
             try:
-                await asyncio.wait_for(wake.wait(), keep_alive)
+                async with asyncio.timeout(keep_alive):  # no task per wait, unlike wait_for
+                    await wake.wait()
             except TimeoutError:
                 yield KEEP_ALIVE
     except Exception:
@@ -123,7 +138,8 @@ async def player_stream(player_id: int, after: int | None) -> AsyncIterator[byte
                     cursor = rows[-1].id
                     continue
             try:
-                await asyncio.wait_for(wake.wait(), keep_alive)
+                async with asyncio.timeout(keep_alive):
+                    await wake.wait()
                 look = True
             except TimeoutError:
                 yield KEEP_ALIVE
