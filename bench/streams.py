@@ -7,10 +7,12 @@ Procfile's web process (gunicorn with uvicorn workers, ``unoservice.gunicorn_asg
 
 - ``--games`` 2-player games, each played by one of ``--clients`` actor tasks over keep-alive
   connections (random legal actions, folded locally through the engine as in bench/service.py);
-- ``--streams`` open game streams spread evenly over those games: both seats and spectators.
+- ``--streams`` open game streams spread evenly over those games (both seats and spectators),
+  or over as many other games, which nobody plays during the run.
 
-In rounds it measures the REST action's throughput with no stream open, then opens the streams
-(the server's memory before and after gives the memory per open stream), paces actions at
+In rounds it measures the REST action's throughput with no stream open; opens the streams on the
+games nobody plays (the server's memory before and after gives the memory per open stream) and
+measures it again; then moves the streams to the played games, paces actions at
 ``--rate`` per second to time each action's last event from the action's HTTP answer to its arrival
 on every stream of that game, measures the throughput again with every stream open (and watching),
 and closes the streams. Every stream checks it receives each event once, in order. It stops by
@@ -339,12 +341,17 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         pair = players[2 * index : 2 * index + 2]
         owned[index].append(await new_game(https[index], pair, seed=number))
     games = {game.id: game for group in owned for game in group}
+    # Games nobody plays during the run: streams that watch them cost only being open.
+    quiet = [
+        await new_game(https[n % args.clients], players[:2], seed=10**5 + n)
+        for n in range(args.games)
+    ]
     print(
         f"{args.streams} streams over {args.games} games ({args.streams // args.games} each: "
         f"2 seats, the rest spectators), {args.clients} action clients, {args.workers} workers, "
         f"{os.cpu_count()} cores"
     )
-    without_all, with_all = [0, 0.0], [0, 0.0]
+    without_all, with_all, idle_all = [0, 0.0], [0, 0.0], [0, 0.0]
     paced_latencies: list[float] = []
     loaded_latencies: list[float] = []
     memory: list[float] = []
@@ -364,9 +371,7 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         watchers = Watchers()
         before = server_memory(server_pid)
         opening = time.perf_counter()
-        tasks = await open_streams(
-            list(games.values()), players, spectators, args.streams, watchers
-        )
+        tasks = await open_streams(quiet, players, spectators, args.streams, watchers)
         opened_in = time.perf_counter() - opening
         await asyncio.sleep(2)  # the server settles (buffers, the listener) before measuring
         grown = server_memory(server_pid) - before
@@ -375,6 +380,17 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
             f"round {number}: {args.streams} streams open in {opened_in:.1f} s; server memory "
             f"+{grown / 2**20:.1f} MiB = {grown / args.streams / 1024:.1f} KiB per stream"
         )
+        cpu = service.cpu_seconds(server_pid)
+        idle, seconds = await drive(owned, https, args.seconds, None, seed=300 + number)
+        title = f"round {number}: actions, streams on others"
+        print(line(title, len(idle.actions), seconds, idle.latencies))
+        print(cpu_line(cpu, service.cpu_seconds(server_pid), len(idle.actions)))
+        idle_all[0] += len(idle.actions)
+        idle_all[1] += seconds
+        errors += idle.errors
+        await close_streams(tasks, quiet)
+        played = list(games.values())
+        tasks = await open_streams(played, players, spectators, args.streams, watchers)
 
         paced, seconds = await drive(owned, https, args.seconds, args.rate, seed=100 + number)
         await settle(paced, games, watchers)
@@ -412,10 +428,13 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
 
     rate_without = without_all[0] / without_all[1]
     rate_with = with_all[0] / with_all[1]
+    rate_idle = idle_all[0] / idle_all[1]
     print(f"all {args.rounds} rounds:")
     print(
         f"action throughput: {rate_without:.1f}/s with no stream, {rate_with:.1f}/s with "
-        f"{args.streams} open ({rate_with / rate_without - 1:+.0%})"
+        f"{args.streams} open and watching them ({rate_with / rate_without - 1:+.0%}), "
+        f"{rate_idle:.1f}/s with {args.streams} open on other games "
+        f"({rate_idle / rate_without - 1:+.0%})"
     )
     print(
         f"answer to every stream at {args.rate:.0f} actions/s: p50 "

@@ -64,11 +64,13 @@ class Page:
 
 
 def read_log(game_id: str, after: int, limit: int = READ_LIMIT) -> Page:
-    """The game row, then its events after ``after``: an event committed in between shows in
-    the events, so the page is never behind its game row."""
+    """The game's events after ``after`` with its row, in one query (one snapshot) when there are
+    any; the row alone otherwise."""
     try:
-        game = Game.objects.only(*SUMMARY).get(pk=game_id)
-        rows = list(Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")[:limit])
+        new = Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
+        fields = ("seq", "type", "seat", "data", "created_at", *(f"game__{f}" for f in SUMMARY))
+        rows = list(new.select_related("game").only(*fields)[:limit])
+        game = rows[0].game if rows else Game.objects.only(*SUMMARY).get(pk=game_id)
     except (OperationalError, InterfaceError):
         # A broken connection of a stream thread is dropped, so the next read connects afresh.
         connections[DEFAULT_DB_ALIAS].close()
