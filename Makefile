@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 MYPY_PATHS := $(wildcard unoservice games players streams notifications bench)
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint format bench bench-service clean
+.PHONY: help install run test lint format bench bench-service bench-streams clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
@@ -22,6 +22,7 @@ help:
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make bench    run the engine benchmark"
 	@echo "make bench-service  measure the HTTP service (gunicorn + PostgreSQL)"
+	@echo "make bench-streams  2,000 open event streams: delivery latency, memory, throughput"
 
 install: $(STAMP)
 
@@ -59,6 +60,9 @@ bench: install
 
 bench-service: install
 	$(BIN)/python bench/service.py
+
+bench-streams: install
+	$(BIN)/python bench/streams.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info
