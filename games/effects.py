@@ -5,11 +5,11 @@ values of the game as the write left it, and never for a write that was rolled b
 is the turn deadline's task and the open streams' notice; notification rows and bot turns belong
 here.
 
-The streams' notice (``streams.hub``: a game id and a seq, never an event) is the one effect that
-travels inside the write: on PostgreSQL ``stream_notice`` is a ``NOTIFY`` sent in the message of
-the write's statements (``eventstore.save``), so it costs no round trip, and PostgreSQL delivers
-it to every server process on commit only. Other databases (SQLite, one process) tell this
-process's streams on commit (``after_write``).
+The open streams' notice (``streams.hub``: a game id and a seq, never an event) is declared
+here too. On PostgreSQL it travels inside the write: the game row's update in the write's one
+message fires a ``NOTIFY`` (a trigger, ``streams/migrations/0003``), so it costs no round trip,
+and PostgreSQL delivers it to every server process on commit only, never for a rollback. Other
+databases (SQLite: one process) tell this process's streams on commit, below.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Game, GameStatus
-from streams.hub import CHANNEL as STREAM_CHANNEL
 from streams.hub import publish_committed
 from unoservice.celery import app
 
@@ -51,15 +50,8 @@ def after_write(game: Game, appended: Sequence[engine.Event]) -> None:
     if game.status == GameStatus.ACTIVE and game.turn_deadline is not None:
         deadline = Deadline(str(game.pk), game.version, game.turn_deadline)
         transaction.on_commit(partial(schedule_deadline, deadline))
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql":  # PostgreSQL: the trigger's NOTIFY, on commit
         transaction.on_commit(partial(publish_committed, str(game.pk), game.version))
-
-
-def stream_notice(game: Game) -> tuple[str, str] | None:
-    """The ``NOTIFY`` (channel, payload) that goes with a write's statements, on PostgreSQL."""
-    if connection.vendor != "postgresql":
-        return None
-    return STREAM_CHANNEL, f"{game.pk}:{game.version}"
 
 
 def schedule_deadline(deadline: Deadline) -> None:

@@ -110,19 +110,12 @@ def _prep(model: type[Any], name: str, value: Any, db: BaseDatabaseWrapper) -> A
 
 
 def save(
-    game: Game,
-    first_seq: int,
-    events: Sequence[engine.Event],
-    changes: Changes,
-    now: datetime,
-    notice: tuple[str, str] | None = None,
+    game: Game, first_seq: int, events: Sequence[engine.Event], changes: Changes, now: datetime
 ) -> None:
     """Insert ``events`` from ``first_seq`` on, save the game's progress and the changed rows.
 
     ``game`` already holds its new summary (``projections.project_summary``). On PostgreSQL the
     statements travel in one message: Django's psycopg cursors bind values on the client.
-    ``notice`` (channel, payload) is a ``pg_notify`` sent in the same message (PostgreSQL
-    delivers it on commit, and never for a rollback): ``games.effects.stream_notice``.
     """
     db = _db()
     key = _prep(Game, "id", game.pk, db)
@@ -170,8 +163,6 @@ def save(
                 [status, score, key, seat],
             )
         )
-    if notice is not None:
-        statements.append(("SELECT pg_notify(%s, %s)", list(notice)))
     _run(db, statements)
     game.updated_at = now
 

@@ -63,8 +63,7 @@ class GameWrite:
         project_summary(game, after)
         if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
             game.turn_deadline = (clock or now) + timedelta(seconds=game.turn_timeout)
-        writes = changes(current, projection_of(after))
-        eventstore.save(game, base + 1, events, writes, now, effects.stream_notice(game))
+        eventstore.save(game, base + 1, events, changes(current, projection_of(after)), now)
         self._state = after
         self.appended.extend(events)
 

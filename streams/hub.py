@@ -35,6 +35,7 @@ PLAYER_CHANNEL = "uno_player_notices"
 # Events read at once, and kept per watched game for streams that are a little behind.
 READ_LIMIT = 500
 KEPT_EVENTS = 256
+RENDERED_KEPT = 8 * KEPT_EVENTS  # frames: a few viewpoints (seats, spectators) per event
 LISTEN_RETRY_SECONDS = (0.1, 0.5, 1.0, 2.0, 5.0)
 T = TypeVar("T")
 # What a stream needs of the game row: whether it ended, and who sits where (a player who takes a
@@ -144,7 +145,8 @@ class GameLog:
             dropped = len(self.rows) - KEPT_EVENTS
             del self.rows[:dropped]
             self.base += dropped
-            self.rendered = {key: f for key, f in self.rendered.items() if key[0] > self.base}
+            if len(self.rendered) > RENDERED_KEPT:  # now and then: it is a scan
+                self.rendered = {k: f for k, f in self.rendered.items() if k[0] > self.base}
 
 
 class Hub:
