@@ -1,9 +1,12 @@
-"""What follows a write once it commits, declared by the write (``games.unit_of_work``).
+"""What follows a write, declared by the write (``games.unit_of_work``).
 
 ``after_write`` is the one place a write's effects are declared. Each runs on commit, with the
-values of the game as the write left it, and never for a write that was rolled back. Today that
-is the turn deadline's task and the open streams' notice; notification rows and bot turns belong
-here.
+values of the game as the write left it, and never for a write that was rolled back: the turn
+deadline's task, the turn's reminder (``deadline_soon``) and the delivery of notifications.
+The notifications themselves are rows written before the commit, in the write's transaction
+(a transactional outbox): those of appended events travel in the events' own message
+(``written_with``), those of the write's other facts (a seat taken, a reminder) are written by
+``after_write`` before it returns.
 
 The open streams' notice (``streams.hub``: a game id and a seq, never an event) is declared
 here too. On PostgreSQL it travels inside the write: the game row's update in the write's one
@@ -26,6 +29,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Game, GameStatus
+from notifications import delivery, outbox, reminders
 from streams.hub import publish_committed
 from unoservice.celery import app
 
@@ -43,13 +47,33 @@ class Deadline:
     at: datetime
 
 
-def after_write(game: Game, appended: Sequence[engine.Event]) -> None:
-    """Declare the effects of a write that appended ``appended`` (nothing when it appended none)."""
+def written_with(game: Game, before: outbox.Turn, now: datetime) -> outbox.Batch:
+    """The rows written in the same message as a write's events (``game`` holds the summary they
+    led to, ``before`` the one before them): their notifications."""
+    return outbox.statements_with(game, before, now)
+
+
+def after_write(
+    game: Game,
+    appended: Sequence[engine.Event],
+    facts: Sequence[outbox.Fact] = (),
+    outboxed: int = 0,
+) -> None:
+    """Declare the effects of a write that appended ``appended`` (nothing when it appended none),
+    recorded ``facts`` and wrote ``outboxed`` notifications with its events that wait for the
+    drain (to be delivered to webhooks or browsers). Runs inside the write's transaction, before
+    the commit."""
+    if facts:
+        outboxed += outbox.write_facts(game, facts, timezone.now())
+    if outboxed:
+        transaction.on_commit(delivery.queue_drain)
     if not appended:
         return
     if game.status == GameStatus.ACTIVE and game.turn_deadline is not None:
         deadline = Deadline(str(game.pk), game.version, game.turn_deadline)
         transaction.on_commit(partial(schedule_deadline, deadline))
+        reminder = reminders.due_at(deadline.at, game.turn_timeout)
+        transaction.on_commit(partial(reminders.schedule, deadline.game_id, game.version, reminder))
     if connection.vendor != "postgresql":  # PostgreSQL: the trigger's NOTIFY, on commit
         transaction.on_commit(partial(publish_committed, str(game.pk), game.version))
 

@@ -109,17 +109,27 @@ def _prep(model: type[Any], name: str, value: Any, db: BaseDatabaseWrapper) -> A
     return model._meta.get_field(name).get_db_prep_save(value, db)
 
 
+Statement = tuple[str, list[Any]]
+
+
 def save(
-    game: Game, first_seq: int, events: Sequence[engine.Event], changes: Changes, now: datetime
-) -> None:
+    game: Game,
+    first_seq: int,
+    events: Sequence[engine.Event],
+    changes: Changes,
+    now: datetime,
+    also: Sequence[Statement] = (),
+) -> list[tuple[Any, ...]]:
     """Insert ``events`` from ``first_seq`` on, save the game's progress and the changed rows.
 
     ``game`` already holds its new summary (``projections.project_summary``). On PostgreSQL the
     statements travel in one message: Django's psycopg cursors bind values on the client.
+    ``also`` are rows written with the events in that message (the notification outbox,
+    ``games.effects.written_with``); what they return (``RETURNING``) is returned.
     """
     db = _db()
     key = _prep(Game, "id", game.pk, db)
-    statements: list[tuple[str, list[Any]]] = []
+    statements: list[Statement] = []
     if events:
         values = []
         params: list[Any] = []
@@ -163,21 +173,33 @@ def save(
                 [status, score, key, seat],
             )
         )
-    _run(db, statements)
+    statements.extend(also)
+    returned = _run(db, statements)
     game.updated_at = now
+    return returned
 
 
-def _run(db: BaseDatabaseWrapper, statements: list[tuple[str, list[Any]]]) -> None:
-    """On PostgreSQL in one round trip, elsewhere (SQLite: one statement a call) one by one."""
+def _run(db: BaseDatabaseWrapper, statements: list[Statement]) -> list[tuple[Any, ...]]:
+    """On PostgreSQL in one round trip, elsewhere (SQLite: one statement a call) one by one;
+    the rows the statements return, in order."""
+    returned: list[tuple[Any, ...]] = []
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
             cursor.execute(
                 ";\n".join(sql for sql, _ in statements),
                 [p for _, params in statements for p in params],
             )
+            while True:  # psycopg keeps each statement's result: a RETURNING one has rows
+                if cursor.description is not None:
+                    returned.extend(cursor.fetchall())
+                if not cursor.nextset():
+                    break
         else:
             for sql, params in statements:
                 cursor.execute(sql, params)
+                if cursor.description is not None:
+                    returned.extend(cursor.fetchall())
+    return returned
 
 
 # Rows a started game needs beside the log: one hand per seat (Seat rows come with the players).

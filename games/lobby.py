@@ -20,6 +20,7 @@ from games.engine.rules import check_deck
 from games.models import Game, GameStatus, Seat
 from games.selectors import seat_of
 from games.unit_of_work import GameWrite, game_write
+from notifications.outbox import Joined
 from unoservice.errors import DomainError
 
 Player = User
@@ -102,9 +103,11 @@ def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
         if len(game.roster) >= game.max_players:
             raise DomainError("game_full", "Every seat of this game is taken.")
         _require_waiting(game)
-        Seat.objects.create(game=game, number=len(game.roster), player=player)
+        seat = len(game.roster)
+        Seat.objects.create(game=game, number=seat, player=player)
         game.roster = [*game.roster, _roster_entry(player)]
         game.save(update_fields=["roster", "updated_at"])
+        write.record(Joined(seat, player.pk, player.get_username()))
         if len(game.roster) == game.max_players:
             _start(write)
     return game

@@ -23,6 +23,7 @@ from games import effects, engine, eventstore
 from games.engine.limits import MAX_CATCH_UP
 from games.models import Game, GameStatus
 from games.projections import blank, changes, project_summary, projection_of
+from notifications.outbox import Fact, Turn
 from unoservice.errors import DomainError
 from unoservice.metrics import record_events
 
@@ -33,6 +34,8 @@ class GameWrite:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.appended: list[engine.Event] = []
+        self.facts: list[Fact] = []
+        self.outboxed = 0  # notifications written with the events that wait for delivery
         self._state: engine.GameState | None = None
 
     @property
@@ -58,14 +61,23 @@ class GameWrite:
         first = self._state is not None or game.state is not None
         current = projection_of(self.state) if first else blank(after.players)
         base, now = game.version, timezone.now()
+        before = Turn.of(game)
         game.version = base + len(events)
         record_events(game_id=game.pk, version=game.version, events=events)
         project_summary(game, after)
         if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
             game.turn_deadline = (clock or now) + timedelta(seconds=game.turn_timeout)
-        eventstore.save(game, base + 1, events, changes(current, projection_of(after)), now)
+        outbox = effects.written_with(game, before, now)
+        changed = changes(current, projection_of(after))
+        returned = eventstore.save(game, base + 1, events, changed, now, outbox.statements)
         self._state = after
         self.appended.extend(events)
+        self.outboxed += outbox.waiting(returned)
+
+    def record(self, fact: Fact) -> None:
+        """Note a fact of this write that appends no event (a seat taken, a turn's reminder):
+        its notifications are written before the write commits (``games.effects``)."""
+        self.facts.append(fact)
 
     # --- the clock: a late seat's turn, played by the server -----------------------------------
 
@@ -105,15 +117,17 @@ def game_write(game_id: str | uuid.UUID, *, catch_up: bool = True) -> Iterator[G
     with transaction.atomic():
         write = GameWrite(eventstore.lock_game(game_id))
         if catch_up and write.catch_up():
-            caught = len(write.appended)
+            caught, outboxed = len(write.appended), write.outboxed
             try:
                 with transaction.atomic():
                     yield write
             except (DomainError, engine.IllegalMove) as refused:
                 refusal = refused
                 del write.appended[caught:]
+                write.facts.clear()  # every fact is the body's: the timeouts record none
+                write.outboxed = outboxed
         else:
             yield write
-        effects.after_write(write.game, write.appended)
+        effects.after_write(write.game, write.appended, write.facts, write.outboxed)
     if refusal is not None:
         raise refusal

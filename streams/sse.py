@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from games import selectors
 from games.models import Event, GameStatus
 from notifications.models import Notification
+from notifications.selectors import notification_view
 from streams import hub
 
 log = logging.getLogger(__name__)
@@ -94,18 +95,6 @@ async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[b
 # --- the player stream: the caller's notifications ---------------------------------------------
 
 
-def notification_body(row: Notification) -> dict[str, Any]:
-    """A notification as the contract shows it (the inbox's shape)."""
-    return {
-        "id": row.id,
-        "kind": row.kind,
-        "game": None if row.game_id is None else str(row.game_id),
-        "at": row.at.isoformat(),
-        "read": row.read,
-        "data": row.data,
-    }
-
-
 def read_notifications(player_id: int, after: int) -> list[Notification]:
     rows = Notification.objects.filter(player_id=player_id, id__gt=after).order_by("id")
     return list(rows[: hub.READ_LIMIT])
@@ -117,7 +106,7 @@ def latest_notification(player_id: int) -> int:
 
 
 def notification_frames(rows: list[Notification]) -> bytes:
-    return b"".join(frame(row.id, row.kind, notification_body(row)) for row in rows)
+    return b"".join(frame(row.id, row.kind, notification_view(row)) for row in rows)
 
 
 async def player_stream(player_id: int, after: int | None) -> AsyncIterator[bytes]:

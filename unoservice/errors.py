@@ -43,6 +43,11 @@ SERVICE_CODES: dict[str, Code] = {
     "username_taken": Code(409, "The username is taken, ignoring case."),
     "seq_out_of_range": Code(400, "'at' names no event of the game."),
     "request_too_large": Code(413, "The request body is too large."),
+    "url_refused": Code(
+        400, "A URL that does not resolve, or resolves to a loopback, private or local address."
+    ),
+    "limit_reached": Code(409, "The caller has as many webhooks or push subscriptions as allowed."),
+    "push_not_configured": Code(404, "The server has no VAPID key: it offers no Web Push."),
     "unsupported_media_type": Code(415, "The body is not JSON."),
     "idempotency_key_reused": Code(422, "The Idempotency-Key was used with another body."),
     "throttled": Code(429, "Too many requests; wait as Retry-After says."),

@@ -14,6 +14,8 @@ full list, with production values, is ``docker/.env.example`` (``docs/deploy.md`
   a per-process memory cache by default.
 - ``CORS_ALLOWED_ORIGINS``: comma-separated origins of browser clients.
 - ``LOG_FORMAT`` (``json`` or ``text``; json when debug is off) and ``LOG_LEVEL``.
+- ``UNO_VAPID_*`` (Web Push) and ``UNO_WEBHOOK*`` (webhook deliveries): see the notifications
+  settings below.
 """
 
 import os
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from unoservice.logging import logging_config
 
@@ -259,6 +262,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.serializers.GAME_STATUSES",
         "SeatStatusEnum": "games.serializers.SEAT_STATUSES",
         "CardEnum": "games.serializers.CARD_CHOICES",
+        "NotificationKindEnum": "notifications.serializers.KIND_CHOICES",
     },
 }
 
@@ -303,7 +307,32 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.sweep_overdue_games",
         "schedule": UNO_SWEEP_INTERVAL,
     },
+    "sweep-notifications": {
+        "task": "notifications.sweep",
+        "schedule": UNO_SWEEP_INTERVAL,
+    },
 }
+# Deliveries (webhooks, Web Push) have a queue of their own, so a slow receiver never delays a
+# turn's deadline; a worker consumes both unless told otherwise (-Q).
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("notifications"))
+CELERY_TASK_ROUTES = {"notifications.*": {"queue": "notifications"}}
+
+# Notifications (notifications/; docs/deploy.md). Webhook URLs (and push endpoints) that resolve
+# to loopback, private or link-local addresses are refused unless this is on (tests, local use).
+UNO_WEBHOOKS_ALLOW_PRIVATE = env_bool("UNO_WEBHOOKS_ALLOW_PRIVATE", False)
+# Seconds from a failed delivery to the next attempt; the last one repeats.
+UNO_WEBHOOK_RETRY_DELAYS = [
+    int(delay)
+    for delay in env_list("UNO_WEBHOOK_RETRY_DELAYS", ["10", "60", "300", "1800", "3600"])
+]
+if not UNO_WEBHOOK_RETRY_DELAYS or min(UNO_WEBHOOK_RETRY_DELAYS) < 0:
+    raise ImproperlyConfigured("UNO_WEBHOOK_RETRY_DELAYS must be a comma list of seconds >= 0")
+UNO_WEBHOOK_TIMEOUT = env_int("UNO_WEBHOOK_TIMEOUT", 10)
+# A webhook whose every delivery failed for this long (seconds) is disabled.
+UNO_WEBHOOK_DISABLE_AFTER = env_int("UNO_WEBHOOK_DISABLE_AFTER", 3 * 24 * 3600)
+# Web Push (VAPID): `manage.py generate_vapid_keys` prints a key; without one push is off.
+UNO_VAPID_PRIVATE_KEY = os.environ.get("UNO_VAPID_PRIVATE_KEY", "").strip()
+UNO_VAPID_SUBJECT = os.environ.get("UNO_VAPID_SUBJECT", "").strip() or "mailto:admin@localhost"
 
 # Live streams (Server-Sent Events). A comment goes out on an idle stream every
 # UNO_STREAM_KEEPALIVE seconds (15, the contract's most; proxies drop silent connections); stream

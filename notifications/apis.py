@@ -1,0 +1,236 @@
+"""The notifications HTTP API: the inbox, webhooks and Web Push. One thin APIView per operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from notifications import limits, selectors, services, webpush
+from notifications.serializers import (
+    DeliveryPageSerializer,
+    MarkedSerializer,
+    MarkReadSerializer,
+    NotificationListQuerySerializer,
+    NotificationPageSerializer,
+    PageQuerySerializer,
+    PushKeySerializer,
+    PushSubscriptionCreateSerializer,
+    PushSubscriptionSerializer,
+    WebhookCreatedSerializer,
+    WebhookCreateSerializer,
+    WebhookListSerializer,
+)
+from unoservice.errors import DomainError
+from unoservice.schema import errors_for
+
+NOTIFICATIONS = ["notifications"]
+WEBHOOKS = ["webhooks"]
+PUSH = ["push"]
+
+
+def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise DomainError("invalid", "The body must be a JSON object.")
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _player(request: Request) -> User:
+    user = request.user
+    if not isinstance(user, User):  # pragma: no cover - IsAuthenticated runs first
+        raise DomainError("not_authenticated", "Sign in with a token.")
+    return user
+
+
+class Pagination(PageNumberPagination):
+    page_size = limits.PAGE_DEFAULT
+    page_size_query_param = "page_size"
+    max_page_size = limits.PAGE.high
+
+
+NOTIFICATION_EXAMPLE = OpenApiExample(
+    "It is your turn",
+    response_only=True,
+    value={
+        "count": 1,
+        "next": None,
+        "previous": None,
+        "results": [
+            {
+                "id": 41,
+                "kind": "your_turn",
+                "game": "5f0c6f9e-2b1a-4a53-9a3e-6c1f7d1e2a10",
+                "at": "2026-11-30T12:00:00+00:00",
+                "read": False,
+                "data": {"seat": 1, "version": 12, "deadline": "2026-12-01T12:00:00+00:00"},
+            }
+        ],
+    },
+)
+
+
+class NotificationListApi(APIView):
+    @extend_schema(
+        operation_id="notifications_list",
+        summary="The caller's notifications, newest first",
+        tags=NOTIFICATIONS,
+        parameters=[NotificationListQuerySerializer],
+        responses={
+            200: NotificationPageSerializer,
+            **errors_for("invalid", "not_authenticated", "not_found"),
+        },
+        examples=[NOTIFICATION_EXAMPLE],
+    )
+    def get(self, request: Request) -> Response:
+        query = _validated(NotificationListQuerySerializer, request.query_params.dict())
+        notifications = selectors.inbox(_player(request), unread=query["unread"])
+        paginator = Pagination()
+        page = paginator.paginate_queryset(notifications, request, view=self) or []
+        return paginator.get_paginated_response([selectors.notification_view(n) for n in page])
+
+
+class NotificationReadApi(APIView):
+    @extend_schema(
+        operation_id="notifications_read",
+        summary="Mark notifications read",
+        tags=NOTIFICATIONS,
+        request=MarkReadSerializer,
+        responses={200: MarkedSerializer, **errors_for("invalid", "not_authenticated")},
+        examples=[
+            OpenApiExample("Some", request_only=True, value={"ids": [41, 42]}),
+            OpenApiExample("All", request_only=True, value={"all": True}),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _validated(MarkReadSerializer, request.data)
+        marked = services.mark_read(player=_player(request), ids=data.get("ids"))
+        return Response({"marked": marked})
+
+
+class WebhookListApi(APIView):
+    @extend_schema(
+        operation_id="webhooks_list",
+        summary="The caller's webhooks",
+        tags=WEBHOOKS,
+        responses={200: WebhookListSerializer, **errors_for("not_authenticated")},
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"results": selectors.webhooks(_player(request))})
+
+    @extend_schema(
+        operation_id="webhooks_create",
+        summary="Deliver the caller's notifications to a URL (signed; the secret is shown once)",
+        tags=WEBHOOKS,
+        request=WebhookCreateSerializer,
+        responses={
+            201: WebhookCreatedSerializer,
+            **errors_for("invalid", "url_refused", "limit_reached", "not_authenticated"),
+        },
+        examples=[
+            OpenApiExample(
+                "Turns and results",
+                request_only=True,
+                value={"url": "https://example.com/uno", "kinds": ["your_turn", "game_finished"]},
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _validated(WebhookCreateSerializer, request.data)
+        webhook = services.webhook_create(
+            player=_player(request), url=data["url"], kinds=data.get("kinds")
+        )
+        body = {**selectors.webhook_view(webhook), "secret": webhook.secret}
+        return Response(WebhookCreatedSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class WebhookDetailApi(APIView):
+    @extend_schema(
+        operation_id="webhooks_delete",
+        summary="Delete one of the caller's webhooks",
+        tags=WEBHOOKS,
+        responses={204: None, **errors_for("not_authenticated", "not_found")},
+    )
+    def delete(self, request: Request, webhook_id: int) -> Response:
+        services.webhook_delete(player=_player(request), webhook_id=webhook_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WebhookDeliveriesApi(APIView):
+    @extend_schema(
+        operation_id="webhooks_deliveries",
+        summary="A webhook's delivery attempts, the latest first",
+        tags=WEBHOOKS,
+        parameters=[PageQuerySerializer],
+        responses={
+            200: DeliveryPageSerializer,
+            **errors_for("invalid", "not_authenticated", "not_found"),
+        },
+    )
+    def get(self, request: Request, webhook_id: int) -> Response:
+        _validated(PageQuerySerializer, request.query_params.dict())
+        webhook = selectors.webhook_of(_player(request), webhook_id)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(selectors.deliveries(webhook), request, view=self)
+        return paginator.get_paginated_response([selectors.delivery_view(a) for a in page or []])
+
+
+class PushKeyApi(APIView):
+    @extend_schema(
+        operation_id="push_key",
+        summary="The server's VAPID public key, for PushManager.subscribe",
+        tags=PUSH,
+        responses={
+            200: PushKeySerializer,
+            **errors_for("not_authenticated", "push_not_configured"),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"public_key": webpush.keys().public_key})
+
+
+class PushSubscriptionListApi(APIView):
+    @extend_schema(
+        operation_id="push_subscribe",
+        summary="Subscribe a browser (its PushSubscription JSON) to the caller's notifications",
+        tags=PUSH,
+        request=PushSubscriptionCreateSerializer,
+        responses={
+            201: PushSubscriptionSerializer,
+            **errors_for(
+                "invalid",
+                "url_refused",
+                "limit_reached",
+                "not_authenticated",
+                "push_not_configured",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = _validated(PushSubscriptionCreateSerializer, request.data)
+        subscription = services.subscription_create(
+            player=_player(request),
+            endpoint=data["endpoint"],
+            p256dh=data["keys"]["p256dh"],
+            auth=data["keys"]["auth"],
+        )
+        return Response({"id": subscription.pk}, status=status.HTTP_201_CREATED)
+
+
+class PushSubscriptionDetailApi(APIView):
+    @extend_schema(
+        operation_id="push_unsubscribe",
+        summary="Unsubscribe a browser",
+        tags=PUSH,
+        responses={204: None, **errors_for("not_authenticated", "not_found")},
+    )
+    def delete(self, request: Request, subscription_id: int) -> Response:
+        services.subscription_delete(player=_player(request), subscription_id=subscription_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,262 @@
+"""Writing notifications: the rows of the outbox, in the transaction of what causes them.
+
+Two paths, both from ``games.effects`` (a write's effects are declared there only):
+
+- a write that appends events gets its notifications in the same message as the events
+  (``statements_with``: ``your_turn``, ``game_started``, ``game_finished``), so an action stays
+  four round trips;
+- a write's facts that append no event (a seat taken in the lobby, a turn's reminder, an
+  invitation) get theirs from ``write_facts``, before the write commits.
+
+A notification names seats and players, never a card: what a seat holds is not news to anyone
+but that seat, and the player's game view says it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from typing import Any, Protocol
+
+from django.contrib.auth.models import User
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from games.models import Game, GameStatus
+from notifications.models import Kind, Notification, PushSubscription, Webhook
+
+Statement = tuple[str, list[Any]]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What a write changes notifications about: the game's status and who must act."""
+
+    status: str
+    actor: int | None
+
+    @classmethod
+    def of(cls, game: Game) -> Turn:
+        return cls(game.status, game.current_seat)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A notification to write: what ``Notification`` stores, before it has an id."""
+
+    player_id: int
+    kind: str
+    game_id: Any
+    version: int
+    at: datetime
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def model(self) -> Notification:
+        return Notification(
+            player_id=self.player_id,
+            kind=self.kind,
+            game_id=self.game_id,
+            version=self.version,
+            at=self.at,
+            data=self.data,
+        )
+
+
+# --- facts a write records (``GameWrite.record``) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A player took ``seat`` of a waiting game."""
+
+    seat: int
+    player_id: int
+    username: str
+
+
+@dataclass(frozen=True)
+class DeadlineNear:
+    """80% of the turn's time has passed: ``seat`` must act before ``deadline``."""
+
+    seat: int
+    deadline: datetime
+
+
+@dataclass(frozen=True)
+class Invited:
+    """``by`` invites ``player_id`` to the game (a later tables issue writes these)."""
+
+    player_id: int
+    by_id: int
+    by_username: str
+
+
+Fact = Joined | DeadlineNear | Invited
+
+
+class Recorder(Protocol):
+    """What records a write's facts: ``games.unit_of_work.GameWrite``."""
+
+    def record(self, fact: Fact) -> None: ...
+
+
+def invite(write: Recorder, *, player: User, by: User) -> None:
+    """Invite ``player`` to the game of ``write`` (``with game_write(id) as write``): the
+    ``invited`` notification is written with the write, and only if it commits."""
+    write.record(Invited(player.pk, by.pk, by.get_username()))
+
+
+def _player(game: Game, seat: int) -> int:
+    return int(game.roster[seat]["id"])
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def your_turn_data(game: Game, seat: int) -> dict[str, Any]:
+    return {"seat": seat, "version": game.version, "deadline": _iso(game.turn_deadline)}
+
+
+def caused_by(game: Game, before: Turn, at: datetime) -> list[Row]:
+    """The notifications of events that took ``game`` from ``before`` to where it stands now
+    (``game`` holds its new summary)."""
+    rows: list[Row] = []
+    seats = range(len(game.roster))
+
+    def each_seat(kind: str, **data: Any) -> None:
+        rows.extend(
+            Row(_player(game, s), kind, game.pk, game.version, at, {"seat": s, **data})
+            for s in seats
+        )
+
+    if before.status == GameStatus.WAITING and game.status != GameStatus.WAITING:
+        each_seat(Kind.GAME_STARTED, players=len(game.roster))
+    if game.status == GameStatus.ACTIVE and game.current_seat is not None:
+        seat = game.current_seat
+        if before.status != GameStatus.ACTIVE or before.actor != seat:
+            data = your_turn_data(game, seat)
+            rows.append(Row(_player(game, seat), Kind.YOUR_TURN, game.pk, game.version, at, data))
+    if before.status != GameStatus.FINISHED and game.status == GameStatus.FINISHED:
+        each_seat(Kind.GAME_FINISHED, winner_seat=game.winner_seat)
+    return rows
+
+
+def of_facts(game: Game, facts: Iterable[Fact], at: datetime) -> list[Row]:
+    rows: list[Row] = []
+    for fact in facts:
+        if isinstance(fact, Joined):
+            data = {
+                "seat": fact.seat,
+                "player": {"id": fact.player_id, "username": fact.username},
+                "players": len(game.roster),
+                "max_players": game.max_players,
+            }
+            rows.extend(
+                Row(_player(game, s), Kind.PLAYER_JOINED, game.pk, game.version, at, data)
+                for s in range(len(game.roster))
+                if s != fact.seat
+            )
+        elif isinstance(fact, DeadlineNear):
+            data = {"seat": fact.seat, "version": game.version, "deadline": _iso(fact.deadline)}
+            rows.append(
+                Row(_player(game, fact.seat), Kind.DEADLINE_SOON, game.pk, game.version, at, data)
+            )
+        else:
+            by = {"id": fact.by_id, "username": fact.by_username}
+            rows.append(Row(fact.player_id, Kind.INVITED, game.pk, game.version, at, {"by": by}))
+    return rows
+
+
+def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
+    """Write the notifications of ``facts``; return how many were written.
+
+    A reminder already written for this turn (by the task, the sweep or the lazy path: the game
+    row is locked, but a repeated task may come after the first committed) is not written again.
+    """
+    rows = of_facts(game, facts, at)
+    reminders = [r for r in rows if r.kind == Kind.DEADLINE_SOON]
+    others = [r for r in rows if r.kind != Kind.DEADLINE_SOON]
+    written = len(others)
+    Notification.objects.bulk_create(r.model() for r in others)
+    for reminder in reminders:
+        exists = Notification.objects.filter(
+            kind=Kind.DEADLINE_SOON,
+            game_id=reminder.game_id,
+            version=reminder.version,
+            player_id=reminder.player_id,
+        ).exists()
+        if not exists:
+            reminder.model().save(force_insert=True)
+            written += 1
+    return written
+
+
+# --- the hot path's statement ---------------------------------------------------------------------
+
+_COLUMNS = ("player_id", "kind", "game_id", "version", "at", "read", "data", "dispatched")
+_GIVEN = ("player_id", "kind", "game_id", "version", "at", "data")  # a row's own values
+
+
+@cache
+def _fields() -> dict[str, Any]:
+    return {f.attname: f for f in Notification._meta.concrete_fields if f.attname in _COLUMNS}
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The statements that write a write's notifications with its events, and how to count,
+    from what they return, the rows waiting for the drain."""
+
+    statements: list[Statement]
+    rows: int
+    returns: bool  # the statement returns, per row, whether it waits for the drain
+
+    def waiting(self, returned: Sequence[tuple[Any, ...]]) -> int:
+        return sum(1 for (waits,) in returned if waits) if self.returns else self.rows
+
+
+def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
+    """``rows`` as one INSERT, to travel in the message of the events that caused them.
+
+    On PostgreSQL a row whose player has no webhook and no push subscription (most players) is
+    written dispatched already, and the statement returns which rows wait for the drain, so a
+    write that notifies only such players queues no drain at all.
+    """
+    if not rows:
+        return Batch([], 0, False)
+    db = db or connections[DEFAULT_DB_ALIAS]
+    fields = _fields()
+    q = db.ops.quote_name
+    table = q(Notification._meta.db_table)
+    if db.vendor != "postgresql":  # SQLite: plain rows, each waiting for the drain
+        params = [
+            fields[c].get_db_prep_save(getattr(row, c, False), db) for row in rows for c in _COLUMNS
+        ]
+        values = ", ".join([f"({', '.join(['%s'] * len(_COLUMNS))})"] * len(rows))
+        sql = f"INSERT INTO {table} ({', '.join(q(c) for c in _COLUMNS)}) VALUES {values}"
+        return Batch([(sql, params)], len(rows), False)
+    params = [fields[c].get_db_prep_save(getattr(row, c), db) for row in rows for c in _GIVEN]
+    values = ", ".join([f"({', '.join(['%s'] * len(_GIVEN))})"] * len(rows))
+    columns = ", ".join(q(c) for c in _COLUMNS)
+    hooks, subscriptions = (q(m._meta.db_table) for m in (Webhook, PushSubscription))
+    listens = (
+        f'EXISTS (SELECT 1 FROM {hooks} AS w WHERE w."player_id" = v."player_id"'
+        ' AND w."disabled_at" IS NULL)'
+        f' OR EXISTS (SELECT 1 FROM {subscriptions} AS s WHERE s."player_id" = v."player_id")'
+    )
+    sql = (
+        f"INSERT INTO {table} ({columns})"
+        f' SELECT v."player_id", v."kind", v."game_id", v."version", v."at", false, v."data",'
+        f" NOT ({listens})"
+        f" FROM (VALUES {values}) AS v ({', '.join(q(c) for c in _GIVEN)})"
+        ' RETURNING NOT "dispatched"'
+    )
+    return Batch([(sql, params)], len(rows), True)
+
+
+def statements_with(game: Game, before: Turn, at: datetime) -> Batch:
+    """The statements that write the notifications of a write's events."""
+    return insert(caused_by(game, before, at))

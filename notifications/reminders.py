@@ -1,0 +1,117 @@
+"""``deadline_soon``: a seat's reminder when 80% of its turn's time has passed.
+
+Scheduled like the turn deadline: an ETA task with the game id and version when the reminder
+falls within ``UNO_SCHEDULE_HORIZON``, the beat sweep for the rest and for lost tasks, and a lazy
+path (a player reading their inbox first gets the reminders they are due). Each goes through the
+game's unit of work, which locks the game, so a turn gets one reminder however many paths try.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import DateTimeField, Exists, ExpressionWrapper, F, OuterRef, Value
+from django.utils import timezone
+
+from games.models import Game, GameStatus
+from notifications.delivery import REMIND_TASK, send
+from notifications.models import Kind, Notification
+from notifications.outbox import DeadlineNear
+from unoservice.celery import app
+from unoservice.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+# The share of a turn's time after which the seat is reminded.
+REMIND_AT = 0.8
+
+
+def due_at(deadline: datetime, turn_timeout: int) -> datetime:
+    return deadline - timedelta(seconds=turn_timeout * (1 - REMIND_AT))
+
+
+def schedule(game_id: str, version: int, at: datetime) -> None:
+    """Queue the reminder task of a turn (see the module's note on the horizon)."""
+    if at - timezone.now() > timedelta(seconds=settings.UNO_SCHEDULE_HORIZON):
+        return
+    if app.conf.task_always_eager:
+        return  # no worker: the lazy path reminds
+    send(REMIND_TASK, [game_id, version], eta=at)
+
+
+def _reminded(game: Game) -> bool:
+    return Notification.objects.filter(
+        kind=Kind.DEADLINE_SOON, game_id=game.pk, version=game.version
+    ).exists()
+
+
+def is_due(game: Game, now: datetime) -> bool:
+    deadline = game.turn_deadline
+    return (
+        game.status == GameStatus.ACTIVE
+        and game.current_seat is not None
+        and deadline is not None
+        and due_at(deadline, game.turn_timeout) <= now < deadline
+    )
+
+
+def remind(game_id: str | uuid.UUID, version: int | None = None) -> bool:
+    """Remind the seat that must act in ``game_id`` (at ``version``, when given) if 80% of its
+    turn's time has passed and it was not reminded yet; True if a reminder was written."""
+    from games.unit_of_work import game_write
+
+    if version is not None and not Game.objects.filter(pk=game_id, version=version).exists():
+        return False  # the turn is over (most tasks of quick games): no lock taken
+    try:
+        with game_write(game_id, catch_up=False) as write:
+            game = write.game
+            if version is not None and game.version != version:
+                return False
+            if not is_due(game, timezone.now()) or _reminded(game):
+                return False
+            assert game.current_seat is not None and game.turn_deadline is not None
+            write.record(DeadlineNear(game.current_seat, game.turn_deadline))
+            return True
+    except DomainError as refusal:
+        if refusal.code == "not_found":  # the game is gone: nothing to remind of
+            return False
+        raise
+
+
+def _due_games() -> list[tuple[uuid.UUID, int]]:
+    now = timezone.now()
+    window = ExpressionWrapper(
+        F("turn_deadline") - F("turn_timeout") * Value(timedelta(seconds=1 - REMIND_AT)),
+        output_field=DateTimeField(),
+    )
+    reminded = Notification.objects.filter(
+        kind=Kind.DEADLINE_SOON, game_id=OuterRef("pk"), version=OuterRef("version")
+    )
+    return list(
+        Game.objects.filter(status=GameStatus.ACTIVE, turn_deadline__gt=now)
+        .alias(remind_at=window)
+        .filter(remind_at__lte=now)
+        .exclude(Exists(reminded))
+        .order_by("turn_deadline")
+        .values_list("pk", "version")
+    )
+
+
+def remind_due(limit: int = 500) -> int:
+    """The sweep: every reminder due and not written (a lost or never-scheduled task)."""
+    return sum(remind(pk, version) for pk, version in _due_games()[:limit])
+
+
+def remind_player(player_id: int) -> int:
+    """The lazy path: the reminders ``player_id`` is due in the games where they must act."""
+    now = timezone.now()
+    games = Game.objects.filter(
+        status=GameStatus.ACTIVE,
+        seats__player_id=player_id,
+        current_seat=F("seats__number"),
+        turn_deadline__gt=now,
+    ).only("pk", "version", "status", "current_seat", "turn_deadline", "turn_timeout")
+    return sum(remind(g.pk, g.version) for g in games if is_due(g, now) and not _reminded(g))

@@ -1,0 +1,66 @@
+"""Reads of notifications: the inbox, webhooks and their delivery log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from notifications import reminders
+from notifications.delivery import notification_json
+from notifications.models import Notification, Webhook, WebhookDelivery
+from unoservice.errors import DomainError
+
+Player = User
+
+
+def inbox(player: Player, *, unread: bool = False) -> QuerySet[Notification]:
+    """The caller's notifications, newest first. Reminders the caller is due are written first
+    (the lazy path: right even with no worker)."""
+    reminders.remind_player(player.pk)
+    notifications = Notification.objects.filter(player=player)
+    if unread:
+        notifications = notifications.filter(read=False)
+    return notifications.order_by("-id")
+
+
+def notification_view(notification: Notification) -> dict[str, Any]:
+    return notification_json(notification)
+
+
+def webhook_view(webhook: Webhook) -> dict[str, Any]:
+    return {
+        "id": webhook.pk,
+        "url": webhook.url,
+        "kinds": webhook.kinds,
+        "created_at": webhook.created_at,
+        "disabled_at": webhook.disabled_at,
+    }
+
+
+def webhooks(player: Player) -> list[dict[str, Any]]:
+    return [webhook_view(w) for w in Webhook.objects.filter(player=player).order_by("id")]
+
+
+def webhook_of(player: Player, webhook_id: int) -> Webhook:
+    webhook = Webhook.objects.filter(player=player, pk=webhook_id).first()
+    if webhook is None:
+        raise DomainError("not_found", "No such webhook.")
+    return webhook
+
+
+def deliveries(webhook: Webhook) -> QuerySet[WebhookDelivery]:
+    """The webhook's delivery attempts, the latest first."""
+    return WebhookDelivery.objects.filter(webhook=webhook).order_by("-id")
+
+
+def delivery_view(attempt: WebhookDelivery) -> dict[str, Any]:
+    return {
+        "notification": attempt.notification_id,
+        "attempt": attempt.attempt,
+        "at": attempt.at,
+        "status": attempt.status,
+        "response_code": attempt.response_code,
+        "next_retry_at": attempt.next_retry_at,
+    }

@@ -1,0 +1,73 @@
+"""The services of notifications: reading the inbox, webhooks and push subscriptions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from notifications import http, limits, signing, webpush
+from notifications.models import Kind, Notification, PushSubscription, Webhook
+from unoservice.errors import DomainError
+
+Player = User
+
+
+def mark_read(*, player: Player, ids: Sequence[int] | None = None) -> int:
+    """Mark the caller's notifications ``ids`` read (all of them with None); return how many
+    changed. Ids of other players' notifications change nothing."""
+    unread = Notification.objects.filter(player=player, read=False)
+    if ids is not None:
+        unread = unread.filter(pk__in=ids)
+    return unread.update(read=True)
+
+
+def webhook_create(*, player: Player, url: str, kinds: Sequence[str] | None = None) -> Webhook:
+    """A webhook for the caller's notifications of ``kinds`` (every kind by default)."""
+    http.check_url(url)
+    with transaction.atomic():
+        # The player's row is locked so that two requests cannot both take the last place.
+        User.objects.select_for_update().filter(pk=player.pk).first()
+        if Webhook.objects.filter(player=player).count() >= limits.WEBHOOKS_PER_PLAYER:
+            raise DomainError(
+                "limit_reached", f"A player has at most {limits.WEBHOOKS_PER_PLAYER} webhooks."
+            )
+        chosen = list(dict.fromkeys(kinds)) if kinds else list(Kind.values)
+        return Webhook.objects.create(
+            player=player, url=url, kinds=chosen, secret=signing.new_secret()
+        )
+
+
+def webhook_delete(*, player: Player, webhook_id: int) -> None:
+    deleted, _ = Webhook.objects.filter(player=player, pk=webhook_id).delete()
+    if not deleted:
+        raise DomainError("not_found", "No such webhook.")
+
+
+def subscription_create(
+    *, player: Player, endpoint: str, p256dh: str, auth: str
+) -> PushSubscription:
+    """Subscribe a browser; its endpoint, subscribed again (by this player or another who signs
+    in on it), keeps one subscription with the keys it gives now."""
+    webpush.keys()
+    webpush.check_keys(p256dh, auth)
+    http.check_url(endpoint)
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=player.pk).first()
+        mine = PushSubscription.objects.filter(player=player).exclude(endpoint=endpoint)
+        if mine.count() >= limits.PUSH_SUBSCRIPTIONS_PER_PLAYER:
+            raise DomainError(
+                "limit_reached",
+                f"A player has at most {limits.PUSH_SUBSCRIPTIONS_PER_PLAYER} push subscriptions.",
+            )
+        subscription, _ = PushSubscription.objects.update_or_create(
+            endpoint=endpoint, defaults={"player": player, "p256dh": p256dh, "auth": auth}
+        )
+    return subscription
+
+
+def subscription_delete(*, player: Player, subscription_id: int) -> None:
+    deleted, _ = PushSubscription.objects.filter(player=player, pk=subscription_id).delete()
+    if not deleted:
+        raise DomainError("not_found", "No such push subscription.")
