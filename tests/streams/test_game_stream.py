@@ -190,7 +190,8 @@ def test_a_rolled_back_write_is_never_streamed(
     # A write that appended events (and so sent its NOTIFY) and then failed before committing.
     with pytest.raises(RolledBack), transaction.atomic(), game_write(game) as write:
         seat = write.state.actor
-        events, after = engine.act(write.state, seat, {"action": "draw"})
+        legal = engine.legal_actions(write.state, seat)[0]
+        events, after = engine.act(write.state, seat, legal)
         write.append(events, after)
         raise RolledBack
 

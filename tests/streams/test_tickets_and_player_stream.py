@@ -96,3 +96,22 @@ def test_the_player_stream_resumes_from_last_event_id(
     received = [stream.next_event() for _ in range(3)]
     assert [m.id for m in received] == [str(n.id) for n in (second, third, fourth)]
     assert [m.event for m in received] == ["game_finished", "invited", "player_joined"]
+
+
+def test_notifications_written_by_a_game_reach_the_player_stream_as_the_inbox_shows_them(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    host, guest = make_seat("ada"), make_seat("bob")
+    stream = open_stream(server, ME, token=host.token)
+    streams.append(stream)
+    status, game = server.request("POST", "/api/v1/games/", host.token, {"max_players": 2})
+    assert status == 201, game
+    assert server.request("POST", f"/api/v1/games/{game['id']}/join/", guest.token)[0] == 200
+
+    status, inbox = server.request("GET", "/api/v1/notifications/", host.token)
+    assert status == 200, inbox
+    written = sorted(inbox["results"], key=lambda n: n["id"])
+    assert written, "joining and starting a game notifies its host"
+    received = [stream.next_event() for _ in written]
+    assert [m.json for m in received] == written
+    assert [m.event for m in received] == [n["kind"] for n in written]
