@@ -40,7 +40,7 @@ run: install
 		echo "web, worker and beat (Procfile) on http://localhost:8000"; \
 		PATH="$(abspath $(BIN)):$$PATH" exec $(BIN)/honcho start --port 8000; \
 	else \
-		exec $(BIN)/uvicorn unoservice.asgi:application --host 0.0.0.0 --port 8000; \
+		exec $(BIN)/uvicorn unoservice.asgi:application --host 0.0.0.0 --port 8000 --no-proxy-headers; \
 	fi
 
 test: install

@@ -15,3 +15,7 @@ from unoservice.gunicorn_conf import *  # noqa: F403
 
 wsgi_app = "unoservice.asgi:application"
 worker_class = "uvicorn_worker.UvicornWorker"
+# uvicorn would otherwise take the client's address and scheme from X-Forwarded-* headers sent
+# over loopback; Django decides that (DJANGO_NUM_PROXIES, DJANGO_SECURE_PROXY_SSL_HEADER), as
+# under the gthread workers.
+forwarded_allow_ips = ""
