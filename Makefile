@@ -8,14 +8,14 @@ STAMP := $(VENV)/.installed
 # Tests and production run on PostgreSQL; `make run` without DATABASE_URL uses SQLite.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 # Type-checked packages (bench/ is checked once it exists).
-MYPY_PATHS := $(wildcard unoservice games players notifications bench)
+MYPY_PATHS := $(wildcard unoservice games players streams notifications bench)
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check-clients lint format bench bench-service clean
+.PHONY: help install run test check-clients lint format bench bench-service bench-streams clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
-	@echo "make run      migrate, then serve on http://localhost:8000 (with DATABASE_URL and"
+	@echo "make run      migrate, then serve API and streams on http://localhost:8000 (with DATABASE_URL and"
 	@echo "             CELERY_BROKER_URL set: web, worker and beat, from the Procfile)"
 	@echo "make test     run the test suite (PostgreSQL at 127.0.0.1:5432 or DATABASE_URL)"
 	@echo "make check-clients  generate Python and TypeScript clients from the schema, play games with them"
@@ -23,6 +23,7 @@ help:
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make bench    run the engine benchmark"
 	@echo "make bench-service  measure the HTTP service (gunicorn + PostgreSQL)"
+	@echo "make bench-streams  2,000 open event streams: delivery latency, memory, throughput"
 
 install: $(STAMP)
 
@@ -32,14 +33,15 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 # With DATABASE_URL and CELERY_BROKER_URL set, web, worker and beat run together (Procfile, honcho);
-# without, the development server alone, with tasks run in-process.
+# without, one uvicorn process (ASGI, so it serves the event streams too), with tasks run
+# in-process and the streams told of new events in-process.
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	@if [ -n "$$DATABASE_URL" ] && [ -n "$$CELERY_BROKER_URL" ]; then \
 		echo "web, worker and beat (Procfile) on http://localhost:8000"; \
 		PATH="$(abspath $(BIN)):$$PATH" exec $(BIN)/honcho start --port 8000; \
 	else \
-		exec $(BIN)/python manage.py runserver 0.0.0.0:8000; \
+		exec $(BIN)/uvicorn unoservice.asgi:application --host 0.0.0.0 --port 8000 --no-proxy-headers; \
 	fi
 
 # The clients check takes about 1.5 minutes: its own target (run by .ci/run), not part of `make test`.
@@ -65,6 +67,9 @@ bench: install
 
 bench-service: install
 	$(BIN)/python bench/service.py
+
+bench-streams: install
+	$(BIN)/python bench/streams.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info

@@ -141,12 +141,12 @@ def stop(process: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -> 
         process.wait(timeout=10)
 
 
-def gunicorn_argv(port: int, *options: str) -> list[str]:
-    """gunicorn with the deployed configuration (gthread workers), bound to loopback."""
+def gunicorn_argv(port: int, *options: str, config: str = "unoservice.gunicorn_conf") -> list[str]:
+    """gunicorn with a deployed configuration (gthread workers by default), bound to loopback."""
     return [
         str(BIN / "gunicorn"),
         "-c",
-        "python:unoservice.gunicorn_conf",
+        f"python:{config}",
         "--bind",
         f"{HOST}:{port}",
         *options,

@@ -51,8 +51,14 @@ from bench.harness import (  # noqa: E402
 from games import engine  # noqa: E402
 from games.engine.bots import choose  # noqa: E402
 
-DB_NAME = "unoservice_bench"
-PORT = 8765
+# The database and port can be moved (UNO_BENCH_DB, UNO_BENCH_PORT) so two runs never share them.
+DB_NAME = os.environ.get("UNO_BENCH_DB", "unoservice_bench")
+PORT = int(os.environ.get("UNO_BENCH_PORT", "8765"))
+# The servers the API can run under: gunicorn's config module and the application it serves.
+SERVERS = {
+    "gthread": ("unoservice.gunicorn_conf", "unoservice.wsgi:application"),
+    "asgi": ("unoservice.gunicorn_asgi", "unoservice.asgi:application"),
+}
 GAME_RULES: dict[str, Any] = {}
 TARGET_SCORE = 500
 
@@ -85,10 +91,13 @@ def make_tokens(count: int) -> list[str]:
     return tokens
 
 
-def start_server(workers: int) -> subprocess.Popen[bytes]:
+def start_server(workers: int, kind: str = "asgi") -> subprocess.Popen[bytes]:
+    config, application = SERVERS[kind]
     # Its output (one JSON line a request) is thrown away.
     server = spawn(
-        gunicorn_argv(PORT, "--workers", str(workers)), environment(), subprocess.DEVNULL
+        gunicorn_argv(PORT, application, "--workers", str(workers), config=config),
+        environment(),
+        subprocess.DEVNULL,
     )
     try:
         wait_until(lambda: answers(PORT, "/healthz"), 30, "gunicorn did not start")
@@ -281,7 +290,13 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0, help="per phase and round")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn gthread workers")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument(
+        "--server",
+        choices=sorted(SERVERS),
+        default="asgi",
+        help="asgi: uvicorn workers (the Procfile's web process); gthread: the WSGI workers",
+    )
     parser.add_argument("--games-per-client", type=int, default=4)
     parser.add_argument("--depth-samples", type=int, default=300)
     args = parser.parse_args()
@@ -289,10 +304,11 @@ def main() -> None:
     prepare_database(DB_NAME, environment())
     setup_bench()
     tokens = make_tokens(args.clients * 2)
-    server = start_server(args.workers)
+    server = start_server(args.workers, args.server)
     try:
         print(
-            f"gunicorn {args.workers} workers, {args.clients} clients, {args.rounds} rounds of "
+            f"gunicorn {args.workers} {args.server} workers, {args.clients} clients, "
+            f"{args.rounds} rounds of "
             f"{args.seconds:.0f} s a phase, "
             f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
         )

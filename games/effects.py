@@ -8,6 +8,12 @@ The notifications themselves are rows written before the commit, in the write's 
 (a transactional outbox): those of appended events travel in the events' own message
 (``written_with``), those of the write's other facts (a seat taken, a reminder) are written by
 ``after_write`` before it returns.
+
+The open streams' notice (``streams.hub``: a game id and a seq, never an event) is declared
+here too. On PostgreSQL it travels inside the write: the game row's update in the write's one
+message fires a ``NOTIFY`` (a trigger, ``streams/migrations/0003``), so it costs no round trip,
+and PostgreSQL delivers it to every server process on commit only, never for a rollback. Other
+databases (SQLite: one process) tell this process's streams on commit, below.
 """
 
 from __future__ import annotations
@@ -19,12 +25,13 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import engine, longpoll
 from games.models import Game, GameStatus
 from notifications import delivery, outbox, reminders
+from streams.hub import publish_committed
 from unoservice.celery import app
 
 log = logging.getLogger(__name__)
@@ -69,6 +76,8 @@ def after_write(
         transaction.on_commit(partial(schedule_deadline, deadline))
         reminder = reminders.due_at(deadline.at, game.turn_timeout)
         transaction.on_commit(partial(reminders.schedule, deadline.game_id, game.version, reminder))
+    if connection.vendor != "postgresql":  # PostgreSQL: the trigger's NOTIFY, on commit
+        transaction.on_commit(partial(publish_committed, str(game.pk), game.version))
 
 
 def schedule_deadline(deadline: Deadline) -> None:

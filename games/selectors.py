@@ -144,6 +144,11 @@ def _event_body(row: Event, seat: int | None, revealed: bool) -> dict[str, Any]:
     }
 
 
+def event_body(row: Event, seat: int | None, revealed: bool) -> dict[str, Any]:
+    """One stored event as ``seat`` may see it: the rendering of the event log and the streams."""
+    return _event_body(row, seat, revealed)
+
+
 def game_events(game: Game, player: Player, *, after: int, limit: int) -> list[dict[str, Any]]:
     """The log after seq ``after``, at most ``limit`` events, as ``player`` may see it."""
     seat = seat_of(game, player)

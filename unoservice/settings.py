@@ -119,6 +119,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "players",
+    "streams",
     "notifications",
 ]
 
@@ -359,6 +360,14 @@ UNO_WEBHOOK_DISABLE_AFTER = env_int("UNO_WEBHOOK_DISABLE_AFTER", 3 * 24 * 3600)
 # Web Push (VAPID): `manage.py generate_vapid_keys` prints a key; without one push is off.
 UNO_VAPID_PRIVATE_KEY = os.environ.get("UNO_VAPID_PRIVATE_KEY", "").strip()
 UNO_VAPID_SUBJECT = os.environ.get("UNO_VAPID_SUBJECT", "").strip() or "mailto:admin@localhost"
+
+# Live streams (Server-Sent Events). A comment goes out on an idle stream every
+# UNO_STREAM_KEEPALIVE seconds (15, the contract's most; proxies drop silent connections); stream
+# reads use UNO_STREAM_DB_THREADS threads per process, each with its own database connection. A
+# stream ticket is good for 60 s (the contract's).
+UNO_STREAM_KEEPALIVE = float(os.environ.get("UNO_STREAM_KEEPALIVE") or 15)
+UNO_STREAM_DB_THREADS = env_int("UNO_STREAM_DB_THREADS", 4)
+UNO_STREAM_TICKET_SECONDS = 60
 
 # Logs go to stderr: one JSON object a line in production (LOG_FORMAT=json, the default with
 # debug off), `time level logger [request id] message key=value…` lines in development. Every line

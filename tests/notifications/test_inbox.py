@@ -6,7 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from notifications.models import Notification
-from tests.notifications.conftest import client_for, started_game
+from tests.support.players import client_for
+from tests.support.timeouts import started_game
 
 pytestmark = pytest.mark.django_db
 INBOX = "/api/v1/notifications/"

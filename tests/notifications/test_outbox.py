@@ -22,7 +22,8 @@ from games.models import Game, Hand
 from notifications import outbox
 from notifications.models import Kind, Notification, WebhookDelivery
 from notifications.signing import new_secret
-from tests.notifications.conftest import Receiver, started_game
+from tests.support.notifications import Receiver
+from tests.support.timeouts import started_game
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,9 @@ from pytest_django.fixtures import Settings
 from games import play
 from notifications.models import Notification, PushSubscription
 from notifications.webpush import generate_private_key
-from tests.notifications.conftest import Receiver, client_for, started_game
+from tests.support.notifications import Receiver
+from tests.support.players import client_for
+from tests.support.timeouts import started_game
 
 KEY = "/api/v1/push/key/"
 SUBSCRIPTIONS = "/api/v1/push/subscriptions/"

@@ -17,7 +17,9 @@ from games.models import Game
 from notifications import reminders
 from notifications.delivery import REMIND_TASK
 from notifications.models import Kind, Notification
-from tests.notifications.conftest import WAIT, client_for, start_workers, started_game, wait_for
+from tests.support.notifications import WAIT, start_workers, wait_for
+from tests.support.players import client_for
+from tests.support.timeouts import started_game
 
 pytestmark = pytest.mark.django_db
 

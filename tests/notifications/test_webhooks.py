@@ -20,14 +20,9 @@ from games import play
 from games.lobby import NewGame, game_create, game_join
 from notifications import delivery, limits
 from notifications.models import Notification, Webhook, WebhookDelivery
-from tests.notifications.conftest import (
-    WAIT,
-    Receiver,
-    client_for,
-    start_workers,
-    started_game,
-    wait_for,
-)
+from tests.support.notifications import WAIT, Receiver, start_workers, wait_for
+from tests.support.players import client_for
+from tests.support.timeouts import started_game
 
 WEBHOOKS = "/api/v1/webhooks/"
 # A public address (nothing is delivered to it: these tests commit nothing). Names would need DNS.

@@ -1,0 +1,479 @@
+"""Streams benchmark: thousands of open game streams on one machine, over loopback.
+
+Run with ``.venv/bin/python bench/streams.py`` (``--streams``, ``--games``, ``--seconds``). It makes
+a database of its own (``UNO_BENCH_DB``, by default ``unoservice_streams_bench``), starts the
+Procfile's web process (gunicorn with uvicorn workers, ``unoservice.gunicorn_asgi``) on loopback
+(``UNO_BENCH_PORT``) and drives it from one asyncio process:
+
+- ``--games`` 2-player games, each played by one of ``--clients`` actor tasks over keep-alive
+  connections (random legal actions, folded locally through the engine as in bench/service.py);
+- ``--streams`` open game streams spread evenly over those games (both seats and spectators),
+  or over as many other games, which nobody plays during the run.
+
+In rounds it measures the REST action's throughput with no stream open; opens the streams on the
+games nobody plays (the server's memory before and after gives the memory per open stream) and
+measures it again; then moves the streams to the played games, paces actions at
+``--rate`` per second to time each action's last event from the action's HTTP answer to its arrival
+on every stream of that game, measures the throughput again with every stream open (and watching),
+and closes the streams. Every stream checks it receives each event once, in order. It stops by
+itself: every phase is bounded, and the server is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("UNO_BENCH_DB", "unoservice_streams_bench")
+os.environ.setdefault("UNO_BENCH_PORT", "8766")
+
+from bench import harness, service  # noqa: E402
+from games import engine  # noqa: E402
+
+HOST, PORT = harness.HOST, service.PORT
+OPEN_TIMEOUT = 120.0  # seconds to open every stream
+SETTLE_TIMEOUT = 30.0  # seconds for the last events to reach every stream
+
+
+def percentile(samples: list[float], q: float) -> float:
+    return service.percentile(samples, q)
+
+
+# --- a small HTTP/1.1 client on asyncio streams -------------------------------------------------
+
+
+class Http:
+    """One keep-alive connection."""
+
+    def __init__(self) -> None:
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def call(self, method: str, path: str, token: str, body: Any = None) -> tuple[int, Any]:
+        try:
+            return await self._call(method, path, token, body)
+        except (OSError, IndexError, asyncio.IncompleteReadError):
+            # The server closed an idle keep-alive connection (uvicorn: after 5 s): once more.
+            self.close()
+            return await self._call(method, path, token, body)
+
+    async def _call(self, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(HOST, PORT)
+        assert self.reader is not None
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Token {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + payload)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        data = await self.reader.readexactly(length)
+        return status, json.loads(data) if data else None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+@dataclass
+class Game:
+    id: str
+    tokens: list[str]
+    state: engine.GameState
+    version: int
+    streams: int = 0
+
+
+async def new_game(http: Http, tokens: list[str], seed: int) -> Game:
+    rules: dict[str, Any] = {}
+    settings = {"max_players": 2, "target_score": 10**6, "seed": seed, "rules": rules}
+    status, body = await http.call("POST", "/api/v1/games/", tokens[0], settings)
+    assert status == 201, body
+    status, body = await http.call("POST", f"/api/v1/games/{body['id']}/join/", tokens[1])
+    assert status == 200 and body["status"] == "active", body
+    options = engine.make_options(rules, target_score=10**6)
+    events = engine.start_game(2, options, seed)
+    return Game(body["id"], tokens, engine.replay(events), len(events))
+
+
+async def act(http: Http, game: Game, rng: random.Random) -> tuple[int, float]:
+    """One random legal action: the seq of its last event and when its answer arrived."""
+    seat = game.state.actor
+    action = rng.choice(engine.legal_actions(game.state, seat))
+    status, body = await http.call(
+        "POST", f"/api/v1/games/{game.id}/actions/", game.tokens[seat], action
+    )
+    answered = time.perf_counter()
+    if status != 200:
+        raise RuntimeError(f"action refused: {status} {body}")
+    events, game.state = engine.act(game.state, seat, action)
+    game.version += len(events)
+    if body["version"] != game.version:
+        raise RuntimeError("the server and the local engine disagree")
+    return game.version, answered
+
+
+# --- streams ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Watchers:
+    """What every stream received: per (game, seq), how many streams and the latest arrival."""
+
+    arrivals: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    errors: int = 0
+    frames: int = 0
+
+    def arrived(self, game: str, seq: int) -> None:
+        now = time.perf_counter()
+        entry = self.arrivals.get((game, seq))
+        if entry is None:
+            self.arrivals[(game, seq)] = [1, now]
+        else:
+            entry[0] += 1
+            entry[1] = now
+        self.frames += 1
+
+
+async def watch(game: Game, token: str, watchers: Watchers, opened: asyncio.Event) -> None:
+    """One open game stream, from the game's current version on, until cancelled."""
+    reader, writer = await asyncio.open_connection(HOST, PORT)
+    try:
+        request = (
+            f"GET /api/v1/games/{game.id}/stream/ HTTP/1.1\r\nHost: {HOST}\r\n"
+            f"Authorization: Token {token}\r\nAccept: text/event-stream\r\n\r\n"
+        )
+        writer.write(request.encode())
+        status_line = await reader.readline()
+        if b" 200 " not in status_line:
+            watchers.errors += 1
+            return
+        while await reader.readline() not in (b"\r\n", b""):
+            pass
+        last = None
+        opened_yet = False
+        while True:
+            size_line = await reader.readline()
+            if not size_line:
+                return
+            size = int(size_line.split(b";")[0], 16)
+            chunk = await reader.readexactly(size + 2)
+            if not opened_yet:
+                opened.set()  # the first chunk (``retry``) comes after the stream subscribed
+                opened_yet = True
+            for line in chunk.split(b"\n"):
+                if line.startswith(b"id: "):
+                    seq = int(line[4:])
+                    if last is not None and seq != last + 1:
+                        watchers.errors += 1  # a gap or a repeat
+                    last = seq
+                    watchers.arrived(game.id, seq)
+    except (OSError, asyncio.IncompleteReadError, ValueError):
+        watchers.errors += 1
+    finally:
+        writer.close()
+
+
+async def open_streams(
+    games: list[Game], tokens: list[str], spectators: list[str], count: int, watchers: Watchers
+) -> list[asyncio.Task[None]]:
+    tasks, gates = [], []
+    for number in range(count):
+        game = games[number % len(games)]
+        seat = game.streams
+        token = game.tokens[seat] if seat < 2 else spectators[number % len(spectators)]
+        game.streams += 1
+        gate = asyncio.Event()
+        gates.append(gate)
+        tasks.append(asyncio.create_task(watch(game, token, watchers, gate)))
+        if number % 100 == 99:
+            await asyncio.sleep(0)  # let the connections go out in waves
+    await asyncio.wait_for(asyncio.gather(*(g.wait() for g in gates)), OPEN_TIMEOUT)
+    return tasks
+
+
+async def close_streams(tasks: list[asyncio.Task[None]], games: list[Game]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for game in games:
+        game.streams = 0
+
+
+# --- load ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Played:
+    actions: list[tuple[str, int, float]] = field(default_factory=list)  # game, last seq, answer
+    latencies: list[float] = field(default_factory=list)  # HTTP round trips
+    errors: int = 0
+
+
+async def drive(
+    owned: list[list[Game]], https: list[Http], seconds: float, rate: float | None, seed: int
+) -> tuple[Played, float]:
+    """Each client plays its games in turn for ``seconds``: as fast as it can, or at ``rate``
+    actions per second in all."""
+    played = Played()
+    stop = time.perf_counter() + seconds
+    gap = None if rate is None else len(owned) / rate
+
+    async def client(index: int) -> None:
+        rng = random.Random(seed * 1000 + index)
+        games, http = owned[index], https[index]
+        turn = 0
+        next_at = time.perf_counter() + (0 if gap is None else rng.random() * gap)
+        while time.perf_counter() < stop:
+            if gap is not None:
+                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+                next_at += gap
+            game = games[turn % len(games)]
+            turn += 1
+            if game.state.status != "active":
+                continue
+            try:
+                started = time.perf_counter()
+                seq, answered = await act(http, game, rng)
+            except Exception as error:
+                played.errors += 1
+                print(f"client {index}: {error}", file=sys.stderr)
+                http.close()
+                continue
+            played.actions.append((game.id, seq, answered))
+            played.latencies.append(answered - started)
+
+    began = time.perf_counter()
+    await asyncio.gather(*(client(i) for i in range(len(owned))))
+    return played, time.perf_counter() - began
+
+
+def delivery(played: Played, games: dict[str, Game], watchers: Watchers) -> tuple[list[float], int]:
+    """Per action, from its answer to its last event on the last of its game's streams."""
+    latencies, missing = [], 0
+    for game_id, seq, answered in played.actions:
+        entry = watchers.arrivals.get((game_id, seq))
+        if entry is None or entry[0] < games[game_id].streams:
+            missing += 1
+            continue
+        latencies.append(max(0.0, entry[1] - answered))
+    return latencies, missing
+
+
+async def settle(played: Played, games: dict[str, Game], watchers: Watchers) -> None:
+    """Wait (bounded) until every event of the actions played reached every stream."""
+    deadline = time.perf_counter() + SETTLE_TIMEOUT
+    while time.perf_counter() < deadline and delivery(played, games, watchers)[1]:
+        await asyncio.sleep(0.05)
+
+
+# --- the server ---------------------------------------------------------------------------------
+
+
+def server_memory(pid: int) -> int:
+    """Resident memory of the server and its workers, in bytes."""
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            if int(entry) != pid and parent != pid:
+                continue
+            with open(f"/proc/{entry}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def start_server(workers: int) -> subprocess.Popen[bytes]:
+    os.environ["UNO_STREAM_KEEPALIVE"] = "15"
+    return service.start_server(workers, "asgi")
+
+
+def line(name: str, count: int, seconds: float, samples: Iterable[float]) -> str:
+    values = list(samples)
+    return (
+        f"{name:<34} {count:>7} in {seconds:5.1f} s = {count / seconds:8.1f}/s  "
+        f"p50 {percentile(values, 0.5) * 1000:7.2f} ms  "
+        f"p99 {percentile(values, 0.99) * 1000:7.2f} ms"
+    )
+
+
+def cpu_line(before: dict[str, float], after: dict[str, float], actions: int) -> str:
+    """CPU time per action of the server, PostgreSQL and this client (streams included)."""
+    parts = ", ".join(
+        f"{part} {(after[part] - before[part]) / max(actions, 1) * 1000:.2f}" for part in before
+    )
+    return f"{'':<34} CPU ms per action: {parts}"
+
+
+async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> None:
+    players, spectators = tokens[: 2 * args.clients], tokens[2 * args.clients :]
+    https = [Http() for _ in range(args.clients)]
+    owned: list[list[Game]] = [[] for _ in range(args.clients)]
+    for number in range(args.games):
+        index = number % args.clients
+        pair = players[2 * index : 2 * index + 2]
+        owned[index].append(await new_game(https[index], pair, seed=number))
+    games = {game.id: game for group in owned for game in group}
+    # Games nobody plays during the run: streams that watch them cost only being open.
+    quiet = [
+        await new_game(https[n % args.clients], players[:2], seed=10**5 + n)
+        for n in range(args.games)
+    ]
+    print(
+        f"{args.streams} streams over {args.games} games ({args.streams // args.games} each: "
+        f"2 seats, the rest spectators), {args.clients} action clients, {args.workers} workers, "
+        f"{os.cpu_count()} cores"
+    )
+    without_all, with_all, idle_all = [0, 0.0], [0, 0.0], [0, 0.0]
+    paced_latencies: list[float] = []
+    loaded_latencies: list[float] = []
+    memory: list[float] = []
+    errors = 0
+    for number in range(1, args.rounds + 1):
+        cpu = service.cpu_seconds(server_pid)
+        alone, seconds = await drive(owned, https, args.seconds, None, seed=number)
+        print(
+            line(
+                f"round {number}: actions, no stream", len(alone.actions), seconds, alone.latencies
+            )
+        )
+        print(cpu_line(cpu, service.cpu_seconds(server_pid), len(alone.actions)))
+        without_all[0] += len(alone.actions)
+        without_all[1] += seconds
+
+        watchers = Watchers()
+        before = server_memory(server_pid)
+        opening = time.perf_counter()
+        tasks = await open_streams(quiet, players, spectators, args.streams, watchers)
+        opened_in = time.perf_counter() - opening
+        await asyncio.sleep(2)  # the server settles (buffers, the listener) before measuring
+        grown = server_memory(server_pid) - before
+        memory.append(grown / args.streams)
+        print(
+            f"round {number}: {args.streams} streams open in {opened_in:.1f} s; server memory "
+            f"+{grown / 2**20:.1f} MiB = {grown / args.streams / 1024:.1f} KiB per stream"
+        )
+        cpu = service.cpu_seconds(server_pid)
+        idle, seconds = await drive(owned, https, args.seconds, None, seed=300 + number)
+        title = f"round {number}: actions, streams on others"
+        print(line(title, len(idle.actions), seconds, idle.latencies))
+        print(cpu_line(cpu, service.cpu_seconds(server_pid), len(idle.actions)))
+        idle_all[0] += len(idle.actions)
+        idle_all[1] += seconds
+        errors += idle.errors
+        await close_streams(tasks, quiet)
+        played = list(games.values())
+        tasks = await open_streams(played, players, spectators, args.streams, watchers)
+
+        paced, seconds = await drive(owned, https, args.seconds, args.rate, seed=100 + number)
+        await settle(paced, games, watchers)
+        latencies, missing = delivery(paced, games, watchers)
+        paced_latencies += latencies
+        print(
+            line(f"round {number}: paced, to every stream", len(latencies), seconds, latencies)
+            + f"  missing {missing}"
+        )
+
+        cpu = service.cpu_seconds(server_pid)
+        loaded, seconds = await drive(owned, https, args.seconds, None, seed=200 + number)
+        used = service.cpu_seconds(server_pid)
+        await settle(loaded, games, watchers)
+        latencies, missing = delivery(loaded, games, watchers)
+        loaded_latencies += latencies
+        print(
+            line(
+                f"round {number}: actions, streams open",
+                len(loaded.actions),
+                seconds,
+                loaded.latencies,
+            )
+        )
+        print(cpu_line(cpu, used, len(loaded.actions)))
+        print(
+            line(f"round {number}: … to every stream", len(latencies), seconds, latencies)
+            + f"  missing {missing}"
+        )
+        with_all[0] += len(loaded.actions)
+        with_all[1] += seconds
+        errors += watchers.errors + alone.errors + paced.errors + loaded.errors + missing
+        await close_streams(tasks, list(games.values()))
+        await asyncio.sleep(1)
+
+    rate_without = without_all[0] / without_all[1]
+    rate_with = with_all[0] / with_all[1]
+    rate_idle = idle_all[0] / idle_all[1]
+    print(f"all {args.rounds} rounds:")
+    print(
+        f"action throughput: {rate_without:.1f}/s with no stream, {rate_with:.1f}/s with "
+        f"{args.streams} open and watching them ({rate_with / rate_without - 1:+.0%}), "
+        f"{rate_idle:.1f}/s with {args.streams} open on other games "
+        f"({rate_idle / rate_without - 1:+.0%})"
+    )
+    print(
+        f"answer to every stream at {args.rate:.0f} actions/s: p50 "
+        f"{percentile(paced_latencies, 0.5) * 1000:.1f} ms, p99 "
+        f"{percentile(paced_latencies, 0.99) * 1000:.1f} ms ({len(paced_latencies)} actions)"
+    )
+    print(
+        f"answer to every stream at full load: p50 {percentile(loaded_latencies, 0.5) * 1000:.1f} "
+        f"ms, p99 {percentile(loaded_latencies, 0.99) * 1000:.1f} ms"
+    )
+    # The first round's: later rounds reuse the memory the first one's streams left behind.
+    print(f"server memory per open stream (first round): {memory[0] / 1024:.1f} KiB")
+    print(f"errors (refused, gaps or repeats, events that never arrived): {errors}")
+    for http in https:
+        http.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--streams", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--spectators", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn workers (WEB_CONCURRENCY)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per phase and round")
+    parser.add_argument("--rate", type=float, default=50.0, help="actions/s of the paced phase")
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+
+    harness.prepare_database(service.DB_NAME, service.environment())
+    service.setup_bench()
+    tokens = service.make_tokens(2 * args.clients + args.spectators)
+    server = start_server(args.workers)
+    try:
+        asyncio.run(asyncio.wait_for(run(args, tokens, server.pid), timeout=1800))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+"""The streams' HTTP API: the game stream, the player stream and stream tickets.
+
+A stream view is an ordinary DRF view (authentication, the query's shape, 404s, the error body)
+that answers with a ``StreamingHttpResponse`` over an async iterator. Under the ASGI server the
+checks run once in a thread and the stream then lives on the event loop, holding no thread. Under
+a WSGI server (the test suite's live server, a bare ``gunicorn_conf``) the stream sends what is
+there and ends; the client's reconnection (``retry``, ``Last-Event-ID``) picks up from there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.http import StreamingHttpResponse
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
+from rest_framework import exceptions, serializers
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.mediatypes import media_type_matches, order_by_precedence
+from rest_framework.views import APIView
+
+from games import clock, selectors
+from games.engine import limits
+from games.serializers import StrictSerializer
+from streams import sse
+from streams.authentication import StreamTicketAuthentication
+from streams.tickets import ticket_issue
+from unoservice.asgi_bridge import ASYNC_STREAMS
+from unoservice.errors import DomainError
+from unoservice.schema import errors_for
+
+TAGS = ["streams"]
+EVENT_STREAM = "text/event-stream"
+JSON = "application/json"
+LAST_EVENT_ID = "Last-Event-ID"
+# The header first: a browser that reconnects repeats the URL (with its old ``after``) and sends
+# the last id it saw, which is where the stream must go on from.
+STREAM_AUTHENTICATION = [TokenAuthentication, SessionAuthentication, StreamTicketAuthentication]
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Lets a client ask for ``text/event-stream``; the stream itself is not rendered by DRF."""
+
+    media_type = EVENT_STREAM
+    format = "event-stream"
+
+    def render(
+        self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None
+    ) -> Any:
+        return data
+
+
+class AcceptOnly(DefaultContentNegotiation):
+    """Negotiation by the Accept header alone (DRF's also reads ``?format=``)."""
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        for media_types in order_by_precedence(self.get_accept_list(request)):
+            for renderer in renderers:
+                if any(media_type_matches(renderer.media_type, m) for m in media_types):
+                    return renderer, renderer.media_type
+        raise exceptions.NotAcceptable(available_renderers=list(renderers))
+
+
+class StreamApi(APIView):
+    """A stream operation: its errors are JSON whatever the client accepts."""
+
+    authentication_classes = STREAM_AUTHENTICATION
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    content_negotiation_class = AcceptOnly
+
+    def perform_content_negotiation(
+        self, request: Request, force: bool = False
+    ) -> tuple[BaseRenderer, str]:
+        super().perform_content_negotiation(request, force)  # 406 for a client that takes neither
+        return JSONRenderer(), JSON
+
+
+def _player(request: Request) -> User:
+    user = request.user
+    if not isinstance(user, User):
+        raise DomainError("not_authenticated", "Sign in with a token or a stream ticket.")
+    return user
+
+
+def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _last_event_id(request: Request) -> int | None:
+    raw = request.headers.get(LAST_EVENT_ID)
+    if raw is None:
+        return None
+    value = raw.strip()
+    if not value.isascii() or not value.isdigit() or int(value) > limits.MAX_INT:
+        raise DomainError("invalid", f"{LAST_EVENT_ID} must be an id this stream sent.")
+    return int(value)
+
+
+def _under_asgi(request: Request) -> bool:
+    """Served by ``unoservice.asgi``, which streams async iterators from its event loop."""
+    return bool(request.META.get(ASYNC_STREAMS))
+
+
+def event_stream(content: AsyncIterator[bytes] | Iterator[bytes]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(content, content_type=EVENT_STREAM)
+    response["Cache-Control"] = "no-cache"
+    # nginx: do not buffer this response (docs/deploy.md turns buffering off for the paths too).
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def json_errors(*codes: str) -> dict[Any, OpenApiResponse]:
+    """``errors_for`` with the errors' media type said: a stream operation answers them as JSON."""
+    return {(status, JSON): answer for status, answer in errors_for(*codes).items()}
+
+
+# One message of the stream, as an SSE parser hands it over (a ``retry`` or a comment carries
+# none of the three).
+SSE_MESSAGE = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "The seq, or the notification id."},
+        "event": {"type": "string", "description": "The event's type, or the notification's kind."},
+        "data": {
+            "type": "string",
+            "description": "The event (or notification) JSON.",
+        },
+    },
+}
+
+
+def stream_answer(description: str) -> dict[Any, OpenApiResponse]:
+    return {
+        (200, EVENT_STREAM): OpenApiResponse(
+            response=SSE_MESSAGE,
+            description=description,
+            examples=[
+                OpenApiExample(
+                    "Two messages and a keep-alive",
+                    response_only=True,
+                    media_type=EVENT_STREAM,
+                    value=(
+                        "retry: 2000\n\n"
+                        'id: 13\nevent: card_played\ndata: {"seq":13,"type":"card_played",'
+                        '"seat":0,"at":"2026-12-01T10:00:00+00:00","data":{"card":"red-7"}}\n\n'
+                        ": keep-alive\n\n"
+                    ),
+                )
+            ],
+        )
+    }
+
+
+TICKET_HELP = (
+    "A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, "
+    "for `EventSource`. Single-use; a used, expired or unknown one gets 401."
+)
+RESUME_PARAMETER = OpenApiParameter(
+    LAST_EVENT_ID,
+    int,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Go on after this id (the last one received); it wins over `after`.",
+)
+
+
+class GameStreamQuerySerializer(StrictSerializer):
+    after = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=limits.MAX_INT,
+        help_text="Send the events after this seq; by default only events after the current one.",
+    )
+    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
+
+
+class GameStreamApi(StreamApi):
+    @extend_schema(
+        operation_id="games_stream",
+        summary="The game's events as they happen (Server-Sent Events)",
+        description=(
+            "Each message is `id: <seq>`, `event: <type>`, `data: <the event JSON, as the event "
+            "log serves it to the caller>`, in order, each once, only after its write committed. "
+            "From `after` or `Last-Event-ID` on; with neither, from the game's current version "
+            "(new events only). A comment line (`: keep-alive`) at least every 15 s. After the "
+            "last event of a game that ended, the stream ends."
+        ),
+        tags=TAGS,
+        parameters=[GameStreamQuerySerializer, RESUME_PARAMETER],
+        responses={
+            **stream_answer("The event stream."),
+            **json_errors("invalid", "not_authenticated", "not_found", "not_acceptable"),
+        },
+    )
+    def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
+        query = _validated(GameStreamQuerySerializer, request.query_params.dict())
+        resume = _last_event_id(request)
+        viewer = _player(request)
+        game = clock.caught_up(selectors.get_game(game_id))
+        after = resume if resume is not None else query.get("after", game.version)
+        if _under_asgi(request):
+            return event_stream(sse.game_stream(str(game.pk), viewer, after))
+        return event_stream(sse.game_backlog(str(game.pk), viewer, after))
+
+
+class PlayerStreamQuerySerializer(StrictSerializer):
+    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
+
+
+class PlayerStreamApi(StreamApi):
+    @extend_schema(
+        operation_id="players_me_stream",
+        summary="The caller's notifications as they happen (Server-Sent Events)",
+        description=(
+            "Each message is `id: <notification id>` (increasing), `event: <kind>`, `data: <the "
+            "notification JSON>`. With `Last-Event-ID`, first the notifications missed since; "
+            "without, new ones only. A comment line (`: keep-alive`) at least every 15 s."
+        ),
+        tags=TAGS,
+        parameters=[PlayerStreamQuerySerializer, RESUME_PARAMETER],
+        responses={
+            **stream_answer("The notification stream."),
+            **json_errors("invalid", "not_authenticated", "not_acceptable"),
+        },
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        _validated(PlayerStreamQuerySerializer, request.query_params.dict())
+        resume = _last_event_id(request)
+        player = _player(request)
+        if _under_asgi(request):
+            return event_stream(sse.player_stream(player.pk, resume))
+        return event_stream(sse.player_backlog(player.pk, resume))
+
+
+class StreamTicketApi(APIView):
+    @extend_schema_serializer(component_name="StreamTicket")
+    class OutputSerializer(serializers.Serializer[dict[str, Any]]):
+        ticket = serializers.CharField(help_text="Pass it as `?ticket=` to open one stream.")
+        expires_at = serializers.DateTimeField()
+
+    @extend_schema(
+        operation_id="auth_stream_ticket",
+        summary="A single-use ticket to open a stream",
+        description=(
+            "For a browser's `EventSource`, which cannot send the Authorization header: the "
+            "ticket goes in the stream's URL as `?ticket=…`, opens one stream, and is good for "
+            "60 s. Tokens never travel in URLs."
+        ),
+        tags=TAGS,
+        request=None,
+        responses={200: OutputSerializer, **errors_for("not_authenticated")},
+        examples=[
+            OpenApiExample(
+                "Ticket",
+                value={
+                    "ticket": "l3JqQ0m2lVQ8Kq4m0m6bQk4Jt3Xv4V2u5E1X7f9hVfE",
+                    "expires_at": "2026-12-01T10:01:00Z",
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        issued = ticket_issue(player=_player(request))
+        body = {"ticket": issued.ticket, "expires_at": issued.expires_at}
+        return Response(self.OutputSerializer(body).data)

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class StreamsConfig(AppConfig):
+    name = "streams"
+    verbose_name = "Live streams"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,153 @@
+"""Server-Sent Events: the frames, and the game stream as an async iterator of them.
+
+Each message is ``id: <seq>``, ``event: <type>``, ``data: <the event JSON>``: the event exactly as
+the event log serves it to that viewer (``games.selectors.event_body``, so ``engine.event_view``
+decides what the seat sees). A comment (``: keep-alive``) is sent when nothing else was for
+``UNO_STREAM_KEEPALIVE`` seconds, so proxies and clients keep an idle stream open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+
+from games import selectors
+from games.models import Event, GameStatus
+from notifications.models import Notification
+from notifications.selectors import notification_view
+from streams import hub
+
+log = logging.getLogger(__name__)
+
+KEEP_ALIVE = b": keep-alive\n\n"
+# How long a client waits before reconnecting after the stream ends or drops (milliseconds).
+RETRY_MS = 2000
+OPENING = f"retry: {RETRY_MS}\n\n".encode()
+
+
+def frame(message_id: int, event: str, data: Any) -> bytes:
+    """One SSE message. Compact JSON has no line breaks, so ``data`` is one line."""
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return f"id: {message_id}\nevent: {event}\ndata: {body}\n\n".encode()
+
+
+def event_frame(row: Event, seat: int | None, revealed: bool) -> bytes:
+    return frame(row.seq, row.type, selectors.event_body(row, seat, revealed))
+
+
+def frames_of(
+    page: hub.Page,
+    viewer: User,
+    rendered: dict[tuple[int, int | None, bool], bytes] | None = None,
+) -> bytes:
+    """The page's events as ``viewer`` may see them (from their seat, or as a spectator);
+    ``rendered`` keeps frames for the other streams of the game."""
+    seat = selectors.seat_of(page.game, viewer)
+    revealed = page.status == GameStatus.FINISHED
+    if rendered is None:
+        return b"".join(event_frame(row, seat, revealed) for row in page.rows)
+    frames = []
+    for row in page.rows:
+        key = (row.seq, seat, revealed)
+        shown = rendered.get(key)
+        if shown is None:
+            shown = rendered[key] = event_frame(row, seat, revealed)
+        frames.append(shown)
+    return b"".join(frames)
+
+
+async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[bytes]:
+    """The events of ``game_id`` after seq ``after`` as ``viewer`` may see them, as they commit;
+    it ends after the last event of a game that ended."""
+    processes = hub.current()
+    game_log, wake = processes.watch(game_id)  # before the first read: no notice is missed
+    cursor = after
+    keep_alive = settings.UNO_STREAM_KEEPALIVE
+    try:
+        yield OPENING
+        while True:
+            wake.clear()
+            page = await game_log.read(cursor)
+            if page.rows:
+                yield frames_of(page, viewer, game_log.rendered)
+                cursor = page.rows[-1].seq
+                continue
+            if page.ended and cursor >= page.version:
+                return
+            try:
+                async with asyncio.timeout(keep_alive):  # no task per wait, unlike wait_for
+                    await wake.wait()
+            except TimeoutError:
+                yield KEEP_ALIVE
+    except Exception:
+        # The database failed a read: end the stream; the client reconnects from its last id.
+        log.warning("game stream of %s ended on an error", game_id, exc_info=True)
+    finally:
+        processes.unwatch(game_id, wake)
+
+
+# --- the player stream: the caller's notifications ---------------------------------------------
+
+
+def read_notifications(player_id: int, after: int) -> list[Notification]:
+    rows = Notification.objects.filter(player_id=player_id, id__gt=after).order_by("id")
+    return list(rows[: hub.READ_LIMIT])
+
+
+def latest_notification(player_id: int) -> int:
+    latest = Notification.objects.filter(player_id=player_id).order_by("-id").first()
+    return 0 if latest is None else latest.id
+
+
+def notification_frames(rows: list[Notification]) -> bytes:
+    return b"".join(frame(row.id, row.kind, notification_view(row)) for row in rows)
+
+
+async def player_stream(player_id: int, after: int | None) -> AsyncIterator[bytes]:
+    """``player_id``'s notifications after id ``after`` (None: new ones only), as they commit."""
+    processes = hub.current()
+    wake = processes.watch_player(player_id)  # before the first read: no notice is missed
+    keep_alive = settings.UNO_STREAM_KEEPALIVE
+    try:
+        yield OPENING
+        cursor = after if after is not None else await processes.run(latest_notification, player_id)
+        look = True
+        while True:
+            if look:
+                wake.clear()
+                rows = await processes.run(read_notifications, player_id, cursor)
+                if rows:
+                    yield notification_frames(rows)
+                    cursor = rows[-1].id
+                    continue
+            try:
+                async with asyncio.timeout(keep_alive):
+                    await wake.wait()
+                look = True
+            except TimeoutError:
+                yield KEEP_ALIVE
+                look = processes.in_process  # no trigger there: look now and then anyway
+    except Exception:
+        log.warning("player stream of %s ended on an error", player_id, exc_info=True)
+    finally:
+        processes.unwatch_player(player_id, wake)
+
+
+def player_backlog(player_id: int, after: int | None) -> Iterator[bytes]:
+    """Under a WSGI server: the notifications missed since ``after``, then the end."""
+    yield OPENING
+    if after is not None:
+        yield notification_frames(read_notifications(player_id, after))
+
+
+def game_backlog(game_id: str, viewer: User, after: int) -> Iterator[bytes]:
+    """Under a WSGI server (no event loop to wait on): what the log holds now, then the end; the
+    client reconnects after ``retry`` with its last id, so it still misses nothing."""
+    yield OPENING
+    yield frames_of(hub.read_log(game_id, after), viewer)

@@ -1,0 +1,213 @@
+"""The game stream through the real ASGI server: every event once, in order, redacted per viewer,
+only after it committed; resuming loses nothing; the stream of a finished game ends."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from games import engine
+from games.unit_of_work import game_write
+from tests.support.streams import (
+    END,
+    GAMES,
+    QUICK_KEEPALIVE,
+    Server,
+    Stream,
+    as_log,
+    event_log,
+    hidden_cards_shown,
+    new_game,
+    open_stream,
+    play,
+    view,
+    watch,
+)
+
+
+def test_two_seats_and_a_spectator_each_see_every_event_once_in_order_redacted_for_them(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    spectator = make_seat("eve")
+    game = new_game(server, seats, target_score=100_000)
+    watchers = [*seats, spectator]
+    opened = [watch(server, game, viewer, streams, "?after=0") for viewer in watchers]
+
+    version = play(server, game, seats, random.Random(5), moves=30)
+
+    for number, (viewer, stream) in enumerate(zip(watchers, opened, strict=True)):
+        received = as_log(stream.events_until(version))
+        assert received == event_log(server, game, viewer)  # each event once, in order, as served
+        assert [frame["seq"] for frame in received] == list(range(1, version + 1))
+        seat = number if viewer is not spectator else None
+        assert not [frame for frame in received if hidden_cards_shown(frame, seat)]
+
+
+def test_a_seat_sees_its_own_dealt_hand_and_drawn_cards_but_no_one_elses(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    game = new_game(server, seats, target_score=100_000)
+    opened = [watch(server, game, seat, streams, "?after=0") for seat in seats]
+    version = play(server, game, seats, random.Random(11), moves=20)
+
+    for number, stream in enumerate(opened):
+        received = as_log(stream.events_until(version))
+        dealt = next(f for f in received if f["type"] == "round_started")["data"]
+        hand = view(server, game, seats[number])
+        assert "hand" in dealt and len(dealt["hand"]) == 7, dealt
+        assert hand["you"]["seat"] == number
+        for frame in received:
+            if frame["type"] == "cards_drawn":
+                assert ("cards" in frame["data"]) == (frame["seat"] == number), frame
+
+
+def test_with_neither_after_nor_last_event_id_the_stream_starts_after_the_current_version(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    game = new_game(server, seats, target_score=100_000)
+    current = view(server, game, seats[0])["version"]
+    stream = watch(server, game, seats[1], streams)
+
+    version = play(server, game, seats, random.Random(3), moves=1)
+
+    received = as_log(stream.events_until(version))
+    assert [f["seq"] for f in received] == list(range(current + 1, version + 1))
+    assert received == event_log(server, game, seats[1])[current:]
+
+
+def test_a_dropped_stream_that_reconnects_with_last_event_id_misses_nothing(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    game = new_game(server, seats, target_score=100_000)
+    rng = random.Random(8)
+    first = watch(server, game, seats[0], streams, "?after=0")
+    version = play(server, game, seats, rng, moves=5)
+    before = first.events_until(version)
+    first.close()  # the connection drops
+
+    later = play(server, game, seats, rng, moves=8)  # played while nobody watched
+    # A browser reconnects to the same URL (its old ``after``) with the last id it saw.
+    again = open_stream(
+        server, f"{GAMES}{game}/stream/?after=0", token=seats[0].token, Last_Event_ID=before[-1].id
+    )
+    streams.append(again)
+    after = again.events_until(later)
+
+    assert as_log(before + after) == event_log(server, game, seats[0])
+    assert int(after[0].id or 0) == int(before[-1].id or 0) + 1
+
+
+def test_a_refused_action_is_never_streamed(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    game = new_game(server, seats, target_score=100_000)
+    stream = watch(server, game, seats[0], streams)
+    state = view(server, game, seats[0])
+    idle = seats[1 - state["round"]["current_seat"]]
+
+    status, body = server.request("POST", f"{GAMES}{game}/actions/", idle.token, {"action": "draw"})
+    assert status in (409, 422), body
+    version = play(server, game, seats, random.Random(1), moves=1)
+
+    received = as_log(stream.events_until(version))
+    assert [f["seq"] for f in received] == list(range(state["version"] + 1, version + 1))
+    assert received == event_log(server, game, seats[0])[state["version"] :]
+
+
+def test_a_rolled_back_write_is_never_streamed(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    game = new_game(server, seats, target_score=100_000)
+    stream = watch(server, game, seats[0], streams)
+    start = view(server, game, seats[0])["version"]
+
+    class RolledBack(Exception):
+        pass
+
+    # A write that appended events (and so sent its NOTIFY) and then failed before committing.
+    with pytest.raises(RolledBack), transaction.atomic(), game_write(game) as write:
+        seat = write.state.actor
+        legal = engine.legal_actions(write.state, seat)[0]
+        events, after = engine.act(write.state, seat, legal)
+        write.append(events, after)
+        raise RolledBack
+
+    version = play(server, game, seats, random.Random(2), moves=1)
+    received = as_log(stream.events_until(version))
+    assert received == event_log(server, game, seats[0])[start:]
+    assert received[0]["seq"] == start + 1
+
+
+def test_an_idle_stream_gets_keep_alive_comments(
+    quick_server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    game = new_game(quick_server, seats)
+    stream = watch(quick_server, game, seats[0], streams)
+
+    comments = [stream.next(timeout=QUICK_KEEPALIVE * 50).comment for _ in range(3)]
+
+    assert comments == ["keep-alive"] * 3
+
+
+def test_the_stream_of_a_finished_game_ends_after_its_last_event(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    game = new_game(server, seats)
+    live = watch(server, game, seats[0], streams, "?after=0")
+    status, body = server.request("POST", f"{GAMES}{game}/resign/", seats[1].token)
+    assert status == 200 and body["status"] == "finished", body
+    version = body["version"]
+
+    received = live.events_until(version)
+    assert live.next_event() is END
+    # Opened afterwards, it sends the whole log (revealed, as the log serves a finished game).
+    late = watch(server, game, seats[1], streams, "?after=0")
+    replay = late.events_until(version)
+    assert late.next_event() is END
+    assert as_log(replay) == event_log(server, game, seats[1])
+    assert [f["seq"] for f in as_log(received)] == list(range(1, version + 1))
+
+
+@pytest.mark.parametrize(
+    ("query", "headers", "status", "code"),
+    [
+        ("?after=-1", {}, 400, "invalid"),
+        ("?after=x", {}, 400, "invalid"),
+        ("?token=abc", {}, 400, "invalid"),
+        ("", {"Last_Event_ID": "seven"}, 400, "invalid"),
+    ],
+)
+def test_bad_stream_requests_get_a_json_error(
+    server: Server,
+    make_seat: Any,
+    query: str,
+    headers: dict[str, str],
+    status: int,
+    code: str,
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    game = new_game(server, seats)
+    answer = open_stream(server, f"{GAMES}{game}/stream/{query}", token=seats[0].token, **headers)
+    assert (answer.status, answer.body["code"]) == (status, code)
+    assert answer.headers["content-type"] == "application/json"
+
+
+def test_an_unknown_game_is_404_and_no_token_is_401(server: Server, make_seat: Any) -> None:
+    seat = make_seat()
+    missing = open_stream(
+        server, f"{GAMES}5f0c6f9e-2b1a-4a53-9a3e-6c1f7d1e2a10/stream/", token=seat.token
+    )
+    anonymous = open_stream(server, f"{GAMES}5f0c6f9e-2b1a-4a53-9a3e-6c1f7d1e2a10/stream/")
+    assert (missing.status, missing.body["code"]) == (404, "not_found")
+    assert (anonymous.status, anonymous.body["code"]) == (401, "not_authenticated")

@@ -1,0 +1,21 @@
+"""gunicorn with uvicorn workers (ASGI): ``gunicorn -c python:unoservice.gunicorn_asgi
+unoservice.asgi:application``, the Procfile's web process.
+
+An open event stream (``/api/v1/games/{id}/stream/``) is a coroutine waiting on a socket, not a
+thread, so one worker holds thousands of them; docs/performance.md has the figures that decided
+that the REST API is served by the same workers. Everything else is ``unoservice.gunicorn_conf``'s
+(``PORT``, ``WEB_CONCURRENCY``, ``GUNICORN_TIMEOUT``, the preloaded application, the metrics
+directory, the log format). ``timeout`` is the worker's heartbeat here, not a limit on a request:
+streams stay open as long as their clients do.
+"""
+
+from __future__ import annotations
+
+from unoservice.gunicorn_conf import *  # noqa: F403
+
+wsgi_app = "unoservice.asgi:application"
+worker_class = "uvicorn_worker.UvicornWorker"
+# uvicorn would otherwise take the client's address and scheme from X-Forwarded-* headers sent
+# over loopback; Django decides that (DJANGO_NUM_PROXIES, DJANGO_SECURE_PROXY_SSL_HEADER), as
+# under the gthread workers.
+forwarded_allow_ips = ""
