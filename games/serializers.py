@@ -80,6 +80,28 @@ class RulesSerializer(StrictSerializer):
     bluff_penalty = StrictIntegerField(
         required=False, min_value=limits.BLUFF_PENALTY.low, max_value=limits.BLUFF_PENALTY.high
     )
+    eight_again = StrictBooleanField(required=False, help_text="An 8 on top: play again.")
+    two_gives = StrictBooleanField(required=False, help_text="A 2 gives up to two cards away.")
+    one_rotates = StrictBooleanField(required=False, help_text="A 1 passes every hand on.")
+    zero_swap = StrictBooleanField(
+        required=False, help_text="A 0 may swap hands with a target. Not with seven_zero."
+    )
+    zero_discards_color = StrictBooleanField(
+        required=False,
+        help_text="A 0 (the 1 with zero_swap) discards the rest of its colour from the hand.",
+    )
+    color_runs = StrictBooleanField(required=False, help_text="Play runs of one colour.")
+    action_on_action = StrictBooleanField(
+        required=False, help_text="No different action card on a skip, reverse or draw2."
+    )
+    no_wild_finish = StrictBooleanField(
+        required=False, help_text="No going out on a wild. Not with no_action_finish."
+    )
+    must_play = StrictBooleanField(required=False, help_text="No drawing with a playable card.")
+    number_starter = StrictBooleanField(required=False, help_text="The starter is a number.")
+    uno_auto_penalty = StrictBooleanField(
+        required=False, help_text="An unsaid UNO is penalised when the catch window closes."
+    )
 
 
 assert set(RulesSerializer().fields) == set(HOUSE_RULES)
@@ -144,7 +166,10 @@ class PlayActionSerializer(_Action):
         required=False,
         min_length=1,
         max_length=108,
-        help_text="multi_play only: several cards of one number, instead of 'card'.",
+        help_text=(
+            "multi_play: several cards of one number; color_runs: a run of one colour, rising "
+            "or falling. Instead of 'card'."
+        ),
     )
     color = serializers.ChoiceField(
         choices=list(COLORS), required=False, help_text="Required with a wild."
@@ -154,7 +179,19 @@ class PlayActionSerializer(_Action):
         required=False,
         min_value=limits.SEAT.low,
         max_value=limits.SEAT.high,
-        help_text="seven_zero: the seat a 7 swaps with.",
+        help_text=(
+            "seven_zero: the seat a 7 swaps with; zero_swap: the seat a 0 swaps with (optional); "
+            "two_gives: the seat that receives 'give'."
+        ),
+    )
+    give = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARD_CHOICES),
+        required=False,
+        max_length=108,
+        help_text=(
+            "two_gives, on a 2: up to two cards of your hand for 'target' (legal_actions lists "
+            "a 2 without a gift: add 'give' and 'target' to give)."
+        ),
     )
 
 
