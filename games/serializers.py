@@ -16,6 +16,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from games.engine import CARD_CODES, COLORS, DECK, HOUSE_RULES, limits
+from games.engine.options import PRESETS
 from games.event_schema import ref
 from games.models import GameStatus, SeatStatus
 
@@ -124,7 +125,27 @@ class GameCreateSerializer(StrictSerializer):
         default=limits.DEFAULT_MAX_TIMEOUTS,
         help_text="Consecutive timeouts before a forfeit.",
     )
-    rules = RulesSerializer(required=False)
+    rules = RulesSerializer(
+        required=False, help_text="House rules; each one given overrides the preset's."
+    )
+    preset = serializers.ChoiceField(
+        choices=list(PRESETS),
+        default="official",
+        help_text=(
+            "The house rules to start from: official (none), party (stacking, jump_in, "
+            "seven_zero, draw_until_playable) or house (every house rule that combines with all "
+            "the others: " + ", ".join(sorted(PRESETS["house"])) + "; elimination is left out "
+            "with teams)."
+        ),
+    )
+    teams = _bounded(
+        limits.TEAMS,
+        required=False,
+        help_text=(
+            "Partners: seats split into teams by seat number modulo teams; max_players a "
+            "multiple of it, 2 or more per team. Not with elimination."
+        ),
+    )
     seed = _bounded(
         limits.SEED,
         required=False,

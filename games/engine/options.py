@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from games.engine.errors import IllegalMove
-from games.engine.limits import BLUFF_PENALTY, MAX_TIMEOUTS, TARGET_SCORE, UNO_PENALTY
+from games.engine.limits import BLUFF_PENALTY, MAX_TIMEOUTS, TARGET_SCORE, TEAMS, UNO_PENALTY
 
 Scoring = Literal["winner", "penalty"]
 
@@ -93,7 +93,6 @@ REFUSED: tuple[tuple[tuple[str, ...], str], ...] = (
         "with zero_swap the discarding moves to the 1, which one_rotates already gives a meaning",
     ),
 )
-TEAMS: tuple[int, ...] = (2, 3)
 
 # The presets of game creation: the house rules each turns on (explicit rules override them).
 # ``house`` is every house rule that combines with all the others: the ones of a refused
@@ -150,8 +149,8 @@ def make_options(
     for bound, value in ((TARGET_SCORE, target_score), (MAX_TIMEOUTS, max_timeouts)):
         if not bound.holds(value):
             raise _invalid(bound.message())
-    if teams and teams not in TEAMS:
-        raise _invalid(f"'teams' must be one of {', '.join(map(str, TEAMS))} (or left out).")
+    if teams and not TEAMS.holds(teams):
+        raise _invalid(TEAMS.message())
     options = Options(target_score=target_score, max_timeouts=max_timeouts, teams=teams, **rules)
     if options.reverse_bounce and not options.stacking:
         raise _invalid(

@@ -43,7 +43,7 @@ from games.engine import (
 )
 from games.engine.cards import NUMBER_CARDS, RANK_OF, hand_points
 from games.engine.events import EVENT_TYPES, Event
-from games.engine.options import TEAMS
+from games.engine.limits import TEAMS
 from games.engine.rules import discarded_with
 from games.engine.snapshot import state_from_data, state_to_data
 
@@ -119,7 +119,7 @@ def setups(draw: st.DrawFn) -> Setup:
             del rules[draw(st.sampled_from([keep, drop]))]
     if all(rules.get(n) for n in ("zero_swap", "zero_discards_color", "one_rotates")):
         del rules["one_rotates"]
-    fits = [t for t in TEAMS if players % t == 0 and players >= 2 * t]
+    fits = [t for t in range(TEAMS.low, TEAMS.high + 1) if players % t == 0 and players >= 2 * t]
     teams = draw(st.sampled_from([0, 0, *fits])) if fits else 0
     if teams and rules.get("elimination"):
         teams = 0
