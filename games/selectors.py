@@ -22,9 +22,13 @@ from unoservice.errors import DomainError
 Player = User
 
 
+_DEFAULT_RULES = engine.Options().rules()
+
+
 def settings_of(game: Game) -> dict[str, Any]:
     # ``teams`` is kept beside the house rules in the rules column (games.lobby.TEAMS_KEY).
-    rules = dict(game.rules)
+    # Games created before an option existed show it at its default (off).
+    rules = {**_DEFAULT_RULES, **game.rules}
     teams = rules.pop("teams", 0)
     shown: dict[str, Any] = {
         "max_players": game.max_players,
