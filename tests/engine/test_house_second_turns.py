@@ -132,6 +132,15 @@ def test_a_seat_holding_a_playable_card_may_not_draw() -> None:
     assert_all_cards(t)
 
 
+def test_a_timeout_draws_for_a_seat_under_must_play() -> None:
+    """The "Time" section: the server draws one card for the seat, playable cards or not."""
+    hand = ["red-3", "blue-5", "green-9", "yellow-7", "blue-3", "green-6", "yellow-9"]
+    t = HouseScenario([hand, IDLE_1, IDLE_2], "red-5", ["yellow-8"], must_play=True)
+    events = t.time_out()
+    assert drawn(events, 0) == ["yellow-8"] and t.state.current == 1
+    assert_all_cards(t)
+
+
 def test_a_seat_whose_only_playable_card_is_a_draw_four_may_draw() -> None:
     hand = ["wild-draw4", "blue-4", "green-9", "yellow-7", "blue-3", "green-6", "yellow-9"]
     t = HouseScenario([hand, IDLE_1, IDLE_2], "red-5", ["yellow-8"], must_play=True)

@@ -90,3 +90,30 @@ def test_a_gift_through_the_api(staff: Player, players: list[Player]) -> None:
         events = table.events(seat)["events"]
         gift = next(e for e in events if e["type"] == "cards_given")
         assert ("cards" in gift["data"]) is sees and gift["data"]["count"] == 2
+
+
+def test_a_partner_going_out_wins_the_game_for_the_team(
+    staff: Player, players: list[Player]
+) -> None:
+    """The engine's teams scenario through the API: seat 2 sheds seven 3s and the team of seats
+    0 and 2 reaches the target; each partner's profile counts the win."""
+    from tests.engine.test_teams import DRAWS, S0, S1, S2, S3
+
+    table = deck_table(
+        staff,
+        players[:3],
+        [S0, S1, S2, S3],
+        "red-5",
+        DRAWS,
+        teams=2,
+        target_score=50,
+        rules={"multi_play": True},
+    )
+    table.act(0, "draw")
+    table.act(1, "draw")
+    view = table.act(2, "play", cards=S2)
+    assert view["status"] == "finished"
+    assert (view["winner_seat"], view["winner_team"]) == (2, 0)
+    assert [s["score"] for s in view["seats"]][0] == [s["score"] for s in view["seats"]][2]
+    won = [ok(p.client.get("/api/v1/players/me/"))["stats"]["games_won"] for p in table.players]
+    assert won == [1, 0, 1, 0]
