@@ -33,8 +33,9 @@ from games.engine.bots import choose
 
 TARGET_ACTIONS_PER_SECOND = 60_000
 
-# Every house rule that combines with the others: all of them on (reverse_bounce needs stacking),
-# with the official scoring and penalties.
+# Every house rule on at once, with the official scoring and penalties (reverse_bounce needs
+# stacking). Of each pair the rule book refuses, the first set's rule is on: seven_zero rather
+# than zero_swap, no_action_finish rather than no_wild_finish.
 ALL_HOUSE_RULES: dict[str, Any] = {
     "stacking": True,
     "reverse_bounce": True,
@@ -45,6 +46,15 @@ ALL_HOUSE_RULES: dict[str, Any] = {
     "multi_play": True,
     "no_action_finish": True,
     "elimination": True,
+    "eight_again": True,
+    "two_gives": True,
+    "one_rotates": True,
+    "zero_discards_color": True,
+    "color_runs": True,
+    "action_on_action": True,
+    "must_play": True,
+    "number_starter": True,
+    "uno_auto_penalty": True,
 }
 
 

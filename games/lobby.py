@@ -17,7 +17,8 @@ from django.db import transaction
 
 from games import engine, eventstore
 from games.engine import limits
-from games.engine.rules import check_deck
+from games.engine.options import preset_rules
+from games.engine.rules import check_deck, check_teams
 from games.models import Game, GameStatus, Seat
 from games.selectors import seat_of
 from games.unit_of_work import GameWrite, game_write
@@ -36,11 +37,29 @@ class NewGame:
     rules: dict[str, Any] | None = None
     seed: int | None = None
     deck: list[str] | None = None
+    teams: int | None = None
+    preset: str = "official"
+
+
+# A game's ``teams`` is kept in its ``rules`` column under this key (no migration for one
+# number); ``rules_of`` and ``teams_of`` take it apart again.
+TEAMS_KEY = "teams"
+
+
+def rules_of(game: Game) -> dict[str, Any]:
+    return {k: v for k, v in game.rules.items() if k != TEAMS_KEY}
+
+
+def teams_of(game: Game) -> int:
+    return int(game.rules.get(TEAMS_KEY, 0))
 
 
 def options_of(game: Game) -> engine.Options:
     return engine.make_options(
-        game.rules, target_score=game.target_score, max_timeouts=game.max_timeouts
+        rules_of(game),
+        target_score=game.target_score,
+        max_timeouts=game.max_timeouts,
+        teams=teams_of(game),
     )
 
 
@@ -80,9 +99,14 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
     ):
         if not bound.holds(value):
             raise DomainError("invalid", bound.message())
+    teams = spec.teams or 0
     options = engine.make_options(
-        spec.rules, target_score=spec.target_score, max_timeouts=spec.max_timeouts
+        preset_rules(spec.preset, spec.rules, teams),
+        target_score=spec.target_score,
+        max_timeouts=spec.max_timeouts,
+        teams=teams,
     )
+    check_teams(spec.max_players, options)
     if spec.deck is not None:
         if not player.is_staff:
             raise DomainError("permission_denied", "Only staff may give a deck.")
@@ -100,7 +124,7 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
             target_score=spec.target_score,
             turn_timeout=spec.turn_timeout,
             max_timeouts=spec.max_timeouts,
-            rules=options.rules(),
+            rules={**options.rules(), **({TEAMS_KEY: teams} if teams else {})},
             seed=seed,
             deck=spec.deck,
             created_by=player,
@@ -158,6 +182,13 @@ def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
             raise DomainError("permission_denied", "Only the host (seat 0) starts the game.")
         if len(game.roster) < 2:
             raise DomainError("not_enough_players", "A game needs at least 2 players.")
+        teams = teams_of(game)
+        if teams and (len(game.roster) % teams or len(game.roster) < 2 * teams):
+            raise DomainError(
+                "not_enough_players",
+                f"A game of {teams} teams starts with a multiple of {teams} players, "
+                f"at least {2 * teams}.",
+            )
         _start(write)
     return game
 

@@ -22,14 +22,24 @@ from unoservice.errors import DomainError
 Player = User
 
 
+_DEFAULT_RULES = engine.Options().rules()
+
+
 def settings_of(game: Game) -> dict[str, Any]:
-    return {
+    # ``teams`` is kept beside the house rules in the rules column (games.lobby.TEAMS_KEY).
+    # Games created before an option existed show it at its default (off).
+    rules = {**_DEFAULT_RULES, **game.rules}
+    teams = rules.pop("teams", 0)
+    shown: dict[str, Any] = {
         "max_players": game.max_players,
         "target_score": game.target_score,
         "turn_timeout": game.turn_timeout,
         "max_timeouts": game.max_timeouts,
-        "rules": game.rules,
+        "rules": rules,
     }
+    if teams:
+        shown["teams"] = teams
+    return shown
 
 
 def seat_of(game: Game, player: Player) -> int | None:
@@ -39,13 +49,20 @@ def seat_of(game: Game, player: Player) -> int | None:
 
 def _waiting_view(game: Game, seat: int | None) -> dict[str, Any]:
     """The view's parts (engine.shapes) before the first deal: no cards, no round."""
-    return {
-        "seats": [shapes.seat_view(number, entry) for number, entry in enumerate(game.roster)],
+    seats = [shapes.seat_view(number, entry) for number, entry in enumerate(game.roster)]
+    body: dict[str, Any] = {
+        "seats": seats,
         "round": None,
         "you": None if seat is None else shapes.you_view(seat, [], []),
         "last_round": None,
         "winner_seat": None,
     }
+    teams = game.rules.get("teams", 0)
+    if teams:
+        for entry in seats:
+            entry["team"] = entry["seat"] % teams
+        body["winner_team"] = None
+    return body
 
 
 def view_of_state(

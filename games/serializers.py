@@ -16,6 +16,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from games.engine import CARD_CODES, COLORS, DECK, HOUSE_RULES, limits
+from games.engine.options import PRESETS
 from games.event_schema import ref
 from games.models import GameStatus, SeatStatus
 
@@ -80,6 +81,28 @@ class RulesSerializer(StrictSerializer):
     bluff_penalty = StrictIntegerField(
         required=False, min_value=limits.BLUFF_PENALTY.low, max_value=limits.BLUFF_PENALTY.high
     )
+    eight_again = StrictBooleanField(required=False, help_text="An 8 on top: play again.")
+    two_gives = StrictBooleanField(required=False, help_text="A 2 gives up to two cards away.")
+    one_rotates = StrictBooleanField(required=False, help_text="A 1 passes every hand on.")
+    zero_swap = StrictBooleanField(
+        required=False, help_text="A 0 may swap hands with a target. Not with seven_zero."
+    )
+    zero_discards_color = StrictBooleanField(
+        required=False,
+        help_text="A 0 (the 1 with zero_swap) discards the rest of its colour from the hand.",
+    )
+    color_runs = StrictBooleanField(required=False, help_text="Play runs of one colour.")
+    action_on_action = StrictBooleanField(
+        required=False, help_text="No different action card on a skip, reverse or draw2."
+    )
+    no_wild_finish = StrictBooleanField(
+        required=False, help_text="No going out on a wild. Not with no_action_finish."
+    )
+    must_play = StrictBooleanField(required=False, help_text="No drawing with a playable card.")
+    number_starter = StrictBooleanField(required=False, help_text="The starter is a number.")
+    uno_auto_penalty = StrictBooleanField(
+        required=False, help_text="An unsaid UNO is penalised when the catch window closes."
+    )
 
 
 assert set(RulesSerializer().fields) == set(HOUSE_RULES)
@@ -102,7 +125,27 @@ class GameCreateSerializer(StrictSerializer):
         default=limits.DEFAULT_MAX_TIMEOUTS,
         help_text="Consecutive timeouts before a forfeit.",
     )
-    rules = RulesSerializer(required=False)
+    rules = RulesSerializer(
+        required=False, help_text="House rules; each one given overrides the preset's."
+    )
+    preset = serializers.ChoiceField(
+        choices=list(PRESETS),
+        default="official",
+        help_text=(
+            "The house rules to start from: official (none), party (stacking, jump_in, "
+            "seven_zero, draw_until_playable) or house (every house rule that combines with all "
+            "the others: " + ", ".join(sorted(PRESETS["house"])) + "; elimination is left out "
+            "with teams)."
+        ),
+    )
+    teams = _bounded(
+        limits.TEAMS,
+        required=False,
+        help_text=(
+            "Partners: seats split into teams by seat number modulo teams; max_players a "
+            "multiple of it, 2 or more per team. Not with elimination."
+        ),
+    )
     seed = _bounded(
         limits.SEED,
         required=False,
@@ -144,7 +187,10 @@ class PlayActionSerializer(_Action):
         required=False,
         min_length=1,
         max_length=108,
-        help_text="multi_play only: several cards of one number, instead of 'card'.",
+        help_text=(
+            "multi_play: several cards of one number; color_runs: a run of one colour, rising "
+            "or falling. Instead of 'card'."
+        ),
     )
     color = serializers.ChoiceField(
         choices=list(COLORS), required=False, help_text="Required with a wild."
@@ -154,7 +200,19 @@ class PlayActionSerializer(_Action):
         required=False,
         min_value=limits.SEAT.low,
         max_value=limits.SEAT.high,
-        help_text="seven_zero: the seat a 7 swaps with.",
+        help_text=(
+            "seven_zero: the seat a 7 swaps with; zero_swap: the seat a 0 swaps with (optional); "
+            "two_gives: the seat that receives 'give'."
+        ),
+    )
+    give = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARD_CHOICES),
+        required=False,
+        max_length=108,
+        help_text=(
+            "two_gives, on a 2: up to two cards of your hand for 'target' (legal_actions lists "
+            "a 2 without a gift: add 'give' and 'target' to give)."
+        ),
     )
 
 

@@ -16,7 +16,7 @@ class PlayerStats:
     games_played: int
     """Finished games the player sat in, won or lost."""
     games_won: int
-    """Finished games whose winner seat is the player's seat."""
+    """Finished games whose winner seat is the player's seat (with teams: won by their team)."""
     games_active: int
     """Games in progress the player sits in."""
 
@@ -32,13 +32,30 @@ def player_get(*, player_id: int) -> User:
 def player_stats(*, player: User) -> PlayerStats:
     """Count the player's games in one query (a player holds at most one seat per game)."""
     finished = Q(game__status=GameStatus.FINISHED)
+    teams = Q(game__rules__has_key="teams")
     counts = Seat.objects.filter(player=player).aggregate(
         games_played=Count("pk", filter=finished),
-        games_won=Count("pk", filter=finished & Q(game__winner_seat=F("number"))),
+        games_won=Count("pk", filter=finished & ~teams & Q(game__winner_seat=F("number"))),
         games_active=Count("pk", filter=Q(game__status=GameStatus.ACTIVE)),
     )
     return PlayerStats(
         games_played=counts["games_played"],
-        games_won=counts["games_won"],
+        games_won=counts["games_won"] + _team_games_won(player),
         games_active=counts["games_active"],
     )
+
+
+def _team_games_won(player: User) -> int:
+    """Finished games of partners won by the player's team: a team's win counts for each member.
+
+    The winning team is in the game's engine snapshot (``winner_team``); ``teams`` is kept in the
+    rules column (``games.lobby.TEAMS_KEY``)."""
+    rows = Seat.objects.filter(
+        player=player, game__status=GameStatus.FINISHED, game__rules__has_key="teams"
+    ).values_list("number", "game__rules", "game__state")
+    won = 0
+    for number, rules, state in rows:
+        team = (state or {}).get("winner_team")
+        if team is not None and number % rules["teams"] == team:
+            won += 1
+    return won

@@ -28,12 +28,19 @@ ENGINE_CODES: Final[dict[str, Code]] = {
     "card_not_in_hand": Code(422, "The card is not in the caller's hand."),
     "illegal_card": Code(422, "The card does not match the top card, or cannot be played now."),
     "color_required": Code(422, "A wild needs a colour; a starter wild's colour comes first."),
-    "target_required": Code(422, "A 7 under seven_zero needs the seat to swap with."),
-    "invalid_target": Code(422, "That seat cannot take part in a swap."),
+    "target_required": Code(
+        422, "A 7 under seven_zero needs the seat to swap with; a gift, the seat to receive it."
+    ),
+    "invalid_target": Code(422, "That seat cannot take part in a swap or receive a gift."),
     "answer_required": Code(422, "A wild-draw4 was played on the caller: challenge or accept."),
     "already_drawn": Code(422, "The caller has drawn: play the drawn card or pass."),
     "nothing_to_pass": Code(422, "Passing keeps a card just drawn; there is none."),
-    "must_play": Code(422, "Under force_play a playable drawn card must be played."),
+    "must_play": Code(
+        422,
+        "Under force_play a playable drawn card must be played; under must_play a seat holding "
+        "a playable card may not draw.",
+    ),
+    "illegal_gift": Code(422, "A 2 under two_gives gives up to two cards and leaves one or more."),
     "nothing_to_challenge": Code(422, "There is no wild-draw4 to challenge or accept."),
     "nothing_to_choose": Code(422, "There is no colour to name now."),
     "cannot_say_uno": Code(422, "UNO is said holding one card, once."),

@@ -26,7 +26,9 @@ EVENT_TYPES: Final = tuple(EVENT_DATA)
 # Reasons a seat draws cards. The first two are the seat's own move (they close the UNO catch
 # window and reset the timeout count); the others are penalties (cards that cannot jump in).
 VOLUNTARY_DRAWS: Final = frozenset({"draw", "take"})
-PENALTY_DRAWS: Final = frozenset({"take", "penalty", "starter", "caught", "bluff", "challenge"})
+PENALTY_DRAWS: Final = frozenset(
+    {"take", "penalty", "starter", "caught", "bluff", "challenge", "uno"}
+)
 
 
 def event(type_: str, seat: int | None = None, /, **data: Any) -> Event:

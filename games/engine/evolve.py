@@ -17,8 +17,10 @@ from games.engine.shapes import (
     EVENT_DATA,
     CardPlayedData,
     CardsDrawnData,
+    CardsGivenData,
     ChallengedData,
     ColorChosenData,
+    ColorDiscardedData,
     ForfeitedData,
     GameEndedData,
     GameStartedData,
@@ -241,6 +243,41 @@ def _cards_drawn(state: GameState, seat: int, data: CardsDrawnData) -> GameState
     )
 
 
+def _settle_uno(state: GameState, seat: int, hand: tuple[str, ...], said: bool) -> dict[str, Any]:
+    """The UNO state of ``seat`` once its play (with a discard or a gift) leaves it ``hand``."""
+    if len(hand) == 1:
+        if said:
+            return {"uno": state.uno | {seat}, "catchable": state.catchable - {seat}}
+        return {"uno": state.uno - {seat}, "catchable": state.catchable | {seat}}
+    return {"uno": state.uno - {seat}, "catchable": state.catchable - {seat}}
+
+
+@applies("color_discarded")
+def _color_discarded(state: GameState, seat: int, data: ColorDiscardedData) -> GameState:
+    cards: list[str] = data["cards"]
+    hand = _remove_cards(state.hands[seat], cards)
+    pile = state.discard_pile
+    return state.evolve(
+        hands=_replace_at(state.hands, seat, hand),
+        discard_pile=(*pile[:-1], *cards, *pile[-1:]),
+        **_settle_uno(state, seat, hand, data["uno"]),
+    )
+
+
+@applies("cards_given")
+def _cards_given(state: GameState, seat: int, data: CardsGivenData) -> GameState:
+    cards: list[str] = data["cards"]
+    target = data["target"]
+    hand = _remove_cards(state.hands[seat], cards)
+    hands = _replace_at(state.hands, seat, hand)
+    hands = _replace_at(hands, target, state.hands[target] + tuple(cards))
+    changes = _settle_uno(state, seat, hand, data["uno"])
+    # The receiver holds more than one card now: nothing to say or to catch.
+    changes["uno"] -= {target}
+    changes["catchable"] -= {target}
+    return state.evolve(hands=hands, **changes)
+
+
 @applies("pile_reshuffled")
 def _pile_reshuffled(state: GameState, seat: int, data: PileReshuffledData) -> GameState:
     return state.evolve(
@@ -346,7 +383,11 @@ def _round_ended(state: GameState, seat: int, data: RoundEndedData) -> GameState
 @applies("game_ended")
 def _game_ended(state: GameState, seat: int, data: GameEndedData) -> GameState:
     return state.evolve(
-        status="finished", winner=data["winner_seat"], pending=None, catchable=frozenset()
+        status="finished",
+        winner=data["winner_seat"],
+        winner_team=data.get("winner_team"),
+        pending=None,
+        catchable=frozenset(),
     )
 
 

@@ -40,6 +40,7 @@ SEED: Final = Bound("seed", 0, 2**63 - 1)
 UNO_PENALTY: Final = Bound("uno_penalty", 0, 20)
 BLUFF_PENALTY: Final = Bound("bluff_penalty", 0, 20)
 SEAT: Final = Bound("target", 0, PLAYERS.high - 1)
+TEAMS: Final = Bound("teams", 2, 3)  # partners: a game setting, left out for no teams
 VERSION: Final = Bound("expected_version", 0, MAX_INT)
 
 # Requests about a game.

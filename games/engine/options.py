@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from games.engine.errors import IllegalMove
-from games.engine.limits import BLUFF_PENALTY, MAX_TIMEOUTS, TARGET_SCORE, UNO_PENALTY
+from games.engine.limits import BLUFF_PENALTY, MAX_TIMEOUTS, TARGET_SCORE, TEAMS, UNO_PENALTY
 
 Scoring = Literal["winner", "penalty"]
 
@@ -33,27 +33,93 @@ class Options:
     elimination: bool = False
     uno_penalty: int = 2
     bluff_penalty: int = 4
+    # The second set of the rule book. Stored in a log only when on (``to_data``), so the logs
+    # written before these options existed stay what they were.
+    eight_again: bool = False
+    two_gives: bool = False
+    one_rotates: bool = False
+    zero_swap: bool = False
+    zero_discards_color: bool = False
+    color_runs: bool = False
+    action_on_action: bool = False
+    no_wild_finish: bool = False
+    must_play: bool = False
+    number_starter: bool = False
+    uno_auto_penalty: bool = False
+    # A game setting beside the house rules: partners, the seat's team is seat % teams (0: none).
+    teams: int = 0
+
+    def team_of(self, seat: int) -> int | None:
+        return seat % self.teams if self.teams else None
+
+    @property
+    def discarding_rank(self) -> str | None:
+        """The number whose play discards the rest of its colour (``zero_discards_color``)."""
+        if not self.zero_discards_color:
+            return None
+        return "1" if self.zero_swap else "0"
 
     def rules(self) -> dict[str, Any]:
         """The house-rule part, as the game's ``rules`` object."""
-        data = self.to_data()
-        del data["target_score"], data["max_timeouts"]
-        return data
+        return {name: getattr(self, name) for name in HOUSE_RULES}
 
     def to_data(self) -> dict[str, Any]:
         # Every option is a scalar: no need for asdict's deep copy, which is slow (a snapshot
-        # of the state is written on every action).
-        return {name: getattr(self, name) for name in _OPTION_NAMES}
+        # of the state is written on every action). The options added after the first logs
+        # were written appear only when they differ from their default.
+        data = {name: getattr(self, name) for name in _FIRST_OPTIONS}
+        for name in _LATER_OPTIONS:
+            value = getattr(self, name)
+            if value != getattr(_DEFAULTS, name):
+                data[name] = value
+        return data
 
 
 _OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Options))
+_FIRST_OPTIONS: tuple[str, ...] = _OPTION_NAMES[: _OPTION_NAMES.index("eight_again")]
+_LATER_OPTIONS: tuple[str, ...] = _OPTION_NAMES[len(_FIRST_OPTIONS) :]
+_SETTINGS = ("target_score", "max_timeouts", "teams")
 
-
-HOUSE_RULES: tuple[str, ...] = tuple(
-    f.name for f in fields(Options) if f.name not in ("target_score", "max_timeouts")
-)
+HOUSE_RULES: tuple[str, ...] = tuple(name for name in _OPTION_NAMES if name not in _SETTINGS)
 _BOOLEAN_RULES = tuple(f.name for f in fields(Options) if f.type in ("bool", bool))
 _DEFAULTS = Options()
+
+# The combinations the rule book refuses: (options all on together, why).
+REFUSED: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("zero_swap", "seven_zero"), "seven_zero gives the 0 another meaning"),
+    (("no_wild_finish", "no_action_finish"), "no_action_finish already forbids it"),
+    (
+        ("zero_swap", "zero_discards_color", "one_rotates"),
+        "with zero_swap the discarding moves to the 1, which one_rotates already gives a meaning",
+    ),
+)
+
+# The presets of game creation: the house rules each turns on (explicit rules override them).
+# ``house`` is every house rule that combines with all the others: the ones of a refused
+# combination are left out (the game's creator turns on the one of them they want).
+_IN_REFUSED = {name for names, _ in REFUSED for name in names}
+PRESETS: dict[str, dict[str, Any]] = {
+    "official": {},
+    "party": {
+        "stacking": True,
+        "jump_in": True,
+        "seven_zero": True,
+        "draw_until_playable": True,
+    },
+    "house": {name: True for name in _BOOLEAN_RULES if name not in _IN_REFUSED},
+}
+
+
+def preset_rules(preset: str, rules: dict[str, Any] | None, teams: int = 0) -> dict[str, Any]:
+    """The house rules of ``preset`` with the explicit ``rules`` on top.
+
+    ``house`` with teams leaves ``elimination`` out: the rule book refuses the two together.
+    """
+    merged = dict(PRESETS[preset])
+    if teams:
+        merged.pop("elimination", None)
+    merged.update(rules or {})
+    return merged
 
 
 def _invalid(detail: str) -> IllegalMove:
@@ -61,7 +127,11 @@ def _invalid(detail: str) -> IllegalMove:
 
 
 def make_options(
-    rules: dict[str, Any] | None = None, *, target_score: int = 500, max_timeouts: int = 3
+    rules: dict[str, Any] | None = None,
+    *,
+    target_score: int = 500,
+    max_timeouts: int = 3,
+    teams: int = 0,
 ) -> Options:
     """Build and check the options of a new game; raise ``IllegalMove('invalid_rules')``."""
     rules = dict(rules or {})
@@ -79,11 +149,19 @@ def make_options(
     for bound, value in ((TARGET_SCORE, target_score), (MAX_TIMEOUTS, max_timeouts)):
         if not bound.holds(value):
             raise _invalid(bound.message())
-    options = Options(target_score=target_score, max_timeouts=max_timeouts, **rules)
+    if teams and not TEAMS.holds(teams):
+        raise _invalid(TEAMS.message())
+    options = Options(target_score=target_score, max_timeouts=max_timeouts, teams=teams, **rules)
     if options.reverse_bounce and not options.stacking:
         raise _invalid(
             "'reverse_bounce' needs 'stacking': there is no penalty to bounce without it."
         )
+    for names, why in REFUSED:
+        if all(getattr(options, name) for name in names):
+            quoted = " and ".join(f"'{name}'" for name in names)
+            raise _invalid(f"{quoted} do not combine: {why}.")
+    if options.teams and options.elimination:
+        raise _invalid("'teams' and 'elimination' do not combine: a team wins the round at once.")
     return options
 
 

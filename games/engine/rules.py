@@ -32,6 +32,18 @@ Decisions the rule book leaves open, taken as the official rules would or as sta
   the cards left in the last hand; with ``penalty`` scoring every seat scores its own hand.
 - ``penalty`` scoring: when a seat reaches the target the game ends; the lowest total wins, ties to
   the lower seat number. ``winner`` scoring: the highest total wins, ties to the lower seat number.
+- The second set: an effect belongs to the play's last card (the top card), as with
+  ``seven_zero``: several 8s or a run ending on an 8 take one extra turn, several 2s give once.
+  ``two_gives``: ``target`` on a 2 names who receives ``give`` and comes only with a non-empty
+  ``give``; a gift is checked against the hand left after the play. ``zero_swap``: a 0 with no
+  ``target`` swaps nothing. ``zero_discards_color``: the cards discarded are those of the 0's
+  colour left in the hand after the play (with ``seven_zero`` the 0 discards first, then the hands
+  rotate). ``must_play`` binds a seat's own turn only: facing a draw penalty or a wild-draw4 a seat
+  may always take it, and a timeout still draws. ``action_on_action`` also binds a
+  ``reverse_bounce`` on a draw2. ``uno_auto_penalty``: the penalty is drawn right after the move
+  that closes the catch window, unless the seat went out, left, or a new round began.
+- ``teams``: every seat of a team scores the team's points, so each seat's score is its team's
+  total; a game whose seats still playing are all of one team ends, that team winning it.
 - A stack of draw cards passes on through the seats in the direction of play; with
   ``reverse_bounce`` a reverse of the current colour sends it back to the seat that played the last
   draw card, which may stack, bounce it again or draw.
@@ -42,8 +54,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
+from games.engine.cards import (
+    ACTIONS as ACTION_RANKS,
+)
 from games.engine.cards import (
     CARD_CODES,
     COLOR_OF,
@@ -54,6 +70,7 @@ from games.engine.cards import (
     RANK_OF,
     WILD,
     WILD_DRAW4,
+    WILDS,
 )
 from games.engine.errors import IllegalMove
 from games.engine.events import VOLUNTARY_DRAWS, Event, event
@@ -106,17 +123,57 @@ def holders(state: GameState) -> list[int]:
     return [s for s in range(state.players) if state.statuses[s] == "playing"]
 
 
-def matches(card: str, top: str, color: str | None) -> bool:
+def matches(card: str, top: str, color: str | None, action_on_action: bool = False) -> bool:
     """Whether ``card`` may be played on ``top`` when ``color`` is the current colour."""
-    if card in (WILD, WILD_DRAW4):
+    if card in WILDS:
         return True
-    return COLOR_OF[card] == color or RANK_OF[card] == RANK_OF[top]
+    rank = RANK_OF[card]
+    top_rank = RANK_OF[top]
+    if action_on_action and rank != top_rank and rank in ACTION_RANKS and top_rank in ACTION_RANKS:
+        return False
+    return COLOR_OF[card] == color or rank == top_rank
+
+
+def fits(state: GameState, card: str) -> bool:
+    """Whether ``card`` goes on the top card now (``matches`` under the game's options)."""
+    return matches(card, state.discard_pile[-1], state.color, state.options.action_on_action)
+
+
+def is_partner(options: Options, seat: int, other: int) -> bool:
+    return bool(options.teams) and seat % options.teams == other % options.teams
+
+
+def discarded_with(options: Options, hand: Sequence[str], card: str) -> list[str]:
+    """``zero_discards_color``: the cards of ``hand`` (the play's cards taken out) that go to the
+    discard pile with ``card``, the play's last card."""
+    if options.discarding_rank is None or RANK_OF[card] != options.discarding_rank:
+        return []
+    color = COLOR_OF[card]
+    return [c for c in hand if COLOR_OF[c] == color]
+
+
+def has_play(state: GameState, seat: int) -> bool:
+    """``must_play``: whether ``seat`` holds a card it could play now, wild-draw4s left out."""
+    hand = state.hands[seat]
+    options = state.options
+    return any(
+        card != WILD_DRAW4
+        and fits(state, card)
+        and not _finishes_on_action(options, len(hand), (card,))
+        for card in hand
+    )
 
 
 def can_stack(state: GameState, card: str) -> bool:
     """Whether ``card`` may be played on the pending draw penalty (``stacking``)."""
     pending = state.pending
     if pending is None or not state.options.stacking:
+        return False
+    if (
+        state.options.action_on_action
+        and RANK_OF[card] == "reverse"
+        and RANK_OF[state.discard_pile[-1]] == "draw2"
+    ):
         return False
     if pending.draw_card == WILD_DRAW4:
         if card == WILD_DRAW4 or (RANK_OF[card] == "draw2" and COLOR_OF[card] == state.color):
@@ -131,7 +188,13 @@ def can_stack(state: GameState, card: str) -> bool:
 
 
 def _finishes_on_action(options: Options, hand_size: int, cards: Sequence[str]) -> bool:
-    return options.no_action_finish and hand_size == len(cards) and cards[-1] not in NUMBER_CARDS
+    """Whether the play would go out on a card ``no_action_finish`` or ``no_wild_finish``
+    forbids to finish on."""
+    if hand_size != len(cards):
+        return False
+    if options.no_action_finish:
+        return cards[-1] not in NUMBER_CARDS
+    return options.no_wild_finish and cards[-1] in WILDS
 
 
 def _holds(hand: Sequence[str], cards: Sequence[str]) -> bool:
@@ -182,6 +245,7 @@ def start_game(
         raise _invalid(f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
     if deck is not None:
         check_deck(deck)
+    check_teams(players, options)
     turn = Turn.__new__(Turn)
     turn.events = []
     first = event("game_started", None, players=players, options=options.to_data(), seed=seed)
@@ -189,6 +253,17 @@ def start_game(
     turn.events.append(first)
     _start_round(turn, number=1, dealer=players - 1, deck=deck)
     return turn.events
+
+
+def check_teams(players: int, options: Options) -> None:
+    """Partners need a number of players that is a multiple of the teams, 2 or more each."""
+    teams = options.teams
+    if teams and (players % teams or players < 2 * teams):
+        raise IllegalMove(
+            "invalid_rules",
+            f"{teams} teams need a multiple of {teams} players, at least {2 * teams}: "
+            f"{players} are seated.",
+        )
 
 
 def check_deck(deck: Sequence[str]) -> None:
@@ -221,10 +296,13 @@ def _start_round(turn: Turn, number: int, dealer: int, deck: Sequence[str] | Non
 
 
 def _turn_starter(turn: Turn, first: int, dealer: int) -> None:
-    while turn.state.draw_pile[0] == WILD_DRAW4:
+    numbers_only = turn.state.options.number_starter
+    while turn.state.draw_pile[0] == WILD_DRAW4 or (
+        numbers_only and turn.state.draw_pile[0] not in NUMBER_CARDS
+    ):
         pile_left = len(turn.state.draw_pile) - 1
         position = pile_left if turn.state.given_deck else _rng(turn.state).randrange(pile_left + 1)
-        turn.emit("starter_returned", None, card=WILD_DRAW4, position=position)
+        turn.emit("starter_returned", None, card=turn.state.draw_pile[0], position=position)
     card = turn.state.draw_pile[0]
     turn.emit("starter_turned", None, card=card)
     rank = RANK_OF[card]
@@ -300,7 +378,8 @@ def _draw_until_playable(turn: Turn, seat: int) -> str | None:
             continue
         drew = True
         top, color = state.discard_pile[-1], state.color
-        index = next((i for i, c in enumerate(pile) if matches(c, top, color)), None)
+        strict = state.options.action_on_action
+        index = next((i for i, c in enumerate(pile) if matches(c, top, color, strict)), None)
         if index is None:
             turn.emit("cards_drawn", seat, cards=list(pile), reason="draw")
             continue
@@ -320,8 +399,10 @@ def _parse_cards(state: GameState, action: dict[str, Any]) -> list[str]:
     if "cards" in action:
         if "card" in action:
             raise _invalid("Send either 'card' or 'cards', not both.")
-        if not state.options.multi_play:
-            raise _invalid("'cards' plays several cards at once: only with the multi_play rule.")
+        if not (state.options.multi_play or state.options.color_runs):
+            raise _invalid(
+                "'cards' plays several cards at once: only with the multi_play or color_runs rule."
+            )
         cards = action["cards"]
         if not isinstance(cards, list) or not cards:
             raise _invalid("'cards' must be a non-empty list of card codes.")
@@ -335,13 +416,33 @@ def _parse_cards(state: GameState, action: dict[str, Any]) -> list[str]:
     return cards
 
 
-def _check_combination(cards: list[str]) -> None:
+def is_run(cards: Sequence[str]) -> bool:
+    """``color_runs``: two or more number cards of one colour in consecutive order, rising or
+    falling, without wrapping past 9."""
+    if len(cards) < 2 or not all(c in NUMBER_CARDS for c in cards):
+        return False
+    if len({COLOR_OF[c] for c in cards}) != 1:
+        return False
+    numbers = [int(RANK_OF[c]) for c in cards]
+    step = numbers[1] - numbers[0]
+    return step in (1, -1) and all(b - a == step for a, b in pairwise(numbers))
+
+
+def _check_combination(options: Options, cards: list[str]) -> None:
     if len(cards) > 1:
         rank = RANK_OF[cards[0]]
-        if cards[0] not in NUMBER_CARDS or any(RANK_OF[c] != rank for c in cards):
-            raise _illegal(
-                "illegal_card", "Several cards at once must be number cards of the same number."
-            )
+        same_number = cards[0] in NUMBER_CARDS and all(RANK_OF[c] == rank for c in cards)
+        if options.multi_play and same_number:
+            return
+        if options.color_runs and is_run(cards):
+            return
+        if options.multi_play and options.color_runs:
+            detail = "Several cards at once are a run of one colour or number cards of one number."
+        elif options.color_runs:
+            detail = "Several cards at once must be a run of one colour, like blue 3, 4, 5."
+        else:
+            detail = "Several cards at once must be number cards of the same number."
+        raise _illegal("illegal_card", detail)
 
 
 def _check_playable(state: GameState, seat: int, cards: list[str], jump_in: bool) -> None:
@@ -352,7 +453,7 @@ def _check_playable(state: GameState, seat: int, cards: list[str], jump_in: bool
     if jump_in:
         return
     if pending is None:
-        if not matches(first, top, state.color):
+        if not matches(first, top, state.color, state.options.action_on_action):
             raise _illegal("illegal_card", f"{first} does not match {top} in {state.color}.")
     elif pending.kind == "color":
         raise _illegal("color_required", "Name the colour of the starter wild first.")
@@ -378,19 +479,68 @@ def _check_extras(state: GameState, seat: int, cards: list[str], action: dict[st
             raise _invalid(f"Unknown colour {color!r}: one of {', '.join(COLORS)}.")
     elif color is not None:
         raise _invalid("Only a wild card takes a 'color'.")
+    options = state.options
     target = action.get("target")
-    if state.options.seven_zero and RANK_OF[last] == "7":
+    rank = RANK_OF[last]
+    give = _check_gift(state, seat, cards, action)
+    if options.seven_zero and rank == "7":
         if target is None:
             raise _illegal("target_required", "A 7 swaps hands: name a 'target' seat.")
-        if not _is_seat(state, target) or target == seat or state.statuses[target] != "playing":
-            raise _illegal("invalid_target", f"Seat {target!r} cannot take part in a swap.")
+        _check_target(state, seat, target)
+    elif options.zero_swap and rank == "0":
+        if target is not None:
+            _check_target(state, seat, target)
+    elif give:
+        if target is None:
+            raise _illegal("target_required", "A gift needs the 'target' seat that receives it.")
+        _check_target(state, seat, target)
     elif target is not None:
-        raise _invalid("Only a 7 under the seven_zero rule takes a 'target'.")
+        raise _invalid(
+            "Only a 7 under seven_zero, a 0 under zero_swap or a 2 giving cards under two_gives "
+            "takes a 'target'."
+        )
     uno = action.get("uno", False)
     if not isinstance(uno, bool):
         raise _invalid("'uno' must be true or false.")
-    if uno and len(state.hands[seat]) - len(cards) != 1:
+    if uno and _cards_left(state, seat, cards, give) != 1:
         raise _invalid("Say UNO with the play that leaves you one card.")
+
+
+def _hand_after(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return rest
+
+
+def _cards_left(state: GameState, seat: int, cards: list[str], give: list[str]) -> int:
+    """The cards ``seat`` holds once the play, its discards and its gift are done."""
+    rest = _hand_after(state.hands[seat], cards)
+    return len(rest) - len(discarded_with(state.options, rest, cards[-1])) - len(give)
+
+
+def _check_target(state: GameState, seat: int, target: Any) -> None:
+    if not _is_seat(state, target) or target == seat or state.statuses[target] != "playing":
+        raise _illegal("invalid_target", f"Seat {target!r} cannot take part in a swap or a gift.")
+
+
+def _check_gift(state: GameState, seat: int, cards: list[str], action: dict[str, Any]) -> list[str]:
+    """``two_gives``: the cards a 2 gives away (none if ``give`` is left out or empty)."""
+    if "give" not in action:
+        return []
+    give = action["give"]
+    if not state.options.two_gives or RANK_OF[cards[-1]] != "2":
+        raise _invalid("Only a 2 under the two_gives rule takes 'give'.")
+    if not isinstance(give, list) or not all(isinstance(c, str) and c in CARD_CODES for c in give):
+        raise _invalid("'give' must be a list of card codes.")
+    if len(give) > 2:
+        raise _illegal("illegal_gift", "A 2 gives up to two cards.")
+    rest = _hand_after(state.hands[seat], cards)
+    if not _holds(rest, give):
+        raise _illegal("card_not_in_hand", f"You do not hold {', '.join(give)} to give.")
+    if give and len(rest) == len(give):
+        raise _illegal("illegal_gift", "A gift may not leave you without a card.")
+    return list(give)
 
 
 def _is_seat(state: GameState, value: Any) -> bool:
@@ -409,7 +559,7 @@ def _play(turn: Turn, seat: int, action: dict[str, Any]) -> None:
     hand = state.hands[seat]
     if not _holds(hand, cards):
         raise _illegal("card_not_in_hand", f"You do not hold {', '.join(cards)}.")
-    _check_combination(cards)
+    _check_combination(state.options, cards)
     _check_playable(state, seat, cards, jump_in)
     _check_extras(state, seat, cards, action)
     if _finishes_on_action(state.options, len(hand), cards):
@@ -427,8 +577,16 @@ def _play(turn: Turn, seat: int, action: dict[str, Any]) -> None:
         data["jump_in"] = True
     previous_color = state.color
     pending = state.pending
+    give = action.get("give") or []
+    if give:
+        del data["target"]  # the gift's event names its receiver
     turn.emit("card_played", seat, **data)
-    _after_play(turn, seat, last, previous_color, pending, target)
+    discarded = discarded_with(state.options, turn.state.hands[seat], last)
+    if discarded:
+        turn.emit("color_discarded", seat, cards=discarded, uno=data["uno"])
+    if give:
+        turn.emit("cards_given", seat, target=target, cards=give, uno=data["uno"])
+    _after_play(turn, seat, last, previous_color, pending, None if give else target)
 
 
 def _after_play(
@@ -490,6 +648,8 @@ def _after_play(
             nxt = next_seat(state, seat, direction=direction)
     elif rank == "skip":
         nxt = next_seat(state, seat, 2)
+    elif rank == "8" and options.eight_again and not went_out:
+        nxt = seat  # the same seat takes another turn at once
     else:
         nxt = next_seat(state, seat)
     if penalty is not None and went_out:
@@ -505,7 +665,10 @@ def _after_play(
             return
     elif options.seven_zero and rank == "7":
         turn.emit("hands_swapped", seat, target=target)
-    elif options.seven_zero and rank == "0":
+    elif options.zero_swap and rank == "0":
+        if target is not None:
+            turn.emit("hands_swapped", seat, target=target)
+    elif (options.seven_zero and rank == "0") or (options.one_rotates and rank == "1"):
         turn.emit("hands_rotated", seat, direction=direction)
     _change_turn(turn, nxt, direction=direction, pending=penalty)
 
@@ -515,13 +678,15 @@ def _draw_action(turn: Turn, seat: int, action: dict[str, Any]) -> None:
     _require_turn(state, seat)
     pending = state.pending
     if pending is None:
+        if state.options.must_play and has_play(state, seat):
+            raise _illegal("must_play", "With must_play a seat holding a playable card plays it.")
         if state.options.draw_until_playable:
             card = _draw_until_playable(turn, seat)
         else:
             drawn = _draw(turn, seat, 1, "draw")
             card = drawn[0] if drawn else None
         state = turn.state
-        if card is not None and matches(card, state.discard_pile[-1], state.color):
+        if card is not None and fits(state, card):
             _change_turn(turn, seat, pending=Pending(kind="play_drawn", seat=seat, card=card))
         else:
             _change_turn(turn, next_seat(state, seat))
@@ -616,6 +781,8 @@ def _catch(turn: Turn, seat: int, action: dict[str, Any]) -> None:
         raise _invalid(f"'target' must be a seat number from 0 to {state.players - 1}.")
     if target == seat or target not in state.catchable:
         raise _illegal("nothing_to_catch", f"Seat {target} cannot be caught now.")
+    if is_partner(state.options, seat, target):
+        raise _illegal("nothing_to_catch", f"Seat {target} is your partner: you may not catch it.")
     turn.emit("uno_caught", seat, target=target)
     _draw(turn, target, state.options.uno_penalty, "caught")
 
@@ -631,7 +798,7 @@ HANDLERS: dict[str, Callable[[Turn, int, dict[str, Any]], None]] = {
     "catch": _catch,
 }
 FIELDS: dict[str, frozenset[str]] = {
-    "play": frozenset({"action", "card", "cards", "color", "uno", "target"}),
+    "play": frozenset({"action", "card", "cards", "color", "uno", "target", "give"}),
     "color": frozenset({"action", "color"}),
     "catch": frozenset({"action", "target"}),
 }
@@ -669,7 +836,23 @@ def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event
     _check_seat(state, seat)
     turn = Turn(state)
     handler(turn, seat, action)
+    if state.catchable and name in CLOSING and state.options.uno_auto_penalty:
+        _uno_auto_penalty(turn, state)
     return turn.events, turn.state
+
+
+# The actions that close the UNO catch window (a timeout does too).
+CLOSING = frozenset({"play", "draw", "pass", "challenge", "accept", "color"})
+
+
+def _uno_auto_penalty(turn: Turn, before: GameState) -> None:
+    """``uno_auto_penalty``: the seats the closed window left uncaught draw the penalty now."""
+    state = turn.state
+    if state.status != "active" or state.round_number != before.round_number:
+        return
+    for seat in sorted(before.catchable):
+        if state.statuses[seat] == "playing" and state.hands[seat]:
+            _draw(turn, seat, state.options.uno_penalty, "uno")
 
 
 def decide(state: GameState, seat: int, action: dict[str, Any]) -> list[Event]:
@@ -706,6 +889,8 @@ def time_out(state: GameState) -> tuple[list[Event], GameState]:
         _take(turn, seat, pending.amount, auto=True)
     if count >= state.options.max_timeouts and turn.state.status == "active":
         _forfeit(turn, seat, "timeout")
+    if state.catchable and state.options.uno_auto_penalty:
+        _uno_auto_penalty(turn, state)
     return turn.events, turn.state
 
 
@@ -727,8 +912,10 @@ def _forfeit(turn: Turn, seat: int, reason: str) -> None:
     turn.emit("forfeited", seat, reason=reason, draw_pile=pile)
     state = turn.state
     remaining = [s for s in range(state.players) if state.statuses[s] != "forfeited"]
-    if len(remaining) == 1:
-        turn.emit("game_ended", None, winner_seat=remaining[0], reason="forfeit")
+    teams = state.options.teams
+    if len(remaining) == 1 or (teams and len({s % teams for s in remaining}) == 1):
+        extra = {"winner_team": remaining[0] % teams} if teams else {}
+        turn.emit("game_ended", None, winner_seat=remaining[0], reason="forfeit", **extra)
         return
     if len(holders(state)) <= 1:  # elimination: the others have all gone out
         _end_round(turn, winner=state.out_order[0] if state.out_order else holders(state)[0])
@@ -757,11 +944,36 @@ def _forfeit(turn: Turn, seat: int, reason: str) -> None:
 
 
 def round_points(options: Options, hands: Sequence[Sequence[str]], winner: int) -> list[int]:
+    if options.teams:
+        return _team_points(options, hands, winner)
     if options.scoring == "penalty":
         return [sum(POINTS[c] for c in hand) for hand in hands]
     points = [0] * len(hands)
     points[winner] = sum(POINTS[c] for hand in hands for c in hand)
     return points
+
+
+def _team_points(options: Options, hands: Sequence[Sequence[str]], winner: int) -> list[int]:
+    """Every seat scores its team's points: the team's total is the score of each of its seats."""
+    teams = options.teams
+    held = [0] * teams
+    for seat, hand in enumerate(hands):
+        held[seat % teams] += sum(POINTS[c] for c in hand)
+    if options.scoring == "penalty":
+        return [held[seat % teams] for seat in range(len(hands))]
+    won = sum(held) - held[winner % teams]
+    return [won if seat % teams == winner % teams else 0 for seat in range(len(hands))]
+
+
+def winner_team(state: GameState) -> int | None:
+    """With teams: the team that has won once someone reached the target, else None."""
+    teams = state.options.teams
+    if not teams or max(state.scores) < state.options.target_score:
+        return None
+    totals = [state.scores[team] for team in range(teams)]
+    if state.options.scoring == "penalty":
+        return min(range(teams), key=lambda team: (totals[team], team))
+    return min(range(teams), key=lambda team: (-totals[team], team))
 
 
 def game_winner(state: GameState) -> int | None:
@@ -787,7 +999,12 @@ def _end_round(turn: Turn, winner: int) -> None:
     state = turn.state
     champion = game_winner(state)
     if champion is not None:
-        turn.emit("game_ended", None, winner_seat=champion, reason="target")
+        if state.options.teams:
+            # winner_seat is the seat that went out last round; winner_team the team that won.
+            team = winner_team(state)
+            turn.emit("game_ended", None, winner_seat=winner, reason="target", winner_team=team)
+        else:
+            turn.emit("game_ended", None, winner_seat=champion, reason="target")
         return
     dealer = (state.dealer + 1) % state.players
     while state.statuses[dealer] == "forfeited":

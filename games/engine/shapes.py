@@ -92,7 +92,7 @@ Card = Annotated[str, Enum("CardEnum", CARD_CODES_SORTED)]
 Color = Annotated[str, Enum("ColorEnum", COLORS)]
 Direction = Literal[1, -1]
 SeatStatus = Literal["playing", "forfeited", "out"]
-DrawReason = Literal["draw", "take", "penalty", "starter", "caught", "bluff", "challenge"]
+DrawReason = Literal["draw", "take", "penalty", "starter", "caught", "bluff", "challenge", "uno"]
 SECRET: Final = Hidden()
 
 
@@ -190,7 +190,9 @@ class CardPlayedData(TypedDict):
     cards: Annotated[list[Card], Doc("The cards played, the last on top.")]
     color: Annotated[Color, Doc("The colour in play after this card.")]
     uno: bool
-    target: NotRequired[Annotated[int, Doc("seven_zero: the swap target.")]]
+    target: NotRequired[
+        Annotated[int, Doc("The swap target: a 7 of seven_zero, a 0 of zero_swap.")]
+    ]
     jump_in: NotRequired[bool]
     auto: NotRequired[Annotated[bool, Doc("The server played on a timeout.")]]
 
@@ -199,6 +201,22 @@ class CardsDrawnData(TypedDict):
     cards: Annotated[list[Card], Hidden(shown_to=("seat",))]
     reason: DrawReason
     auto: NotRequired[Annotated[bool, Doc("The server drew on a timeout.")]]
+    count: Annotated[int, CountOf("cards")]
+
+
+class ColorDiscardedData(TypedDict):
+    """zero_discards_color: the other cards of the played 0's colour go under it, face up."""
+
+    cards: Annotated[list[Card], Doc("The cards discarded from the hand, put under the top card.")]
+    uno: Annotated[bool, Doc("The play said UNO (it leaves one card).")]
+
+
+class CardsGivenData(TypedDict):
+    """two_gives: the player of a 2 gives cards of their hand to ``target``."""
+
+    target: Annotated[int, Doc("The seat that receives the cards.")]
+    cards: Annotated[list[Card], Hidden(shown_to=("seat", "target")), Doc("The cards given.")]
+    uno: Annotated[bool, Doc("The play said UNO (the gift leaves one card).")]
     count: Annotated[int, CountOf("cards")]
 
 
@@ -269,6 +287,7 @@ class RoundEndedData(TypedDict):
 class GameEndedData(TypedDict):
     winner_seat: int
     reason: Literal["target", "forfeit"]
+    winner_team: NotRequired[Annotated[int, Doc("With teams: the team that won the game.")]]
 
 
 EVENT_DATA: Final[dict[str, type]] = {
@@ -279,6 +298,8 @@ EVENT_DATA: Final[dict[str, type]] = {
     "turn_changed": TurnChangedData,
     "card_played": CardPlayedData,
     "cards_drawn": CardsDrawnData,
+    "color_discarded": ColorDiscardedData,
+    "cards_given": CardsGivenData,
     "pile_reshuffled": PileReshuffledData,
     "passed": PassedData,
     "challenged": ChallengedData,
@@ -320,6 +341,17 @@ class Rules(TypedDict):
     elimination: bool
     uno_penalty: int
     bluff_penalty: int
+    eight_again: bool
+    two_gives: bool
+    one_rotates: bool
+    zero_swap: bool
+    zero_discards_color: bool
+    color_runs: bool
+    action_on_action: bool
+    no_wild_finish: bool
+    must_play: bool
+    number_starter: bool
+    uno_auto_penalty: bool
 
 
 class Settings(TypedDict):
@@ -327,6 +359,7 @@ class Settings(TypedDict):
     target_score: int
     turn_timeout: Annotated[int, Doc("Seconds a seat has to act.")]
     max_timeouts: Annotated[int, Doc("Consecutive timeouts before a forfeit.")]
+    teams: NotRequired[Annotated[int, Doc("Partners: 2 or 3 teams, seat % teams (no teams).")]]
     rules: Rules
 
 
@@ -339,6 +372,7 @@ class SeatView(TypedDict):
     catchable: Annotated[bool, Doc("Holds one card without saying UNO: catch it.")]
     status: Annotated[SeatStatus, Enum("SeatStatusEnum", ("playing", "forfeited", "out"))]
     timeouts: Annotated[int, Doc("Consecutive timeouts so far.")]
+    team: NotRequired[Annotated[int, Doc("With teams: the seat's team, seat % teams.")]]
     hand: NotRequired[Annotated[list[Card], Doc("Finished games only.")]]
 
 
@@ -391,6 +425,7 @@ class PlayView(TypedDict):
     you: You | None
     last_round: LastRound | None
     winner_seat: int | None
+    winner_team: NotRequired[Annotated[int | None, Doc("With teams: the team that won.")]]
     revealed: NotRequired[Annotated[Revealed, Doc("Finished games only.")]]
 
 
@@ -411,6 +446,7 @@ class GameView(TypedDict):
     you: You | None
     last_round: LastRound | None
     winner_seat: int | None
+    winner_team: NotRequired[Annotated[int | None, Doc("With teams: the team that won.")]]
     revealed: NotRequired[Annotated[Revealed, Doc("Finished games only.")]]
 
 

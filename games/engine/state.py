@@ -69,6 +69,7 @@ class GameState:
     last_round: RoundResult | None
     winner: int | None
     given_deck: bool  # the current round was dealt from a deck given at creation
+    winner_team: int | None = None  # with teams: the team that won the game
 
     @property
     def top_card(self) -> str | None:

@@ -11,10 +11,18 @@ from dataclasses import dataclass
 from types import UnionType
 from typing import Any, Union, get_args, get_origin
 
+from games.engine.cards import ACTIONS as ACTION_RANKS
 from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD, WILD_DRAW4, WILDS
 from games.engine.events import Event
 from games.engine.evolve import pending_to_data
-from games.engine.rules import _finishes_on_action, can_stack, may_jump_in
+from games.engine.rules import (
+    _finishes_on_action,
+    can_stack,
+    discarded_with,
+    has_play,
+    is_partner,
+    may_jump_in,
+)
 from games.engine.shapes import (
     EVENT_DATA,
     PENDING_KINDS,
@@ -32,17 +40,28 @@ Action = dict[str, Any]
 
 
 def _play_entries(state: GameState, seat: int, card: str) -> list[Action]:
-    """Every complete play of ``card`` by ``seat``: a wild once per colour, a 7 once per target."""
-    hand_size = len(state.hands[seat])
-    if _finishes_on_action(state.options, hand_size, (card,)):
+    """Every complete play of ``card`` by ``seat``: a wild once per colour, a 7 once per target
+    (a 0 under ``zero_swap`` once per target and once without). A 2 under ``two_gives`` is
+    listed without a gift: add ``"give"`` (up to two codes of the hand) and ``"target"``."""
+    options = state.options
+    hand = state.hands[seat]
+    hand_size = len(hand)
+    if _finishes_on_action(options, hand_size, (card,)):
         return []
     entries: list[Action] = [{"action": "play", "card": card}]
+    rank = RANK_OF[card]
     if card in (WILD, WILD_DRAW4):
         entries = [{**entry, "color": color} for entry in entries for color in COLORS]
-    elif state.options.seven_zero and card.endswith("-7"):
+    elif (options.seven_zero and rank == "7") or (options.zero_swap and rank == "0"):
         targets = [s for s in range(state.players) if s != seat and state.statuses[s] == "playing"]
-        entries = [{**entry, "target": target} for entry in entries for target in targets]
-    if hand_size == 2:
+        swaps = [{**entry, "target": target} for entry in entries for target in targets]
+        entries = swaps if options.seven_zero else entries + swaps
+    left = hand_size - 1
+    if options.discarding_rank == rank:
+        rest = list(hand)
+        rest.remove(card)
+        left -= len(discarded_with(options, rest, card))
+    if left == 1:
         entries += [{**entry, "uno": True} for entry in entries]
     return entries
 
@@ -50,7 +69,8 @@ def _play_entries(state: GameState, seat: int, card: str) -> list[Action]:
 def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     """Every action ``decide`` accepts from ``seat`` now, in the API's action shape.
 
-    With ``multi_play`` only single-card plays are listed; any legal combination may be sent.
+    With ``multi_play`` and ``color_runs`` only single-card plays are listed; any legal set or run
+    may be sent. Under ``two_gives`` a 2 is listed without a gift (see ``_play_entries``).
     """
     if (
         seat is None
@@ -67,11 +87,16 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
         if pending is None:
             top, color = state.discard_pile[-1], state.color
             top_rank = RANK_OF[top]
+            strict = state.options.action_on_action and top_rank in ACTION_RANKS
             for card in dict.fromkeys(hand):
                 # matches(), inlined: this loop runs for every view and every bot move
-                if COLOR_OF[card] == color or RANK_OF[card] == top_rank or card in WILDS:
+                rank = RANK_OF[card]
+                if strict and rank != top_rank and rank in ACTION_RANKS:
+                    continue
+                if COLOR_OF[card] == color or rank == top_rank or card in WILDS:
                     actions += _play_entries(state, seat, card)
-            actions.append({"action": "draw"})
+            if not (state.options.must_play and has_play(state, seat)):
+                actions.append({"action": "draw"})
         elif pending.kind == "color":
             actions += [{"action": "color", "color": color} for color in COLORS]
         elif pending.kind == "play_drawn":
@@ -93,7 +118,7 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     if len(hand) == 1 and seat not in state.uno:
         actions.append({"action": "uno"})
     for target in sorted(state.catchable):
-        if target != seat:
+        if target != seat and not is_partner(state.options, seat, target):
             actions.append({"action": "catch", "target": target})
     return actions
 
@@ -115,6 +140,7 @@ def view(state: GameState, seat: int | None, revealed: bool | None = None) -> di
     if revealed is None:
         revealed = state.status == "finished"
     seats = []
+    teams = state.options.teams
     for s in range(state.players):
         entry: dict[str, Any] = {
             "seat": s,
@@ -125,6 +151,8 @@ def view(state: GameState, seat: int | None, revealed: bool | None = None) -> di
             "status": state.statuses[s],
             "timeouts": state.timeouts[s],
         }
+        if teams:
+            entry["team"] = s % teams
         if revealed:
             entry["hand"] = list(state.hands[s])
         seats.append(entry)
@@ -146,6 +174,8 @@ def view(state: GameState, seat: int | None, revealed: bool | None = None) -> di
         "last_round": None,
         "winner_seat": state.winner,
     }
+    if teams:
+        result["winner_team"] = state.winner_team
     if seat is not None and 0 <= seat < state.players:
         result["you"] = {
             "seat": seat,

@@ -160,15 +160,35 @@ SWITCHES = (
     "no_action_finish",
     "elimination",
 )
+# The rule book's second set; the first four are each refused with another option.
+SECOND_SET = (
+    "zero_swap",
+    "no_wild_finish",
+    "one_rotates",
+    "zero_discards_color",
+    "eight_again",
+    "two_gives",
+    "color_runs",
+    "action_on_action",
+    "must_play",
+    "number_starter",
+    "uno_auto_penalty",
+)
 
 
 def test_the_options_are_the_rule_books() -> None:
-    assert set(HOUSE_RULES) == {*SWITCHES, "scoring", "uno_penalty", "bluff_penalty"}
+    assert set(HOUSE_RULES) == {
+        *SWITCHES,
+        *SECOND_SET,
+        "scoring",
+        "uno_penalty",
+        "bluff_penalty",
+    }
     defaults = make_options()
-    assert not any(getattr(defaults, name) for name in SWITCHES)  # all off by default
+    assert not any(getattr(defaults, name) for name in (*SWITCHES, *SECOND_SET))
     assert (defaults.scoring, defaults.uno_penalty, defaults.bluff_penalty) == ("winner", 2, 4)
-    everything = make_options({name: True for name in SWITCHES})
-    assert all(everything.rules()[name] is True for name in SWITCHES)
+    everything = make_options({name: True for name in (*SWITCHES, *SECOND_SET[2:])})
+    assert all(everything.rules()[name] is True for name in (*SWITCHES, *SECOND_SET[2:]))
 
 
 @pytest.mark.parametrize(

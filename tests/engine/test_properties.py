@@ -43,6 +43,8 @@ from games.engine import (
 )
 from games.engine.cards import NUMBER_CARDS, RANK_OF, hand_points
 from games.engine.events import EVENT_TYPES, Event
+from games.engine.limits import TEAMS
+from games.engine.rules import discarded_with
 from games.engine.snapshot import state_from_data, state_to_data
 
 Action = dict[str, Any]
@@ -75,6 +77,17 @@ BOOLEAN_RULES = (
     "multi_play",
     "no_action_finish",
     "elimination",
+    "eight_again",
+    "two_gives",
+    "one_rotates",
+    "zero_swap",
+    "zero_discards_color",
+    "color_runs",
+    "action_on_action",
+    "no_wild_finish",
+    "must_play",
+    "number_starter",
+    "uno_auto_penalty",
 )
 
 
@@ -90,6 +103,7 @@ class Setup:
     p_other: float  # another seat than the actor moves (uno, catch, jump in)
     p_eager: float  # the actor plays a card when it can rather than picking any action
     given_deck: bool  # round 1 is dealt from a deck order given at creation (staff only)
+    teams: int = 0  # partners: 2 or 3 teams (0: none)
 
 
 @st.composite
@@ -99,6 +113,16 @@ def setups(draw: st.DrawFn) -> Setup:
     rules: dict[str, Any] = {name: True for name in BOOLEAN_RULES if draw(st.booleans())}
     if rules.get("reverse_bounce") and not rules.get("stacking"):
         del rules["reverse_bounce"]
+    # The combinations the rule book refuses: keep one side of each.
+    for keep, drop in (("seven_zero", "zero_swap"), ("no_action_finish", "no_wild_finish")):
+        if rules.get(keep) and rules.get(drop):
+            del rules[draw(st.sampled_from([keep, drop]))]
+    if all(rules.get(n) for n in ("zero_swap", "zero_discards_color", "one_rotates")):
+        del rules["one_rotates"]
+    fits = [t for t in range(TEAMS.low, TEAMS.high + 1) if players % t == 0 and players >= 2 * t]
+    teams = draw(st.sampled_from([0, 0, *fits])) if fits else 0
+    if teams and rules.get("elimination"):
+        teams = 0
     rules["scoring"] = draw(st.sampled_from(["winner", "penalty"]))
     if draw(st.booleans()):
         rules["uno_penalty"] = draw(st.integers(0, 4))
@@ -115,11 +139,70 @@ def setups(draw: st.DrawFn) -> Setup:
         p_other=draw(st.sampled_from([0.0, 0.1, 0.3])),
         p_eager=draw(st.sampled_from([0.7, 0.9, 1.0])),
         given_deck=draw(st.integers(0, 4)) == 0,
+        teams=teams,
     )
 
 
 def test_the_games_drawn_cover_every_house_rule() -> None:
     assert set(HOUSE_RULES) == {*BOOLEAN_RULES, "scoring", "uno_penalty", "bluff_penalty"}
+
+
+def _extras(state: GameState, seat: int, action: Action, rng: random.Random) -> Action:
+    """Sometimes turn a listed play into one ``legal_actions`` does not list: a set of one
+    number (``multi_play``), a run (``color_runs``), a gift on a 2 (``two_gives``)."""
+    action = _multi_play(state, seat, action, rng)
+    action = _run(state, seat, action, rng)
+    return _gift(state, seat, action, rng)
+
+
+def _run(state: GameState, seat: int, action: Action, rng: random.Random) -> Action:
+    card = action.get("card")
+    if (
+        not state.options.color_runs
+        or state.pending is not None
+        or seat != state.current
+        or card not in NUMBER_CARDS
+        or rng.random() < 0.5
+    ):
+        return action
+    hand = list(state.hands[seat])
+    hand.remove(card)
+    step = rng.choice([1, -1])
+    color, number = card.split("-")
+    cards = [card]
+    n = int(number) + step
+    while 0 <= n <= 9 and f"{color}-{n}" in hand and rng.random() < 0.8:
+        cards.append(f"{color}-{n}")
+        hand.remove(cards[-1])
+        n += step
+    if len(cards) < 2:
+        return action
+    run: Action = {"action": "play", "cards": cards}
+    if state.options.seven_zero and cards[-1].endswith("-7"):
+        targets = [s for s in range(state.players) if s != seat and state.statuses[s] == "playing"]
+        run["target"] = rng.choice(targets)
+    left = len(hand) - len(discarded_with(state.options, hand, cards[-1]))
+    if left == 1 and rng.random() < 0.7:
+        run["uno"] = True
+    return run
+
+
+def _gift(state: GameState, seat: int, action: Action, rng: random.Random) -> Action:
+    cards = action.get("cards") or [action.get("card")]
+    if not state.options.two_gives or not str(cards[-1]).endswith("-2") or rng.random() < 0.3:
+        return action
+    hand = list(state.hands[seat])
+    for card in cards:
+        hand.remove(card)
+    if len(hand) < 2:
+        return action
+    give = rng.sample(hand, rng.randint(1, min(2, len(hand) - 1)))
+    targets = [s for s in range(state.players) if s != seat and state.statuses[s] == "playing"]
+    gift: Action = {k: v for k, v in action.items() if k not in ("uno", "target")}
+    gift.update(give=give, target=rng.choice(targets))
+    if len(hand) - len(give) == 1 and rng.random() < 0.7:
+        gift["uno"] = True
+    return gift
 
 
 # --- the random player ---------------------------------------------------------------------
@@ -155,7 +238,10 @@ def _multi_play(state: GameState, seat: int, action: Action, rng: random.Random)
     multi: Action = {"action": "play", "cards": cards}
     if "target" in action:
         multi["target"] = action["target"]
-    if len(state.hands[seat]) - len(cards) == 1 and rng.random() < 0.7:
+    for played in cards[1:]:
+        rest.remove(played)
+    left = len(rest) - len(discarded_with(state.options, rest, cards[-1]))
+    if left == 1 and rng.random() < 0.7:
         multi["uno"] = True
     return multi
 
@@ -180,12 +266,15 @@ def choose(state: GameState, setup: Setup, rng: random.Random) -> tuple[Any, ...
     if plays and seat == state.actor and rng.random() < setup.p_eager:
         actions = plays
     action = rng.choice(actions)
-    return ("act", seat, _multi_play(state, seat, action, rng))
+    return ("act", seat, _extras(state, seat, action, rng))
 
 
 def new_game(setup: Setup) -> tuple[list[Event], GameState]:
     options = make_options(
-        setup.rules, target_score=setup.target_score, max_timeouts=setup.max_timeouts
+        setup.rules,
+        target_score=setup.target_score,
+        max_timeouts=setup.max_timeouts,
+        teams=setup.teams,
     )
     deck = random.Random(setup.seed).sample(DECK, len(DECK)) if setup.given_deck else None
     log = start_game(setup.players, options, setup.seed, deck=deck)
@@ -252,7 +341,10 @@ def test_every_card_is_accounted_for_and_every_game_finishes(setup: Setup) -> No
             if item["type"] == "round_ended":
                 check_round_points(state, item["data"])
             elif item["type"] == "game_ended" and item["data"]["reason"] == "target":
-                check_game_winner(state, item["data"]["winner_seat"])
+                if state.options.teams:
+                    check_winner_team(state, item["data"]["winner_team"])
+                else:
+                    check_game_winner(state, item["data"]["winner_seat"])
     assert state is not None and state.status == "finished"
     assert state.winner is not None and state.statuses[state.winner] != "forfeited"
 
@@ -260,7 +352,16 @@ def test_every_card_is_accounted_for_and_every_game_finishes(setup: Setup) -> No
 def check_round_points(state: GameState, data: dict[str, Any]) -> None:
     """The scoring section of the rule book, from the hands the round ended with."""
     left = [hand_points(hand) for hand in data["hands"]]
-    if state.options.scoring == "penalty":
+    teams = state.options.teams
+    if teams:
+        held = [sum(left[s] for s in range(state.players) if s % teams == t) for t in range(teams)]
+        won = data["winner_seat"] % teams
+        for s in range(state.players):
+            if state.options.scoring == "penalty":
+                assert data["points"][s] == held[s % teams]
+            else:
+                assert data["points"][s] == (sum(held) - held[won] if s % teams == won else 0)
+    elif state.options.scoring == "penalty":
         assert data["points"] == left
     else:
         expected = [0] * state.players
@@ -275,6 +376,17 @@ def check_game_winner(state: GameState, winner: int) -> None:
     seated = [s for s in range(state.players) if state.statuses[s] != "forfeited"]
     best = min if state.options.scoring == "penalty" else max
     assert scores[winner] == best(scores[s] for s in seated)
+
+
+def check_winner_team(state: GameState, team: int) -> None:
+    """With teams every seat scores its team's total; the best total wins."""
+    teams = state.options.teams
+    totals = [state.scores[t] for t in range(teams)]
+    assert all(state.scores[s] == totals[s % teams] for s in range(state.players))
+    assert max(totals) >= state.options.target_score
+    best = min if state.options.scoring == "penalty" else max
+    assert totals[team] == best(totals)
+    assert view(state, None)["winner_team"] == team
 
 
 @_settings(300)
@@ -433,6 +545,7 @@ PUBLIC_EVENTS = frozenset(EVENT_TYPES) - {
     "forfeited",
     "challenged",
     "turn_changed",
+    "cards_given",
 }
 
 
@@ -468,6 +581,9 @@ def check_event_view(item: Event, seen: Event, viewer: int | None, state: GameSt
         }
     elif kind == "challenged":
         assert ("hand" in shown) == (viewer in (seat, data["target"]))
+    elif kind == "cards_given":
+        assert shown["count"] == len(data["cards"])
+        assert ("cards" in shown) == (viewer in (seat, data["target"]))
     elif kind == "turn_changed":
         pending = shown["pending"]
         if pending is not None and viewer != pending["seat"]:

@@ -55,6 +55,23 @@ RULE_SETS = [
         {"jump_in": True, "multi_play": True, "stacking": True, "scoring": "penalty"},
         id="4-jump-in-multi-stacking",
     ),
+    pytest.param(
+        4,
+        {
+            "two_gives": True,
+            "zero_swap": True,
+            "zero_discards_color": True,
+            "eight_again": True,
+            "uno_auto_penalty": True,
+            "must_play": True,
+        },
+        id="4-second-set-gives-swaps",
+    ),
+    pytest.param(
+        3,
+        {"one_rotates": True, "color_runs": True, "action_on_action": True, "no_wild_finish": True},
+        id="3-second-set-rotates-runs",
+    ),
 ]
 STEPS = 150
 

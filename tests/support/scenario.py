@@ -50,9 +50,12 @@ class Scenario:
         seed: int = 1,
         target_score: int = 500,
         max_timeouts: int = 3,
+        teams: int = 0,
         **rules: Any,
     ) -> None:
-        options = make_options(rules, target_score=target_score, max_timeouts=max_timeouts)
+        options = make_options(
+            rules, target_score=target_score, max_timeouts=max_timeouts, teams=teams
+        )
         self.log: list[Event] = start_game(
             len(hands), options, seed, deck=deck_for(hands, starter, draws)
         )
@@ -171,6 +174,8 @@ def candidate_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
             entries = [{**e, "color": color} for e in entries for color in COLORS]
         elif card.endswith("-7") and state.options.seven_zero:
             entries = [{**e, "target": s} for e in entries for s in range(state.players)]
+        elif card.endswith("-0") and state.options.zero_swap:
+            entries += [{**e, "target": s} for e in entries for s in range(state.players)]
         found += entries + [{**e, "uno": True} for e in entries]
     found += [{"action": name} for name in ("draw", "pass", "challenge", "accept", "uno")]
     found += [{"action": "color", "color": color} for color in COLORS]

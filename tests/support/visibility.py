@@ -101,6 +101,7 @@ def _own_draw(raw: dict[str, Any], seat: int | None) -> bool:
 
 
 def _challenge_parties(raw: dict[str, Any], seat: int | None) -> bool:
+    """The seat of the event and its ``target``: a challenge's two seats, a gift's two seats."""
     return seat is not None and seat in (raw["seat"], raw["data"]["target"])
 
 
@@ -121,6 +122,8 @@ EVENT_CARD_PATHS: dict[str, dict[tuple[str, ...], Any]] = {
     "card_played": {("cards", "*"): "public"},
     "cards_drawn": {("cards", "*"): _own_draw},
     "challenged": {("hand", "*"): _challenge_parties},
+    "color_discarded": {("cards", "*"): "public"},  # face up onto the discard pile
+    "cards_given": {("cards", "*"): _challenge_parties},  # the giver and the receiver
     "round_ended": {("hands", "*", "*"): "public"},
 }
 
