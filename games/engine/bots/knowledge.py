@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import COLORS, DECK
+from games.engine.cards import COLOR_OF, COLORS, DECK
 from games.engine.events import Event
 from games.engine.options import Options, options_from_data
 
@@ -31,6 +31,11 @@ class Knowledge:
     options: Options
     discard: list[str] = field(default_factory=list)
     known: list[list[str]] = field(default_factory=list)  # a subset of each hand, by seat
+    # By seat: a suit (a colour, or "wild") -> how many of the hand's cards may be of it. A seat
+    # that draws instead of playing most likely held no card of the colour in play and no wild:
+    # only the cards it has taken since may be. Players do draw with a card to play, so the
+    # search samples with these but drops them when the cards left cannot meet them.
+    voids: list[dict[str, int]] = field(default_factory=list)
 
     def unknown_pool(self, hand: Sequence[str]) -> list[str]:
         """The cards the seat cannot place: not in its hand, on the discard pile, or known to be
@@ -70,7 +75,9 @@ def read(seen: SeatView, events: Sequence[Event]) -> Knowledge:
     if rules:
         options = options_from_data({**Options().to_data(), **rules})
     k = Knowledge(seat=seat, players=players, options=options, known=[[] for _ in range(players)])
+    k.voids = [{} for _ in range(players)]
     statuses = ["playing"] * players
+    color: str | None = None
     for item in events:
         kind, who, data = item["type"], item["seat"], item["data"]
         if kind == "game_started":
@@ -79,14 +86,32 @@ def read(seen: SeatView, events: Sequence[Event]) -> Knowledge:
             k.discard = []
             k.known = [[] for _ in range(players)]
             k.known[seat] = list(data.get("hand") or [])
+            k.voids = [{} for _ in range(players)]
             statuses = ["playing" if s == "out" else s for s in statuses]
         elif kind == "starter_turned":
             k.discard = [data["card"]]
+            color = COLOR_OF[data["card"]]
         elif kind == "card_played" and who is not None:
             k.discard += data["cards"]
+            color = data["color"]
             _remove(k.known[who], data["cards"])
-        elif kind == "cards_drawn" and who == seat:
-            k.known[seat] += data.get("cards") or []
+            voids = k.voids[who]
+            for card in data["cards"]:
+                suit = COLOR_OF[card] or "wild"
+                if suit in voids:  # it came from the cards taken since the draw
+                    voids[suit] = max(voids[suit] - 1, 0)
+        elif kind == "color_chosen":
+            color = data["color"]
+        elif kind == "cards_drawn" and who is not None:
+            count = data.get("count", len(data.get("cards") or []))
+            voids = k.voids[who]
+            for suit in voids:
+                voids[suit] += count
+            if data["reason"] == "draw" and color is not None and not data.get("auto"):
+                voids[color] = count
+                voids["wild"] = count
+            if who == seat:
+                k.known[seat] += data.get("cards") or []
         elif kind == "pile_reshuffled":
             k.discard = k.discard[-1:]
         elif kind == "challenged" and "hand" in data:
@@ -94,18 +119,21 @@ def read(seen: SeatView, events: Sequence[Event]) -> Knowledge:
         elif kind == "hands_swapped" and who is not None:
             target = data["target"]
             k.known[who], k.known[target] = k.known[target], k.known[who]
+            k.voids[who], k.voids[target] = k.voids[target], k.voids[who]
         elif kind == "hands_rotated":
             order = _holders(statuses)
             if data["direction"] < 0:
                 order.reverse()
-            before = list(k.known)
+            before, voids_before = list(k.known), list(k.voids)
             for index, s in enumerate(order):
                 k.known[order[(index + 1) % len(order)]] = before[s]
+                k.voids[order[(index + 1) % len(order)]] = voids_before[s]
         elif kind == "went_out" and who is not None:
             statuses[who] = "out"
         elif kind == "forfeited" and who is not None:
             statuses[who] = "forfeited"
             k.known[who] = []
+            k.voids[who] = {}
     # The view is the truth for the seat's own hand and the top card: mend what the log missed
     # (a service that passes only part of the log).
     k.known[seat] = list(seen["you"]["hand"])

@@ -54,9 +54,7 @@ def determinise(rng: random.Random, seen: SeatView, k: Knowledge) -> GameState:
             hands.append(hand)
             continue
         known = k.known[s][: entry["hand_count"]]
-        need = entry["hand_count"] - len(known)
-        hands.append((*known, *pool[:need]))
-        del pool[:need]
+        hands.append((*known, *_sample(pool, entry["hand_count"] - len(known), k.voids[s])))
     rnd = seen["round"]
     statuses = tuple(entry["status"] for entry in seen["seats"])
     return GameState(
@@ -87,6 +85,25 @@ def determinise(rng: random.Random, seen: SeatView, k: Knowledge) -> GameState:
         winner=None,
         given_deck=False,
     )
+
+
+def _sample(pool: list[str], need: int, voids: dict[str, int]) -> list[str]:
+    """Take ``need`` cards out of the shuffled ``pool`` for a hand with ``voids``: card ``i`` of
+    the hand may be of a suit only if ``i`` is below that suit's bound. The most bound cards
+    are dealt first; a card no pool card can fill takes any."""
+    if not voids:
+        taken = pool[:need]
+        del pool[:need]
+        return taken
+    taken = []
+    for i in range(need - 1, -1, -1):
+        barred = {suit for suit, bound in voids.items() if bound <= i}
+        index = next(
+            (j for j, card in enumerate(pool) if (COLOR_OF[card] or "wild") not in barred), 0
+        )
+        if index < len(pool):
+            taken.append(pool.pop(index))
+    return taken
 
 
 def _playout_action(rng: random.Random, state: GameState, seat: int) -> Action:
