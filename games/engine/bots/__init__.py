@@ -33,7 +33,8 @@ Bot = Callable[[random.Random, Mapping[str, Any], Sequence[Event]], Action]
 
 
 def _random(rng: random.Random, seen: Mapping[str, Any], events: Sequence[Event] = ()) -> Action:
-    return choose(rng, seen)
+    # From the list alone: a bot level only ever sends a listed action (no multi_play combining).
+    return choose(rng, listed_actions(seen))
 
 
 LEVELS: Final[dict[str, Bot]] = {
