@@ -300,6 +300,10 @@ by (``None`` for the table as a whole)."""
 # --- the game view, part by part ------------------------------------------------------------------
 
 
+BOT_LEVELS: Final = ("random", "basic", "strong")
+"""The bot levels of the API (``games.engine.bots.LEVELS`` plays them)."""
+
+
 class PlayerRef(TypedDict):
     id: int
     username: str
@@ -328,6 +332,9 @@ class Settings(TypedDict):
     turn_timeout: Annotated[int, Doc("Seconds a seat has to act.")]
     max_timeouts: Annotated[int, Doc("Consecutive timeouts before a forfeit.")]
     rules: Rules
+    bot_takeover: NotRequired[
+        Annotated[bool, Doc("Sent when true: a forfeiting seat is played by a bot.")]
+    ]
 
 
 class SeatView(TypedDict):
@@ -340,6 +347,13 @@ class SeatView(TypedDict):
     status: Annotated[SeatStatus, Enum("SeatStatusEnum", ("playing", "forfeited", "out"))]
     timeouts: Annotated[int, Doc("Consecutive timeouts so far.")]
     hand: NotRequired[Annotated[list[Card], Doc("Finished games only.")]]
+    bot: NotRequired[
+        Annotated[
+            str,
+            Enum("BotLevelEnum", BOT_LEVELS),
+            Doc("The level of the bot that plays the seat."),
+        ]
+    ]
 
 
 class Round(TypedDict):

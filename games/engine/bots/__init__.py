@@ -26,6 +26,7 @@ from games.engine.bots.random_play import (
     with_same_number,
 )
 from games.engine.events import Event
+from games.engine.shapes import BOT_LEVELS
 from games.engine.state import GameState
 from games.engine.views import event_view, view
 
@@ -43,6 +44,7 @@ LEVELS: Final[dict[str, Bot]] = {
     "strong": strong.decide,
 }
 """Bot level -> its player. The API's ``level`` values are these keys."""
+assert tuple(LEVELS) == BOT_LEVELS, "every level of the API has its player"
 
 
 def seen_by(

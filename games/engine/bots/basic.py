@@ -86,6 +86,16 @@ def _score_play(seen: SeatView, hand: Sequence[str], action: Action, seven_zero:
     return score
 
 
+def ranked_plays(seen: SeatView, plays: list[Action], k: Knowledge) -> list[Action]:
+    """``plays`` best first, as the basic player ranks them."""
+    hand = seen["you"]["hand"]
+    seven_zero = k.options.seven_zero
+    order = sorted(
+        range(len(plays)), key=lambda i: (-_score_play(seen, hand, plays[i], seven_zero), i)
+    )
+    return [plays[i] for i in order]
+
+
 def _best_play(seen: SeatView, hand: Sequence[str], plays: list[Action], k: Knowledge) -> Action:
     seven_zero = k.options.seven_zero
     return max(plays, key=lambda a: (_score_play(seen, hand, a, seven_zero), -plays.index(a)))

@@ -15,6 +15,7 @@ Decisions off its own turn (UNO, catches, jumping in) and lone choices are the b
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections import Counter
@@ -34,7 +35,11 @@ BUDGET = 0.03  # seconds per decision, by default
 ITERATIONS = 400  # worlds per decision at most
 MIN_ITERATIONS = 4  # worlds per decision at least, whatever the clock says
 HAND_WEIGHT = 0.45
-BASIC_BONUS = 0.01  # the basic choice wins near-ties: the search's noise should not undo it
+WILD_WEIGHT = float(os.environ.get("XW", "0.35"))
+CARDS = int(os.environ.get("XC", "2"))  # cards searched, among the basic player's best
+BASIC_BONUS = float(
+    os.environ.get("XB", "0.01")
+)  # the basic choice wins near-ties: the search's noise should not undo it
 
 
 def depth_for(players: int) -> int:
@@ -133,18 +138,23 @@ def _playout_action(rng: random.Random, state: GameState, seat: int) -> Action:
     return best
 
 
+def _burden(hand: Sequence[str]) -> float:
+    """How far a hand is from going out: a wild plays on anything, so it weighs less."""
+    return sum(WILD_WEIGHT if card in WILDS else 1.0 for card in hand)
+
+
 def _value(state: GameState, me: int, number: int) -> float:
     last = state.last_round
     if last is not None and last.number == number:
         return 1.0 if last.winner_seat == me else 0.0
+    if state.statuses[me] != "playing":
+        return 1.0
     weights = [
-        math.exp(-HAND_WEIGHT * len(state.hands[s]))
+        math.exp(-HAND_WEIGHT * _burden(state.hands[s]))
         for s in range(state.players)
         if state.statuses[s] == "playing"
     ]
-    if state.statuses[me] != "playing":
-        return 1.0
-    return math.exp(-HAND_WEIGHT * len(state.hands[me])) / sum(weights)
+    return math.exp(-HAND_WEIGHT * _burden(state.hands[me])) / sum(weights)
 
 
 def playout(world: GameState, me: int, action: Action, seed: int) -> float:
@@ -160,10 +170,17 @@ def playout(world: GameState, me: int, action: Action, seed: int) -> float:
     return _value(state, me, number)
 
 
-def candidates(seen: SeatView, legal: Sequence[Action]) -> list[Action]:
-    """The actions worth searching: a play with UNO said rather than without, a wild in the
-    colours the hand holds (any colour if it holds none)."""
+def candidates(seen: SeatView, legal: Sequence[Action], k: Knowledge) -> list[Action]:
+    """The actions worth searching: the cards the basic player ranks highest (``CARDS``), each
+    in every colour the hand holds (any if none) and to every target, with UNO said when it
+    may be; and every other kind of listed action (draw, pass, challenge, accept)."""
     hand = seen["you"]["hand"]
+    plays = [a for a in legal if a["action"] == "play"]
+    best_cards: list[str] = []
+    for action in basic.ranked_plays(seen, plays, k):
+        if action["card"] not in best_cards:
+            best_cards.append(action["card"])
+    best_cards = best_cards[:CARDS]
     held = {COLOR_OF[c] for c in hand if c not in WILDS} or set(COLORS)
     with_uno = {(a.get("card"), a.get("color"), a.get("target")) for a in legal if a.get("uno")}
     chosen: list[Action] = []
@@ -173,6 +190,8 @@ def candidates(seen: SeatView, legal: Sequence[Action]) -> list[Action]:
             if not action.get("uno") and key in with_uno:
                 continue
             if action["card"] in WILDS and action["color"] not in held:
+                continue
+            if action["card"] not in best_cards:
                 continue
         chosen.append(action)
     return chosen
@@ -196,10 +215,10 @@ def decide(
     legal: list[Action] = you["legal_actions"]
     if actor != me or any(a["action"] in ("uno", "catch") for a in legal):
         return fallback
-    options = candidates(seen, legal)
+    k = read(seen, events)
+    options = candidates(seen, legal, k)
     if len(options) <= 1:
         return fallback
-    k = read(seen, events)
     totals = [0.0] * len(options)
     started = time.perf_counter()
     done = 0
