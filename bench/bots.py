@@ -2,8 +2,9 @@
 search bot's think time.
 
 A line plays ``--rounds`` single rounds (a round is won by the seat that goes out) between bot
-levels, each round from its own seed, on the engine alone (no service). In two-player lines the
-seats alternate each round; in four-player lines the first level's seat moves round the table.
+levels on the engine alone (no service). Each deal is played once with the measured level in
+every seat (two-player: the seats alternate on the same deal; four-player: its seat moves round
+the table), which takes the luck of the deal out of the comparison.
 Only the seat to act moves (as in the service, where a bot acts when it must). The interval is
 Wilson's. The search bot keeps its default budget (``strong.BUDGET``) unless ``--budget`` says
 otherwise; its think time is the wall time of each of its decisions, lone choices included.
@@ -77,7 +78,7 @@ def play_round(line: Line, index: int, budget: float | None) -> tuple[bool, list
     shift = index % players  # the measured level sits at seat ``shift``
     seats = [line.levels[(s - shift) % players] for s in range(players)]
     bots = [_bot(level, budget) for level in seats]
-    seed = 1_000_003 * index + 17
+    seed = 1_000_003 * (index // players) + 17  # each deal once per seat of the measured level
     log = start_game(players, make_options(line.rules, target_score=10**6), seed)
     state = replay(log)
     rngs = [random.Random(seed + s) for s in range(players)]

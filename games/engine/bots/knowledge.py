@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import COLOR_OF, COLORS, DECK
+from games.engine.cards import COLOR_OF, COLORS, DECK, WILD_DRAW4
 from games.engine.events import Event
 from games.engine.options import Options, options_from_data
 
@@ -93,6 +93,10 @@ def read(seen: SeatView, events: Sequence[Event]) -> Knowledge:
             color = COLOR_OF[data["card"]]
         elif kind == "card_played" and who is not None:
             k.discard += data["cards"]
+            if data["cards"][-1] == WILD_DRAW4 and color is not None:
+                # A wild-draw4 is legal only without the colour in play: take it as honest
+                # (the challenge it may get is this seat's bet that it was not).
+                k.voids[who][color] = 0
             color = data["color"]
             _remove(k.known[who], data["cards"])
             voids = k.voids[who]
