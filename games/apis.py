@@ -19,6 +19,7 @@ from games.event_schema import GAME_EXAMPLE
 from games.models import Game
 from games.serializers import (
     ActionSerializer,
+    BotAddSerializer,
     EventPageSerializer,
     EventsQuerySerializer,
     GameCreateSerializer,
@@ -117,6 +118,8 @@ class GameListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _validated(GameCreateSerializer, request.data)
+        if "bots" in data:
+            data["bots"] = tuple(data["bots"])
         game = lobby.game_create(player=_player(request), spec=lobby.NewGame(**data))
         body = selectors.game_view(game, _player(request))
         return Response(body, status=status.HTTP_201_CREATED)
@@ -158,6 +161,33 @@ class GameJoinApi(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         return _game_answer(lobby.game_join(player=_player(request), game_id=game_id), request)
+
+
+class GameBotsApi(APIView):
+    @extend_schema(
+        operation_id="games_bots_add",
+        summary="The host seats a bot in a waiting game",
+        request=BotAddSerializer,
+        responses={
+            200: GameViewSerializer,
+            **errors_for(
+                *ON_A_GAME,
+                "invalid",
+                "not_a_player",
+                "permission_denied",
+                "game_full",
+                "game_not_waiting",
+            ),
+        },
+        examples=[
+            OpenApiExample("A basic bot", request_only=True, value={"level": "basic"}),
+            GAME_EXAMPLE,
+        ],
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = _validated(BotAddSerializer, request.data)
+        game = lobby.game_add_bot(player=_player(request), game_id=game_id, level=data["level"])
+        return _game_answer(game, request)
 
 
 class GameLeaveApi(APIView):

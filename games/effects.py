@@ -19,6 +19,7 @@ databases (SQLite: one process) tell this process's streams on commit, below.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,7 +29,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import engine, longpoll
+from games import bots, engine, longpoll
 from games.models import Game, GameStatus
 from notifications import delivery, outbox, reminders
 from streams.hub import publish_committed
@@ -37,6 +38,8 @@ from unoservice.celery import app
 log = logging.getLogger(__name__)
 
 TIME_OUT_TASK = "games.time_out_game"
+BOT_TURN_TASK = "games.bot_turn"
+_draining = threading.local()
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,8 @@ def after_write(
         transaction.on_commit(partial(reminders.schedule, deadline.game_id, game.version, reminder))
     if connection.vendor != "postgresql":  # PostgreSQL: the trigger's NOTIFY, on commit
         transaction.on_commit(partial(publish_committed, str(game.pk), game.version))
+    if bots.seat_to_play(game) is not None:
+        transaction.on_commit(partial(schedule_bot_turn, str(game.pk), game.version))
 
 
 def schedule_deadline(deadline: Deadline) -> None:
@@ -99,3 +104,37 @@ def schedule_deadline(deadline: Deadline) -> None:
         )
     except Exception:  # the broker is down: the sweep and the lazy path cover it
         log.warning("could not schedule the deadline of game %s", deadline.game_id, exc_info=True)
+
+
+def schedule_bot_turn(game_id: str, version: int) -> None:
+    """Queue the turn of the bot that must act in ``game_id`` at ``version``, ``UNO_BOT_DELAY``
+    seconds on. Without a broker it plays at once, in this process: bot turns that follow from
+    it queue behind it rather than nest (a game of bots would otherwise recurse to its end).
+    A broker that does not answer costs a log line: the sweep plays the turn after its grace."""
+    if not app.conf.task_always_eager:
+        try:
+            app.send_task(
+                BOT_TURN_TASK,
+                args=[game_id, version],
+                countdown=settings.UNO_BOT_DELAY,
+                retry=False,
+            )
+        except Exception:
+            log.warning("could not schedule a bot turn of game %s", game_id, exc_info=True)
+        return
+    queue: list[tuple[str, int]] | None = getattr(_draining, "queue", None)
+    if queue is not None:
+        queue.append((game_id, version))
+        return
+    from games.play import game_bot_turn  # the write path imports this module
+
+    _draining.queue = queue = [(game_id, version)]
+    try:
+        while queue:
+            next_id, next_version = queue.pop(0)
+            try:
+                game_bot_turn(game_id=next_id, version=next_version)
+            except Exception:  # the player's request that led here must not fail for it
+                log.exception("the bot turn of game %s failed", next_id)
+    finally:
+        _draining.queue = None

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games import engine, eventstore
+from games import bots, engine, eventstore
 from games.engine import limits
 from games.engine.options import preset_rules
 from games.engine.rules import check_deck, check_teams
@@ -39,6 +39,8 @@ class NewGame:
     deck: list[str] | None = None
     teams: int | None = None
     preset: str = "official"
+    bots: tuple[str, ...] = ()  # bot levels for the next seats
+    bot_takeover: bool = False
 
 
 # A game's ``teams`` is kept in its ``rules`` column under this key (no migration for one
@@ -117,6 +119,11 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
     seed = spec.seed if spec.seed is not None else secrets.randbits(63)
     if not limits.SEED.holds(seed):
         raise DomainError("invalid", limits.SEED.message())
+    levels = [bots.check_level(level) for level in spec.bots]
+    if 1 + len(levels) > spec.max_players:
+        raise DomainError(
+            "invalid", f"{len(levels)} bots and you do not fit {spec.max_players} seats."
+        )
     with transaction.atomic():
         _require_room_for_a_waiting_game(player)
         game = Game.objects.create(
@@ -129,8 +136,41 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
             deck=spec.deck,
             created_by=player,
             roster=[_roster_entry(player)],
+            bot_takeover=spec.bot_takeover,
         )
         Seat.objects.create(game=game, number=0, player=player)
+        if levels:
+            with game_write(game.pk) as write:
+                for level in levels:
+                    _seat_bot(write.game, level)
+                if len(write.game.roster) == write.game.max_players:
+                    _start(write)
+            game = write.game
+    return game
+
+
+def _seat_bot(game: Game, level: str) -> None:
+    """A bot of ``level`` takes the next free seat (the caller starts a full game)."""
+    user = bots.bot_user(level, {entry["id"] for entry in game.roster})
+    Seat.objects.create(game=game, number=len(game.roster), player=user)
+    game.roster = [*game.roster, bots.roster_entry(user, level)]
+    game.save(update_fields=["roster", "updated_at"])
+
+
+def game_add_bot(*, player: Player, game_id: str | uuid.UUID, level: str) -> Game:
+    """The host seats a bot of ``level`` in a waiting game; a game it fills starts."""
+    level = bots.check_level(level)
+    with game_write(game_id) as write:
+        game = write.game
+        number = require_seat(game, player)
+        if len(game.roster) >= game.max_players:
+            raise DomainError("game_full", "Every seat of this game is taken.")
+        _require_waiting(game)
+        if number != 0:
+            raise DomainError("permission_denied", "Only the host (seat 0) seats bots.")
+        _seat_bot(game, level)
+        if len(game.roster) == game.max_players:
+            _start(write)
     return game
 
 

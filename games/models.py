@@ -36,6 +36,9 @@ class Game(models.Model):
         default=list, blank=True, help_text="The seated players, by seat: [{id, username}]."
     )
     seed = models.BigIntegerField(help_text="Secret until the game ends.")
+    bot_takeover = models.BooleanField(
+        default=False, help_text="A seat that forfeits is played on by a basic bot."
+    )
     deck = models.JSONField(null=True, blank=True, help_text="A given first-round deck (staff).")
     state = JSONTextField(null=True, blank=True, help_text="Engine state after `version`.")
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from games import engine
+from games import bots, engine
 from games.lobby import require_seat
 from games.models import Game, GameStatus, IdempotentRequest
 from games.selectors import game_view
@@ -81,6 +81,7 @@ def game_act(
                 return Played(game, write.state, answer)
         seat = require_seat(game, player)
         _require_active(game)
+        _require_not_bot_played(game, seat)
         if expected_version is not None and expected_version != game.version:
             raise DomainError(
                 "version_conflict",
@@ -103,6 +104,20 @@ def game_act(
         return Played(game, after, answer)
 
 
+def _require_not_bot_played(game: Game, seat: int) -> None:
+    if bots.level_of(game, seat) is not None:
+        raise DomainError("not_a_player", "A bot plays this seat now.")
+
+
+def game_bot_turn(*, game_id: str | uuid.UUID, version: int) -> bool:
+    """The bot that must act plays its move, through the same write as a player's action, if
+    the game is still at ``version`` (a racing action or timeout got there first otherwise)."""
+    with game_write(game_id, catch_up=False) as write:
+        if write.game.version != version:
+            return False
+        return bots.play_turn(write)
+
+
 def game_resign(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """Leave a started game for good: a forfeit. A game left with one player ends."""
     with game_write(game_id) as write:
@@ -112,5 +127,10 @@ def game_resign(*, player: Player, game_id: str | uuid.UUID) -> Game:
 
 def _resign(write: GameWrite, seat: int) -> None:
     _require_active(write.game)
+    _require_not_bot_played(write.game, seat)
+    if write.game.bot_takeover:  # a basic bot plays on for the seat instead of its forfeit
+        bots.take_over(write.game, seat)
+        bots.play_turn(write)
+        return
     events, after = engine.resign(write.state, seat)
     write.append(events, after)

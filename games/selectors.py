@@ -36,10 +36,24 @@ def settings_of(game: Game) -> dict[str, Any]:
         "turn_timeout": game.turn_timeout,
         "max_timeouts": game.max_timeouts,
         "rules": rules,
+        # Shown when set: the settings of games without it stay as they were.
+        **({"bot_takeover": True} if game.bot_takeover else {}),
     }
     if teams:
         shown["teams"] = teams
     return shown
+
+
+def player_ref(entry: dict[str, Any]) -> dict[str, Any]:
+    """A roster entry as the views show its player: the bot marker belongs to the seat."""
+    return {"id": entry["id"], "username": entry["username"]}
+
+
+def _mark_bots(seats: list[dict[str, Any]], roster: list[dict[str, Any]]) -> None:
+    for seat in seats:
+        number = seat["seat"]
+        if number < len(roster) and "bot" in roster[number]:
+            seat["bot"] = roster[number]["bot"]
 
 
 def seat_of(game: Game, player: Player) -> int | None:
@@ -49,7 +63,11 @@ def seat_of(game: Game, player: Player) -> int | None:
 
 def _waiting_view(game: Game, seat: int | None) -> dict[str, Any]:
     """The view's parts (engine.shapes) before the first deal: no cards, no round."""
-    seats = [shapes.seat_view(number, entry) for number, entry in enumerate(game.roster)]
+    seats: list[dict[str, Any]] = [
+        dict(shapes.seat_view(number, player_ref(entry)))  # type: ignore[arg-type]
+        for number, entry in enumerate(game.roster)
+    ]
+    _mark_bots(seats, game.roster)
     body: dict[str, Any] = {
         "seats": seats,
         "round": None,
@@ -74,7 +92,8 @@ def view_of_state(
     shown = engine.view(state, seat, revealed)
     roster = game.roster
     for entry in shown["seats"]:
-        entry["player"] = roster[entry["seat"]] if entry["seat"] < len(roster) else None
+        entry["player"] = player_ref(roster[entry["seat"]]) if entry["seat"] < len(roster) else None
+    _mark_bots(shown["seats"], roster)
     shown.pop("status", None)
     return shown
 
@@ -138,7 +157,12 @@ def game_summary(game: Game) -> dict[str, Any]:
         "version": game.version,
         "settings": settings_of(game),
         "seats": [
-            {"seat": number, "player": entry, "status": statuses.get(number, "playing")}
+            {
+                "seat": number,
+                "player": player_ref(entry),
+                "status": statuses.get(number, "playing"),
+                **({"bot": entry["bot"]} if "bot" in entry else {}),
+            }
             for number, entry in enumerate(game.roster)
         ],
         "current_seat": game.current_seat,

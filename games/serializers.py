@@ -17,6 +17,7 @@ from rest_framework.settings import api_settings
 
 from games.engine import CARD_CODES, COLORS, DECK, HOUSE_RULES, limits
 from games.engine.options import PRESETS
+from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
 from games.models import GameStatus, SeatStatus
 
@@ -161,6 +162,19 @@ class GameCreateSerializer(StrictSerializer):
         max_length=len(DECK),
         help_text="Staff only: the first round's deck, top card first.",
     )
+    bots = serializers.ListField(
+        child=serializers.ChoiceField(choices=BOT_LEVELS),
+        required=False,
+        max_length=limits.PLAYERS.high - 1,
+        help_text="Bot levels for the next seats; a game they fill starts at once.",
+    )
+    bot_takeover = StrictBooleanField(
+        required=False, help_text="A seat that forfeits is played on by a basic bot."
+    )
+
+
+class BotAddSerializer(StrictSerializer):
+    level = serializers.ChoiceField(choices=BOT_LEVELS)
 
 
 # --- actions -----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from celery import shared_task
 from django.conf import settings
 
 from games import clock
-from games.effects import TIME_OUT_TASK
+from games.effects import BOT_TURN_TASK, TIME_OUT_TASK
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +22,14 @@ log = logging.getLogger(__name__)
 def time_out_game(game_id: str, version: int) -> bool:
     """Time out the seat that must act in ``game_id`` if it is still at ``version``, overdue."""
     return clock.game_time_out(game_id=game_id, version=version)
+
+
+@shared_task(name=BOT_TURN_TASK, ignore_result=False)
+def bot_turn(game_id: str, version: int) -> bool:
+    """The bot that must act in ``game_id`` plays, if the game is still at ``version``."""
+    from games.play import game_bot_turn
+
+    return game_bot_turn(game_id=game_id, version=version)
 
 
 @shared_task(name="games.sweep_overdue_games", ignore_result=False)

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import effects, engine, eventstore
+from games import bots, effects, engine, eventstore
 from games.engine.limits import MAX_CATCH_UP
 from games.models import Game, GameStatus
 from games.projections import blank, changes, project_summary, projection_of
@@ -67,6 +67,7 @@ class GameWrite:
         project_summary(game, after)
         if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
             game.turn_deadline = (clock or now) + timedelta(seconds=game.turn_timeout)
+            bots.deadline(game, now)
         outbox = effects.written_with(game, before, now)
         changed = changes(current, projection_of(after))
         returned = eventstore.save(game, base + 1, events, changed, now, outbox.statements)
@@ -89,6 +90,15 @@ class GameWrite:
         deadline = self.game.turn_deadline
         if not self.is_overdue() or deadline is None:
             return False
+        if bots.seat_to_play(self.game) is not None:  # a bot whose turn was lost: it plays now
+            return bots.play_turn(self)
+        actor = self.state.actor
+        if (
+            self.game.bot_takeover
+            and self.state.timeouts[actor] + 1 >= self.state.options.max_timeouts
+        ):
+            bots.take_over(self.game, actor)  # instead of the forfeit: a bot plays on
+            return bots.play_turn(self)
         events, after = engine.time_out(self.state)
         self.append(events, after, clock=deadline)
         return True

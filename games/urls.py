@@ -6,6 +6,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", apis.GameListApi.as_view(), name="games"),
     path("games/<str:game_id>/", apis.GameDetailApi.as_view(), name="game"),
     path("games/<str:game_id>/join/", apis.GameJoinApi.as_view(), name="game-join"),
+    path("games/<str:game_id>/bots/", apis.GameBotsApi.as_view(), name="game-bots"),
     path("games/<str:game_id>/leave/", apis.GameLeaveApi.as_view(), name="game-leave"),
     path("games/<str:game_id>/start/", apis.GameStartApi.as_view(), name="game-start"),
     path("games/<str:game_id>/resign/", apis.GameResignApi.as_view(), name="game-resign"),

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.engine.shapes import BOT_LEVELS
 from players.selectors import player_get, player_stats
 from players.serializers import PlayerStatsSerializer, password_field, username_field
 from players.services import player_register, token_issue, token_revoke
@@ -38,6 +39,7 @@ def _profile(player: User, **extra: Any) -> dict[str, Any]:
         "username": player.username,
         "date_joined": player.date_joined,
         "stats": player_stats(player=player),
+        **({"bot": player.bot.level} if hasattr(player, "bot") else {}),
         **extra,
     }
 
@@ -198,6 +200,9 @@ class PlayerDetailApi(APIView):
         username = serializers.CharField()
         date_joined = serializers.DateTimeField()
         stats = PlayerStatsSerializer()
+        bot = serializers.ChoiceField(
+            choices=BOT_LEVELS, required=False, help_text="A bot's level (bots only)."
+        )
 
     @extend_schema(
         operation_id="players_retrieve",

@@ -1,1 +1,24 @@
-"""Player models (to come)."""
+"""Player models: Django's ``User`` is the player; a ``Bot`` row marks a user as a bot."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.engine.shapes import BOT_LEVELS
+
+BOT_LEVEL_CHOICES = [(level, level.capitalize()) for level in BOT_LEVELS]
+
+
+class Bot(models.Model):
+    """A user played by the server at ``level`` (``games.engine.bots.LEVELS``). Its password is
+    unusable and the account inactive, so it cannot sign in; it sits in games and is shown in
+    profiles and lists like any player, with ``"bot": level``."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="bot"
+    )
+    level = models.CharField(max_length=16, choices=BOT_LEVEL_CHOICES)
+
+    def __str__(self) -> str:
+        return f"Bot {self.user_id} ({self.level})"

@@ -290,6 +290,7 @@ SPECTACULAR_SETTINGS = {
         "CardEnum": "games.serializers.CARD_CHOICES",
         "ColorEnum": "games.engine.COLORS",
         "NotificationKindEnum": "notifications.serializers.KIND_CHOICES",
+        "BotLevelEnum": "games.engine.shapes.BOT_LEVELS",
     },
 }
 
@@ -312,6 +313,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", 256 
 UNO_SCHEDULE_HORIZON = int(os.environ.get("UNO_SCHEDULE_HORIZON", "600"))
 UNO_SWEEP_INTERVAL = float(os.environ.get("UNO_SWEEP_INTERVAL", "5"))
 UNO_SWEEP_BATCH_SIZE = int(os.environ.get("UNO_SWEEP_BATCH_SIZE", "100"))
+# Bots act UNO_BOT_DELAY seconds after they must; a turn still unplayed UNO_BOT_GRACE seconds
+# later (its task was lost) is played by the sweep.
+UNO_BOT_DELAY = float(os.environ.get("UNO_BOT_DELAY", "1"))
+UNO_BOT_GRACE = float(os.environ.get("UNO_BOT_GRACE", "10"))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

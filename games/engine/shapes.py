@@ -321,6 +321,10 @@ by (``None`` for the table as a whole)."""
 # --- the game view, part by part ------------------------------------------------------------------
 
 
+BOT_LEVELS: Final = ("random", "basic", "strong")
+"""The bot levels of the API (``games.engine.bots.LEVELS`` plays them)."""
+
+
 class PlayerRef(TypedDict):
     id: int
     username: str
@@ -361,6 +365,9 @@ class Settings(TypedDict):
     max_timeouts: Annotated[int, Doc("Consecutive timeouts before a forfeit.")]
     teams: NotRequired[Annotated[int, Doc("Partners: 2 or 3 teams, seat % teams (no teams).")]]
     rules: Rules
+    bot_takeover: NotRequired[
+        Annotated[bool, Doc("Sent when true: a forfeiting seat is played by a bot.")]
+    ]
 
 
 class SeatView(TypedDict):
@@ -374,6 +381,13 @@ class SeatView(TypedDict):
     timeouts: Annotated[int, Doc("Consecutive timeouts so far.")]
     team: NotRequired[Annotated[int, Doc("With teams: the seat's team, seat % teams.")]]
     hand: NotRequired[Annotated[list[Card], Doc("Finished games only.")]]
+    bot: NotRequired[
+        Annotated[
+            str,
+            Enum("BotLevelEnum", BOT_LEVELS),
+            Doc("The level of the bot that plays the seat."),
+        ]
+    ]
 
 
 class Round(TypedDict):

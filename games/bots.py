@@ -1,0 +1,124 @@
+"""Bots in the service: seating them, and playing a bot's turn through the write path.
+
+A bot is a user with a ``players.Bot`` row (it cannot sign in); its seat's roster entry carries
+``"bot": level``. So does the seat of a person whose game has ``bot_takeover`` once they forfeit:
+a ``basic`` bot plays on for them. A bot acts when it must (it is the seat to act): the write
+that made it so declares the turn (``games.effects``), which runs ``UNO_BOT_DELAY`` seconds after
+the commit as a Celery task, or at once in-process without a broker. The task acts with the
+version it was declared at, so a bot turn racing a player's action or a timeout gives one outcome.
+A bot's turn deadline is the delay plus ``UNO_BOT_GRACE``: a lost task is caught up by the sweep
+(and by the lazy path on reads), which plays the bot's move instead of timing it out.
+
+The bot decides from its seat's view and its seat's view of the round's log only
+(``engine.bots.play_for``).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+
+from games import engine
+from games.engine.bots import LEVELS, play_for
+from games.models import Event, Game, GameStatus
+from players.models import Bot
+from unoservice.errors import DomainError
+
+if TYPE_CHECKING:
+    from games.unit_of_work import GameWrite
+
+TAKEOVER_LEVEL = "basic"
+
+
+def check_level(level: Any) -> str:
+    if not isinstance(level, str) or level not in LEVELS:
+        raise DomainError("invalid", f"A bot level is one of {', '.join(LEVELS)}.")
+    return level
+
+
+def level_of(game: Game, seat: int | None) -> str | None:
+    """The level of the bot that plays ``seat``, or None for a person."""
+    if seat is None or not 0 <= seat < len(game.roster):
+        return None
+    level = game.roster[seat].get("bot")
+    return level if isinstance(level, str) else None
+
+
+def seat_to_play(game: Game) -> int | None:
+    """The seat a bot must act for now, if any."""
+    if game.status != GameStatus.ACTIVE:
+        return None
+    seat = game.current_seat
+    return seat if level_of(game, seat) is not None else None
+
+
+def bot_user(level: str, taken: set[int]) -> User:
+    """A bot user of ``level`` not among ``taken`` (a game seats a user once): an idle one, or a
+    new one."""
+    user = User.objects.filter(bot__level=level).exclude(pk__in=taken).order_by("pk").first()
+    if user is not None:
+        return user
+    number = Bot.objects.filter(level=level).count() + 1
+    while True:
+        try:
+            with transaction.atomic():
+                user = User(username=f"bot-{level}-{number}", is_active=False)
+                user.set_unusable_password()
+                user.save()
+                Bot.objects.create(user=user, level=level)
+                return user
+        except IntegrityError:  # the name is taken (a racing creation, or a person)
+            number += 1
+
+
+def roster_entry(user: User, level: str) -> dict[str, Any]:
+    return {"id": user.pk, "username": user.get_username(), "bot": level}
+
+
+def take_over(game: Game, seat: int) -> None:
+    """``bot_takeover``: a basic bot plays on for ``seat`` (the caller saves the roster)."""
+    entry = dict(game.roster[seat])
+    entry.setdefault("bot", TAKEOVER_LEVEL)
+    game.roster = [entry if i == seat else e for i, e in enumerate(game.roster)]
+    game.save(update_fields=["roster", "updated_at"])
+
+
+def deadline(game: Game, now: datetime) -> None:
+    """A bot to act gets a short deadline: past it, the sweep plays its lost turn."""
+    if seat_to_play(game) is not None:
+        grace = settings.UNO_BOT_DELAY + settings.UNO_BOT_GRACE
+        game.turn_deadline = now + timedelta(seconds=grace)
+
+
+def _round_log(game: Game) -> list[engine.Event]:
+    """The log of the current round (what a bot reads: earlier rounds tell it nothing)."""
+    start = (
+        Event.objects.filter(game=game, type="round_started")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    rows = Event.objects.filter(game=game, seq__gte=start or 1).order_by("seq")
+    return [{"type": r.type, "seat": r.seat, "data": r.data} for r in rows]
+
+
+def play_turn(write: GameWrite) -> bool:
+    """The bot of the seat to act plays its move in ``write`` (the game is locked)."""
+    game = write.game
+    seat = seat_to_play(game)
+    if seat is None:
+        return False
+    level = level_of(game, seat)
+    assert level is not None
+    state = write.state
+    # Bots' random sources are fixed by the position, never by the game's secret seed.
+    rng = random.Random(f"{game.pk}:{game.version}:{seat}")
+    action = play_for(LEVELS[level], rng, state, seat, _round_log(game))
+    events, after = engine.act(state, seat, action)
+    write.append(events, after)
+    return True

@@ -1,0 +1,166 @@
+"""Bots in the service (issue 13): seated at creation or by the host, they play through the same
+write path as players, on a real Celery worker over the real Redis, or in-process without one;
+a lost bot turn is caught up by the sweep, a racing one acts once, and ``bot_takeover`` plays on
+for a seat that forfeits."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from games.engine.bots import choose
+from games.models import Event, Game
+from games.tasks import bot_turn, sweep_overdue_games
+from tests.support.players import client_for
+from tests.support.timeouts import make_overdue
+
+pytestmark = pytest.mark.django_db(transaction=True)
+WAIT = 120.0  # seconds: a bound for a machine under load, not an expected duration
+
+
+@pytest.fixture(autouse=True)
+def no_bot_delay(settings: Any) -> None:
+    settings.UNO_BOT_DELAY = 0
+
+
+def _create(client: APIClient, **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/v1/games/", body, format="json")
+    assert answer.status_code == 201, answer.json()
+    return answer.json()
+
+
+def _play_to_the_end(client: APIClient, game_id: str, seed: int) -> dict[str, Any]:
+    """The person plays a listed action whenever it is their move; the bots do the rest."""
+    rng = random.Random(seed)
+    end = time.monotonic() + WAIT
+    while True:
+        view = client.get(f"/api/v1/games/{game_id}/").json()
+        if view["status"] != "active":
+            return view
+        assert time.monotonic() < end, "the game did not end in time"
+        pending = view["round"]["pending"]
+        actor = pending["seat"] if pending else view["round"]["current_seat"]
+        if actor != view["you"]["seat"]:
+            time.sleep(0.02)  # the worker's thread plays the bots' turns
+            continue
+        action = {**choose(rng, view["you"]["legal_actions"]), "expected_version": view["version"]}
+        answer = client.post(f"/api/v1/games/{game_id}/actions/", action, format="json")
+        assert answer.status_code in (200, 409), answer.json()
+
+
+def test_one_person_and_three_bots_of_every_level_play_to_the_end(
+    players: list[User], worker: Any
+) -> None:
+    client = client_for(players[0])
+    view = _create(client, max_players=4, target_score=60, bots=["random", "basic", "strong"])
+    assert view["status"] == "active"  # the creator and the bots fill it: it starts at once
+    assert [seat.get("bot") for seat in view["seats"]] == [None, "random", "basic", "strong"]
+    assert all(seat["player"]["username"] for seat in view["seats"])
+    final = _play_to_the_end(client, view["id"], seed=1)
+    assert final["status"] == "finished"
+    assert final["winner_seat"] is not None
+    seats_that_moved = set(
+        Event.objects.filter(game_id=view["id"], type__in=["card_played", "cards_drawn"])
+        .values_list("seat", flat=True)
+        .distinct()
+    )
+    assert {1, 2, 3} <= seats_that_moved
+    assert not Event.objects.filter(game_id=view["id"], type="timed_out").exists()
+
+
+def test_without_a_broker_bots_play_in_process(players: list[User]) -> None:
+    client = client_for(players[0])
+    view = _create(client, max_players=3, target_score=40, bots=["basic", "strong"])
+    final = _play_to_the_end(client, view["id"], seed=2)
+    assert final["status"] == "finished"
+
+
+def test_the_host_seats_bots_and_a_full_game_starts(players: list[User]) -> None:
+    host, other = client_for(players[0]), client_for(players[1])
+    view = _create(host, max_players=3)
+    url = f"/api/v1/games/{view['id']}/bots/"
+    refused = host.post(url, {"level": "genius"}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+    assert other.post(url, {"level": "basic"}, format="json").json()["code"] == "not_a_player"
+    assert other.post(f"/api/v1/games/{view['id']}/join/").status_code == 200
+    assert other.post(url, {"level": "basic"}, format="json").status_code == 403
+    answer = host.post(url, {"level": "strong"}, format="json")
+    assert answer.status_code == 200
+    started = answer.json()
+    assert started["status"] == "active"
+    assert started["seats"][2]["bot"] == "strong" and "bot" not in started["seats"][1]
+    full = host.post(url, {"level": "basic"}, format="json")
+    assert full.status_code == 409 and full.json()["code"] == "game_full"
+    listed = host.get("/api/v1/games/?mine=true").json()["results"][0]
+    assert listed["seats"][2]["bot"] == "strong"
+
+
+def test_bots_cannot_sign_in_and_show_in_profiles(players: list[User]) -> None:
+    client = client_for(players[0])
+    view = _create(client, max_players=3, bots=["basic"])
+    bot = view["seats"][1]["player"]
+    answer = APIClient().post(
+        "/api/v1/auth/token/", {"username": bot["username"], "password": ""}, format="json"
+    )
+    assert answer.status_code == 400
+    profile = client.get(f"/api/v1/players/{bot['id']}/").json()
+    assert profile["bot"] == "basic"
+    assert "bot" not in client.get("/api/v1/players/me/").json()
+
+
+def test_a_bot_turn_delivered_twice_acts_once_and_a_stale_one_not_at_all(
+    players: list[User], broker: Any
+) -> None:
+    """With a broker but no worker, the declared bot turn waits in Redis: run it by hand."""
+    client = client_for(players[0])
+    view = _create(client, max_players=2, bots=["basic"])
+    game = Game.objects.get(pk=view["id"])
+    if game.current_seat == 0:  # the person moves first: move so that the bot must act
+        action = choose(random.Random(3), client.get(f"/api/v1/games/{game.pk}/").json())
+        answer = client.post(f"/api/v1/games/{game.pk}/actions/", action, format="json")
+        assert answer.status_code == 200
+        game.refresh_from_db()
+    if game.current_seat == 0:
+        pytest.skip("the bot lost its turn at once (a skip): nothing for it to do")
+    version = game.version
+    results = [bot_turn(str(game.pk), version), bot_turn(str(game.pk), version)]
+    assert results == [True, False]
+    game.refresh_from_db()
+    assert game.version > version
+
+
+def test_a_lost_bot_turn_is_played_by_the_sweep(players: list[User], broker: Any) -> None:
+    client = client_for(players[0])
+    view = _create(client, max_players=2, bots=["basic"])
+    game = Game.objects.get(pk=view["id"])
+    while game.current_seat == 0 and game.status == "active":
+        action = choose(random.Random(game.version), client.get(f"/api/v1/games/{game.pk}/").json())
+        client.post(f"/api/v1/games/{game.pk}/actions/", action, format="json")
+        game.refresh_from_db()
+    version = game.version
+    make_overdue(game)  # as if the bot's grace had passed with its task lost
+    assert sweep_overdue_games() >= 1
+    game.refresh_from_db()
+    assert game.version > version
+    assert not Event.objects.filter(game=game, type="timed_out").exists()
+
+
+def test_with_bot_takeover_a_resigned_seat_is_played_on_by_a_basic_bot(
+    players: list[User],
+) -> None:
+    first, second, third = (client_for(p) for p in players[:3])
+    view = _create(first, max_players=3, bot_takeover=True, target_score=30)
+    assert view["settings"]["bot_takeover"] is True
+    for client in (second, third):
+        assert client.post(f"/api/v1/games/{view['id']}/join/").status_code == 200
+    assert second.post(f"/api/v1/games/{view['id']}/resign/").status_code == 200
+    after = first.get(f"/api/v1/games/{view['id']}/").json()
+    assert after["seats"][1]["bot"] == "basic" and after["seats"][1]["status"] == "playing"
+    refused = second.post(f"/api/v1/games/{view['id']}/actions/", {"action": "draw"}, format="json")
+    assert refused.status_code == 403 and refused.json()["code"] == "not_a_player"
+    assert not Event.objects.filter(game_id=view["id"], type="forfeited").exists()
