@@ -19,7 +19,7 @@ from games import bots, engine, eventstore
 from games.engine import limits
 from games.engine.options import preset_rules
 from games.engine.rules import check_deck, check_teams
-from games.models import Game, GameStatus, Seat
+from games.models import TEAMS_KEY, Game, GameStatus, Seat
 from games.selectors import seat_of
 from games.unit_of_work import GameWrite, game_write
 from notifications.outbox import Joined
@@ -43,25 +43,12 @@ class NewGame:
     bot_takeover: bool = False
 
 
-# A game's ``teams`` is kept in its ``rules`` column under this key (no migration for one
-# number); ``rules_of`` and ``teams_of`` take it apart again.
-TEAMS_KEY = "teams"
-
-
-def rules_of(game: Game) -> dict[str, Any]:
-    return {k: v for k, v in game.rules.items() if k != TEAMS_KEY}
-
-
-def teams_of(game: Game) -> int:
-    return int(game.rules.get(TEAMS_KEY, 0))
-
-
 def options_of(game: Game) -> engine.Options:
     return engine.make_options(
-        rules_of(game),
+        game.house_rules(),
         target_score=game.target_score,
         max_timeouts=game.max_timeouts,
-        teams=teams_of(game),
+        teams=game.team_count(),
     )
 
 
@@ -222,7 +209,7 @@ def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
             raise DomainError("permission_denied", "Only the host (seat 0) starts the game.")
         if len(game.roster) < 2:
             raise DomainError("not_enough_players", "A game needs at least 2 players.")
-        teams = teams_of(game)
+        teams = game.team_count()
         if teams and (len(game.roster) % teams or len(game.roster) < 2 * teams):
             raise DomainError(
                 "not_enough_players",

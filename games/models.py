@@ -9,6 +9,7 @@ state after the last event, so acting on a game never replays its whole log.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -21,6 +22,11 @@ class GameStatus(models.TextChoices):
     ACTIVE = "active"
     FINISHED = "finished"
     ABANDONED = "abandoned"
+
+
+# A game's number of teams is kept in its ``rules`` column under this key, beside the house rules
+# (no migration for one number); ``Game.house_rules`` and ``Game.team_count`` take it apart.
+TEAMS_KEY = "teams"
 
 
 class Game(models.Model):
@@ -56,6 +62,13 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.id} ({self.status}, v{self.version})"
+
+    def house_rules(self) -> dict[str, Any]:
+        return {k: v for k, v in self.rules.items() if k != TEAMS_KEY}
+
+    def team_count(self) -> int:
+        """The number of teams (0: every seat for itself)."""
+        return int(self.rules.get(TEAMS_KEY, 0))
 
 
 class SeatStatus(models.TextChoices):

@@ -26,10 +26,9 @@ _DEFAULT_RULES = engine.Options().rules()
 
 
 def settings_of(game: Game) -> dict[str, Any]:
-    # ``teams`` is kept beside the house rules in the rules column (games.lobby.TEAMS_KEY).
     # Games created before an option existed show it at its default (off).
-    rules = {**_DEFAULT_RULES, **game.rules}
-    teams = rules.pop("teams", 0)
+    rules = {**_DEFAULT_RULES, **game.house_rules()}
+    teams = game.team_count()
     shown: dict[str, Any] = {
         "max_players": game.max_players,
         "target_score": game.target_score,
@@ -75,7 +74,7 @@ def _waiting_view(game: Game, seat: int | None) -> dict[str, Any]:
         "last_round": None,
         "winner_seat": None,
     }
-    teams = game.rules.get("teams", 0)
+    teams = game.team_count()
     if teams:
         for entry in seats:
             entry["team"] = entry["seat"] % teams

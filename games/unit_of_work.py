@@ -82,13 +82,10 @@ class GameWrite:
 
     # --- the clock: a late seat's turn, played by the server -----------------------------------
 
-    def is_overdue(self) -> bool:
-        return is_overdue(self.game)
-
     def time_out(self) -> bool:
         """Act for the seat whose deadline has passed; False when it has not (or no game runs)."""
         deadline = self.game.turn_deadline
-        if not self.is_overdue() or deadline is None:
+        if not is_overdue(self.game) or deadline is None:
             return False
         if bots.seat_to_play(self.game) is not None:  # a bot whose turn was lost: it plays now
             return bots.play_turn(self)

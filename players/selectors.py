@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import Count, F, Q
 
-from games.models import GameStatus, Seat
+from games.models import TEAMS_KEY, GameStatus, Seat
 from unoservice.errors import DomainError
 
 
@@ -32,7 +32,7 @@ def player_get(*, player_id: int) -> User:
 def player_stats(*, player: User) -> PlayerStats:
     """Count the player's games in one query (a player holds at most one seat per game)."""
     finished = Q(game__status=GameStatus.FINISHED)
-    teams = Q(game__rules__has_key="teams")
+    teams = Q(game__rules__has_key=TEAMS_KEY)
     counts = Seat.objects.filter(player=player).aggregate(
         games_played=Count("pk", filter=finished),
         games_won=Count("pk", filter=finished & ~teams & Q(game__winner_seat=F("number"))),
@@ -49,13 +49,13 @@ def _team_games_won(player: User) -> int:
     """Finished games of partners won by the player's team: a team's win counts for each member.
 
     The winning team is in the game's engine snapshot (``winner_team``); ``teams`` is kept in the
-    rules column (``games.lobby.TEAMS_KEY``)."""
+    rules column (``games.models.TEAMS_KEY``)."""
     rows = Seat.objects.filter(
-        player=player, game__status=GameStatus.FINISHED, game__rules__has_key="teams"
+        player=player, game__status=GameStatus.FINISHED, game__rules__has_key=TEAMS_KEY
     ).values_list("number", "game__rules", "game__state")
     won = 0
     for number, rules, state in rows:
         team = (state or {}).get("winner_team")
-        if team is not None and number % rules["teams"] == team:
+        if team is not None and number % rules[TEAMS_KEY] == team:
             won += 1
     return won
