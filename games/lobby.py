@@ -223,6 +223,6 @@ def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
 def _start(write: GameWrite) -> None:
     game = write.game
     players = len(game.roster)
-    events = engine.start_game(players, options_of(game), game.seed, deck=game.deck)
+    events = engine.start_game(players, options_of(game), game.seed, deck=game.deck, salt=game.salt)
     eventstore.create_hands(game, players)
     write.append(events, engine.replay(events))

@@ -42,6 +42,9 @@ SERVICE_CODES: dict[str, Code] = {
     "version_conflict": Code(409, "The game has moved past the action's expected_version."),
     "username_taken": Code(409, "The username is taken, ignoring case."),
     "seq_out_of_range": Code(400, "'at' names no event of the game."),
+    "game_not_finished": Code(
+        409, "The game is not finished: its export, seed and salt are shown at its end."
+    ),
     "too_many_waiting_games": Code(
         409, "The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES)."
     ),
