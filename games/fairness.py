@@ -106,14 +106,24 @@ class Report:
         return "\n".join(lines + [f"  note: {note}" for note in self.notes])
 
 
-def verify_export(document: Mapping[str, Any]) -> Report:
-    """Check a finished game's export (``GET /api/v1/games/{id}/export/``): see the module."""
+def verify_export(document: Mapping[str, Any], seen: str | None = None) -> Report:
+    """Check a finished game's export (``GET /api/v1/games/{id}/export/``): see the module.
+
+    ``seen`` is the ``deck_commitment`` the game view showed the checker before the deal: an
+    export whose seed, salt and commitment were all replaced does not match it.
+    """
     report = Report(game=str(document.get("id")))
     try:
         events = list(document["events"])
         seed, salt = document["seed"], document["salt"]
         report.events = len(events)
-        _check_commitment(report, seed, salt, document.get("deck_commitment"))
+        committed = document.get("deck_commitment")
+        if seen is not None and seen.lower() != committed:
+            report.problems.append(
+                f"the export commits to {committed}, not to {seen.lower()}, the commitment shown "
+                "before the deal"
+            )
+        _check_commitment(report, seed, salt, committed)
         _check_chain(report, events)
         _check_replay(report, events, seed, salt, document.get("winner_seat"))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as broken:
@@ -326,13 +336,14 @@ def _short(log: Sequence[engine.Event], at: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m games.fairness EXPORT.json``: exit status 0 when the export verifies."""
+    """``python -m games.fairness EXPORT.json [COMMITMENT]``: exit status 0 when the export
+    verifies (and commits to ``COMMITMENT``, the deck commitment seen before the deal)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print("usage: python -m games.fairness EXPORT.json", file=sys.stderr)
+    if len(args) not in (1, 2):
+        print("usage: python -m games.fairness EXPORT.json [COMMITMENT]", file=sys.stderr)
         return 2
     with open(args[0], encoding="utf-8") as source:
-        report = verify_export(json.load(source))
+        report = verify_export(json.load(source), seen=args[1] if len(args) == 2 else None)
     print(report.text(), file=sys.stdout if report.ok else sys.stderr)
     return 0 if report.ok else 1
 

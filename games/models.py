@@ -30,6 +30,12 @@ class GameStatus(models.TextChoices):
 TEAMS_KEY = "teams"
 
 
+def game_salt() -> str:
+    """A new game's secret salt: random, or ``UNO_TEST_SALT`` in tests and benchmarks."""
+    fixed: str | None = settings.UNO_TEST_SALT
+    return fixed or new_salt()
+
+
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING)
@@ -46,7 +52,7 @@ class Game(models.Model):
     salt = models.CharField(
         max_length=64,
         blank=True,
-        default=new_salt,
+        default=game_salt,
         help_text=(
             "32 random bytes in hex, secret until the game ends, mixed with the seed into every "
             "shuffle; empty for games begun before fair decks (docs/fairness.md)."

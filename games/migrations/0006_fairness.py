@@ -16,6 +16,7 @@ from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 
 import games.fairness
+import games.models
 
 TRIGGER = "games_event_append_only"
 BATCH = 1000
@@ -48,7 +49,7 @@ def chain_existing(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> 
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0005_game_bot_takeover")]
+    dependencies = [("games", "0006_checkpoint")]
 
     operations = [
         migrations.AddField(
@@ -91,7 +92,7 @@ class Migration(migrations.Migration):
             name="salt",
             field=models.CharField(
                 blank=True,
-                default=games.fairness.new_salt,
+                default=games.models.game_salt,
                 help_text=(
                     "32 random bytes in hex, secret until the game ends, mixed with the seed into "
                     "every shuffle; empty for games begun before fair decks (docs/fairness.md)."

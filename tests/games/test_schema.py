@@ -57,6 +57,8 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         ("/api/v1/games/{game_id}/join/", "post"),
         ("/api/v1/games/{game_id}/replay/", "get"),
         ("/api/v1/games/{game_id}/events/", "get"),
+        # Issue 16: an export (every event of a game) is throttled as a replay is.
+        ("/api/v1/games/{game_id}/export/", "get"),
     }
 
 

@@ -24,9 +24,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", help="A game id, or the path of an export JSON file.")
+        parser.add_argument(
+            "--commitment",
+            help="The deck_commitment the game view showed before the deal: the export must "
+            "commit to the same.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        report = verify_export(_export(options["game"]))
+        report = verify_export(_export(options["game"]), seen=options["commitment"])
         if not report.ok:
             raise CommandError(report.text())
         self.stdout.write(self.style.SUCCESS(report.text()))
