@@ -209,10 +209,11 @@ def _check_replay(
     while position < len(log):
         found = _next_step(state, log, position)
         if found is None:
+            at, expected = _closest_step(state, log, position)
             report.problems.append(
-                f"event {position + 1} ({log[position]['type']}): no move of the rules from the "
-                "game as it stood gives the logged events (a shuffle or a card differs from what "
-                "the seed gives, or an event was changed)"
+                f"event {at + 1} ({log[at]['type']}): no move of the rules from the game as it "
+                f"stood gives it (the closest move gives {expected} there): a shuffle or a card "
+                "differs from what the seed gives, or the event was changed"
             )
             return
         step_events, state = found
@@ -244,6 +245,23 @@ def _next_step(
         if produced and produced == list(log[position : position + len(produced)]):
             return produced, after
     return None
+
+
+def _closest_step(
+    state: engine.GameState, log: Sequence[engine.Event], position: int
+) -> tuple[int, str]:
+    """Where the engine call that agrees with the longest run of the log from ``position`` parts
+    from it, and what it gives there: the first event the rules and the seed do not explain."""
+    best, expected = 0, "nothing"
+    for step in _candidates(state, log, position):
+        try:
+            produced = _plain(step(state)[0])
+        except engine.IllegalMove:
+            continue
+        agreed = _first_difference(produced, log[position:])
+        if agreed >= best:
+            best, expected = agreed, _short(produced, agreed)
+    return min(position + best, len(log) - 1), expected
 
 
 def _acting(seat: int, action: dict[str, Any]) -> Step:

@@ -68,7 +68,7 @@ def export_of(table: Table, seat: int = 0) -> dict[str, Any]:
 
 
 def test_the_deck_is_committed_before_the_deal_and_revealed_at_the_end(
-    players: list[Player], outsider: Player
+    players: list[Player], outsider: Player, caplog: pytest.LogCaptureFixture, random_salts: None
 ) -> None:
     ada, bob = players[:2]
     created = create_game(ada, max_players=2, target_score=1)
@@ -90,6 +90,12 @@ def test_the_deck_is_committed_before_the_deal_and_revealed_at_the_end(
         replay = ok(client.get(table.url("replay"), {"at": 1}))
         assert replay["deck_commitment"] == commitment
         assert_no_secret(replay, state)
+
+    for player in (ada, bob):  # the notifications of the start and of the turns
+        inbox = ok(player.client.get("/api/v1/notifications/"))
+        assert inbox["results"]
+        assert_no_secret(inbox, state)
+    assert state.salt not in caplog.text and HEX64.fullmatch(state.salt)
 
     final = play_to_end(table, random.Random(3))
     seed, salt = final["seed"], final["salt"]
@@ -194,6 +200,7 @@ def test_a_changed_event_fails_verification(players: list[Player]) -> None:
     report = verify_export(document)
     assert not report.ok and len(report.problems) == 1, report.problems
     assert report.problems[0].startswith(f"event {drawn.seq} (cards_drawn): no move of the rules")
+    assert "the closest move gives" in report.problems[0]
 
 
 def test_a_changed_seed_or_salt_fails_verification(players: list[Player]) -> None:
