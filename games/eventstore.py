@@ -102,7 +102,17 @@ def load_state(game: Game) -> engine.GameState:
 # --- appending ---------------------------------------------------------------------------------
 
 # The columns of the game row that appending events changes.
-_PROGRESS = ("version", "state", "status", "winner_seat", "current_seat", "turn_deadline")
+_PROGRESS = (
+    "version",
+    "state",
+    "status",
+    "winner_seat",
+    "current_seat",
+    "turn_deadline",
+    "turn_started_at",
+    "remind_at",
+    "away",
+)
 
 
 def _prep(model: type[Any], name: str, value: Any, db: BaseDatabaseWrapper) -> Any:

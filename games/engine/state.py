@@ -70,6 +70,8 @@ class GameState:
     winner: int | None
     given_deck: bool  # the current round was dealt from a deck given at creation
     winner_team: int | None = None  # with teams: the team that won the game
+    # The bank clock: each seat's seconds left as of its last move (empty with the move clock).
+    banks: tuple[int, ...] = ()
 
     @property
     def top_card(self) -> str | None:
@@ -114,4 +116,5 @@ def initial_state(players: int, options: Options, seed: int) -> GameState:
         last_round=None,
         winner=None,
         given_deck=False,
+        banks=(options.bank_initial,) * players if options.bank else (),
     )
