@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from games.models import Event, Game
 from games.tasks import sweep_overdue_games, time_out_game
@@ -107,3 +108,29 @@ def test_the_task_the_sweep_and_the_lazy_path_count_the_bank_alike(
     # The next seat's clock started at the deadline that passed, with its whole bank.
     assert started_late == timedelta(0)
     assert allowance == timedelta(seconds=600)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_vacation_ended_early_queues_the_deadline_it_brought_back(
+    worker: Any, django_user_model: type[User]
+) -> None:
+    """An hour's turn with 8 s left when its player goes away: the deadline moves a day on (no
+    task so far ahead); back at once, the worker acts about 8 s later by the task queued then."""
+    users = [django_user_model.objects.create_user(f"traveller{i}") for i in range(2)]
+    game = started_game(users, turn_timeout=3600)
+    idle, version = game.current_seat, game.version
+    assert idle is not None
+    pass_time(game, 3592)
+    away = client_for(users[idle])
+    assert away.post("/api/v1/players/me/vacation/", {"days": 1}, format="json").status_code == 201
+    game.refresh_from_db()
+    assert game.turn_deadline is not None and game.turn_deadline > timezone.now() + timedelta(
+        hours=23
+    )
+
+    assert away.delete("/api/v1/players/me/vacation/").status_code == 200
+
+    timed_out = wait_for(
+        lambda: Event.objects.filter(game=game, type="timed_out", seq__gt=version).first()
+    )
+    assert timed_out.seat == idle
