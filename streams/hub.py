@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, TypeVar
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 
+from games.engine import shown_alike
 from games.models import Event, Game, GameStatus
 from streams.frames import Logged, event_frame
 
@@ -282,10 +283,11 @@ class GameLog:
     def _frames(self, after: int, seat: int | None, revealed: bool) -> bytes:
         frames = []
         for row in self.rows[max(0, after - self.base) :]:
-            key = (row.seq, seat, revealed)
+            # An event every viewer sees alike is rendered once for all of them.
+            key = (row.seq, None, False) if shown_alike(row.type) else (row.seq, seat, revealed)
             shown = self.rendered.get(key)
             if shown is None:
-                shown = self.rendered[key] = event_frame(row, seat, revealed)
+                shown = self.rendered[key] = event_frame(row, key[1], key[2])
             frames.append(shown)
         return b"".join(frames)
 
