@@ -61,6 +61,7 @@ class Row(NamedTuple):
     seat: int | None
     data: Any
     created_at: datetime
+    hash: str
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,15 @@ def read_log(game_id: str, after: int, limit: int = READ_LIMIT) -> Page:
     any; the row alone otherwise. A stream's own backlog, and the WSGI server's answer."""
     try:
         new = Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
-        fields = ("seq", "type", "seat", "data", "created_at", *(f"game__{f}" for f in SUMMARY))
+        fields = (
+            "seq",
+            "type",
+            "seat",
+            "data",
+            "created_at",
+            "hash",
+            *(f"game__{f}" for f in SUMMARY),
+        )
         rows = list(new.select_related("game").only(*fields)[:limit])
         game = rows[0].game if rows else Game.objects.only(*SUMMARY).get(pk=game_id)
     except (OperationalError, InterfaceError):
@@ -136,11 +145,12 @@ def _json(value: Any) -> Any:
 def _logs_sql() -> str:
     games, events = Game._meta.db_table, Event._meta.db_table
     return f"""
-        SELECT g.id, g.status, g.version, g.roster, e.seq, e.type, e.seat, e.data, e.created_at
+        SELECT g.id, g.status, g.version, g.roster,
+            e.seq, e.type, e.seat, e.data, e.created_at, e.hash
         FROM unnest(%s::uuid[], %s::integer[]) AS w(game_id, after)
         JOIN {games} AS g ON g.id = w.game_id
         LEFT JOIN LATERAL (
-            SELECT seq, type, seat, data, created_at FROM {events}
+            SELECT seq, type, seat, data, created_at, hash FROM {events}
             WHERE game_id = w.game_id AND seq > w.after ORDER BY seq LIMIT %s
         ) AS e ON true
         ORDER BY g.id, e.seq
@@ -171,13 +181,13 @@ def read_logs(wanted: dict[str, int]) -> dict[str, News]:
         raise
     rows: dict[str, list[Logged]] = {}
     summaries: dict[str, Summary] = {}
-    for game_id, status, version, roster, seq, kind, seat, data, created_at in found:
+    for game_id, status, version, roster, seq, kind, seat, data, created_at, digest in found:
         key = str(game_id)
         if key not in summaries:
             summaries[key] = Summary(status, version, _json(roster))
             rows[key] = []
         if seq is not None:
-            rows[key].append(Row(seq, kind, seat, _json(data), created_at))
+            rows[key].append(Row(seq, kind, seat, _json(data), created_at, digest))
     return {key: News(rows[key], summary) for key, summary in summaries.items()}
 
 
