@@ -77,7 +77,7 @@ from games.engine.events import VOLUNTARY_DRAWS, Event, event
 from games.engine.evolve import APPLIERS, apply, pending_to_data
 from games.engine.limits import PLAYERS
 from games.engine.options import Options
-from games.engine.state import GameState, Pending
+from games.engine.state import GameState, Pending, draft_of, make_pending
 
 MIN_PLAYERS = PLAYERS.low
 MAX_PLAYERS = PLAYERS.high
@@ -85,18 +85,29 @@ ACTIONS = ("play", "draw", "pass", "challenge", "accept", "color", "uno", "catch
 
 
 class Turn:
-    """Events decided so far, and the state they lead to: later rules read the state in between."""
+    """Events decided so far, and the state they lead to: later rules read the state in between.
+
+    ``state`` is a draft (``state.draft_of``), a copy of the state the move starts from: each event
+    is written into it as it is decided. So a rule that needs a value from before an event reads it
+    before emitting the event (``turn.state`` and any name bound to it show the latest values).
+    """
 
     __slots__ = ("events", "state")
+    events: list[Event]
+    state: GameState
 
     def __init__(self, state: GameState) -> None:
-        self.state = state
-        self.events: list[Event] = []
+        self.state = draft_of(state)
+        self.events = []
 
     def emit(self, type_: str, seat: int | None = None, /, **data: Any) -> None:
-        item: Event = {"type": type_, "seat": seat, "data": data}
-        self.state = APPLIERS[type_](self.state, seat, data)  # type: ignore[arg-type]
-        self.events.append(item)
+        APPLIERS[type_](self.state, seat, data)  # type: ignore[arg-type]
+        self.events.append({"type": type_, "seat": seat, "data": data})
+
+    def emit_data(self, type_: str, seat: int | None, data: dict[str, Any]) -> None:
+        """``emit`` with the data already in a dict (the event keeps that dict)."""
+        APPLIERS[type_](self.state, seat, data)  # type: ignore[arg-type]
+        self.events.append({"type": type_, "seat": seat, "data": data})
 
 
 # --- small rules ---------------------------------------------------------------------------
@@ -112,6 +123,11 @@ def next_seat(state: GameState, seat: int, steps: int = 1, direction: int | None
     step = state.direction if direction is None else direction
     statuses = state.statuses
     n = state.players
+    if steps == 1:
+        seat = (seat + step) % n
+        while statuses[seat] != "playing":
+            seat = (seat + step) % n
+        return seat
     for _ in range(steps):
         seat = (seat + step) % n
         while statuses[seat] != "playing":
@@ -146,7 +162,8 @@ def is_partner(options: Options, seat: int, other: int) -> bool:
 def discarded_with(options: Options, hand: Sequence[str], card: str) -> list[str]:
     """``zero_discards_color``: the cards of ``hand`` (the play's cards taken out) that go to the
     discard pile with ``card``, the play's last card."""
-    if options.discarding_rank is None or RANK_OF[card] != options.discarding_rank:
+    rank = options.discarding_rank
+    if rank is None or RANK_OF[card] != rank:
         return []
     color = COLOR_OF[card]
     return [c for c in hand if COLOR_OF[c] == color]
@@ -307,7 +324,7 @@ def _turn_starter(turn: Turn, first: int, dealer: int) -> None:
     turn.emit("starter_turned", None, card=card)
     rank = RANK_OF[card]
     if card == WILD:
-        _change_turn(turn, first, pending=Pending(kind="color", seat=first))
+        _change_turn(turn, first, pending=make_pending(kind="color", seat=first))
     elif rank == "skip":
         _change_turn(turn, next_seat(turn.state, first))
     elif rank == "reverse":
@@ -322,12 +339,14 @@ def _turn_starter(turn: Turn, first: int, dealer: int) -> None:
 def _change_turn(
     turn: Turn, seat: int, *, direction: int | None = None, pending: Pending | None = None
 ) -> None:
-    turn.emit(
+    turn.emit_data(
         "turn_changed",
         None,
-        seat=seat,
-        direction=turn.state.direction if direction is None else direction,
-        pending=pending_to_data(pending),
+        {
+            "seat": seat,
+            "direction": turn.state.direction if direction is None else direction,
+            "pending": None if pending is None else pending_to_data(pending),
+        },
     )
 
 
@@ -472,7 +491,7 @@ def _check_playable(state: GameState, seat: int, cards: list[str], jump_in: bool
 def _check_extras(state: GameState, seat: int, cards: list[str], action: dict[str, Any]) -> None:
     last = cards[-1]
     color = action.get("color")
-    if last in (WILD, WILD_DRAW4):
+    if last in WILDS:
         if color is None:
             raise _illegal("color_required", f"Playing {last} needs a 'color'.")
         if color not in COLORS:
@@ -482,7 +501,7 @@ def _check_extras(state: GameState, seat: int, cards: list[str], action: dict[st
     options = state.options
     target = action.get("target")
     rank = RANK_OF[last]
-    give = _check_gift(state, seat, cards, action)
+    give = _check_gift(state, seat, cards, action) if "give" in action else []
     if options.seven_zero and rank == "7":
         if target is None:
             raise _illegal("target_required", "A 7 swaps hands: name a 'target' seat.")
@@ -500,6 +519,8 @@ def _check_extras(state: GameState, seat: int, cards: list[str], action: dict[st
             "takes a 'target'."
         )
     uno = action.get("uno", False)
+    if uno is False:
+        return
     if not isinstance(uno, bool):
         raise _invalid("'uno' must be true or false.")
     if uno and _cards_left(state, seat, cards, give) != 1:
@@ -549,43 +570,61 @@ def _is_seat(state: GameState, value: Any) -> bool:
 
 def _play(turn: Turn, seat: int, action: dict[str, Any]) -> None:
     state = turn.state
-    cards = _parse_cards(state, action)
+    options = state.options
+    if "card" in action and "cards" not in action:  # one card: _parse_cards, inlined
+        card = action["card"]
+        if not isinstance(card, str) or card not in CARD_CODES:
+            raise _invalid(f"Unknown card code {card!r}.")
+        cards = [card]
+    else:
+        cards = _parse_cards(state, action)
     jump_in = False
-    if state.actor != seat:
+    pending = state.pending
+    if (pending.seat if pending is not None else state.current) != seat:
         if len(cards) == 1 and cards[0] == state.top_card and may_jump_in(state, seat):
             jump_in = True
         else:
             _require_turn(state, seat)
     hand = state.hands[seat]
-    if not _holds(hand, cards):
-        raise _illegal("card_not_in_hand", f"You do not hold {', '.join(cards)}.")
-    _check_combination(state.options, cards)
-    _check_playable(state, seat, cards, jump_in)
-    _check_extras(state, seat, cards, action)
-    if _finishes_on_action(state.options, len(hand), cards):
-        raise _illegal("illegal_card", "You may not go out on an action or wild card.")
+    if len(cards) == 1:
+        if cards[0] not in hand:
+            raise _illegal("card_not_in_hand", f"You do not hold {', '.join(cards)}.")
+    else:
+        if not _holds(hand, cards):
+            raise _illegal("card_not_in_hand", f"You do not hold {', '.join(cards)}.")
+        _check_combination(options, cards)
     last = cards[-1]
+    if pending is None and not jump_in:  # _check_playable's first case, inlined
+        top = state.discard_pile[-1]
+        if not matches(cards[0], top, state.color, options.action_on_action):
+            raise _illegal("illegal_card", f"{cards[0]} does not match {top} in {state.color}.")
+    else:
+        _check_playable(state, seat, cards, jump_in)
+    _check_extras(state, seat, cards, action)
+    if len(hand) == len(cards) and _finishes_on_action(options, len(hand), cards):
+        raise _illegal("illegal_card", "You may not go out on an action or wild card.")
     target = action.get("target")
+    uno = action.get("uno", False) is True
     data: dict[str, Any] = {
         "cards": cards,
-        "color": action["color"] if last in (WILD, WILD_DRAW4) else COLOR_OF[last],
-        "uno": bool(action.get("uno", False)),
+        "color": action["color"] if last in WILDS else COLOR_OF[last],
+        "uno": uno,
     }
     if target is not None:
         data["target"] = target
     if jump_in:
         data["jump_in"] = True
     previous_color = state.color
-    pending = state.pending
     give = action.get("give") or []
     if give:
         del data["target"]  # the gift's event names its receiver
-    turn.emit("card_played", seat, **data)
-    discarded = discarded_with(state.options, turn.state.hands[seat], last)
-    if discarded:
-        turn.emit("color_discarded", seat, cards=discarded, uno=data["uno"])
+    turn.emit_data("card_played", seat, data)
+    if options.discarding_rank is not None:
+        discarded = discarded_with(options, turn.state.hands[seat], last)
+        if discarded:
+            turn.emit("color_discarded", seat, cards=discarded, uno=uno)
     if give:
-        turn.emit("cards_given", seat, target=target, cards=give, uno=data["uno"])
+        turn.emit("cards_given", seat, target=target, cards=give, uno=uno)
     _after_play(turn, seat, last, previous_color, pending, None if give else target)
 
 
@@ -614,7 +653,7 @@ def _after_play(
         back = pending.from_seat
         if state.statuses[back] != "playing":
             back = next_seat(state, seat, direction=direction)
-        penalty = Pending(
+        penalty = make_pending(
             kind="draw_penalty",
             seat=back,
             amount=owed,
@@ -626,7 +665,7 @@ def _after_play(
         victim = nxt = next_seat(state, seat)
         amount = owed + (4 if card == WILD_DRAW4 else 2)
         if card == WILD_DRAW4 and not owed:
-            penalty = Pending(
+            penalty = make_pending(
                 kind="wild_draw4",
                 seat=victim,
                 amount=amount,
@@ -635,7 +674,7 @@ def _after_play(
                 draw_card=WILD_DRAW4,
             )
         elif options.stacking:
-            penalty = Pending(
+            penalty = make_pending(
                 kind="draw_penalty", seat=victim, amount=amount, from_seat=seat, draw_card=card
             )
         else:
@@ -682,12 +721,15 @@ def _draw_action(turn: Turn, seat: int, action: dict[str, Any]) -> None:
             raise _illegal("must_play", "With must_play a seat holding a playable card plays it.")
         if state.options.draw_until_playable:
             card = _draw_until_playable(turn, seat)
+        elif state.draw_pile:  # _draw of one card, inlined: a draw is every third move or so
+            card = state.draw_pile[0]
+            turn.emit_data("cards_drawn", seat, {"cards": [card], "reason": "draw"})
         else:
             drawn = _draw(turn, seat, 1, "draw")
             card = drawn[0] if drawn else None
         state = turn.state
         if card is not None and fits(state, card):
-            _change_turn(turn, seat, pending=Pending(kind="play_drawn", seat=seat, card=card))
+            _change_turn(turn, seat, pending=make_pending(kind="play_drawn", seat=seat, card=card))
         else:
             _change_turn(turn, next_seat(state, seat))
     elif pending.kind == "draw_penalty":
@@ -822,7 +864,8 @@ def _check_seat(state: GameState, seat: int) -> None:
 
 def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event], GameState]:
     """Decide ``action`` by ``seat``: the events, and the state they lead to."""
-    _check_active(state)
+    if state.status != "active":
+        _check_active(state)
     if not isinstance(action, dict):
         raise _invalid("An action is a JSON object.")
     name = action.get("action")
@@ -833,12 +876,157 @@ def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event
     if not allowed.issuperset(action):
         unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
         raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
-    _check_seat(state, seat)
+    # _check_seat, with its common case first: an int seat of the table still playing
+    if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
+        _check_seat(state, seat)
+    if state.options.simple_moves:
+        quick = quick_move(state, seat, action)
+        if quick is not None:
+            return quick
     turn = Turn(state)
     handler(turn, seat, action)
     if state.catchable and name in CLOSING and state.options.uno_auto_penalty:
         _uno_auto_penalty(turn, state)
     return turn.events, turn.state
+
+
+# --- the short path of the commonest moves ----------------------------------------------------
+
+_QUICK_PLAY_FIELDS = frozenset({"action", "card", "color", "uno"})
+_NO_SEATS: frozenset[int] = frozenset()
+
+
+def quick_move(
+    state: GameState, seat: int, action: dict[str, Any]
+) -> tuple[list[Event], GameState] | None:
+    """``act`` for the commonest moves, in one step: the same events and the same state as the
+    rules above, or ``None`` for any move it does not cover (``act`` then decides it in full).
+
+    It covers, under options with ``simple_moves``, a draw on the seat's own turn with cards in
+    the draw pile, and the play of a number, skip, reverse or wild card (with its colour and
+    ``uno``) that matches and does not empty the hand, on the seat's own turn or of the card it
+    just drew. It refuses nothing: any doubt is ``None``. ``act`` calls it once the action's
+    name, fields and seat are checked; a property test holds it to ``act``'s full path.
+    """
+    pending = state.pending
+    name = action["action"]
+    if name == "play":
+        if pending is None:
+            if state.current != seat:
+                return None
+        elif pending.kind != "play_drawn" or pending.seat != seat:
+            return None
+        if not _QUICK_PLAY_FIELDS.issuperset(action):
+            return None
+        card = action.get("card")
+        hand = state.hands[seat]
+        if card not in hand or len(hand) < 2:  # a card of the hand is a valid code
+            return None
+        if pending is not None and card != pending.card:
+            return None
+        rank = RANK_OF[card]
+        color = action.get("color")
+        if card in WILDS:
+            if card == WILD_DRAW4 or color not in COLORS:
+                return None
+        elif color is not None or rank == "draw2":
+            return None
+        else:
+            color = COLOR_OF[card]
+        top = state.discard_pile[-1]
+        if pending is None and not (
+            card in WILDS or COLOR_OF[card] == state.color or rank == RANK_OF[top]
+        ):
+            return None
+        uno = action.get("uno", False)
+        if uno is not False and (uno is not True or len(hand) != 2):
+            return None
+        index = hand.index(card)
+        rest = hand[:index] + hand[index + 1 :]
+        fields = state.__dict__.copy()
+        if len(rest) == 1:
+            if uno:
+                fields["uno"] = state.uno | {seat}
+                fields["catchable"] = _NO_SEATS
+            else:
+                fields["catchable"] = frozenset((seat,))
+        else:
+            if seat in state.uno:
+                fields["uno"] = state.uno - {seat}
+            fields["catchable"] = _NO_SEATS
+        if state.timeouts[seat]:
+            fields["timeouts"] = (*state.timeouts[:seat], 0, *state.timeouts[seat + 1 :])
+        hands = state.hands
+        fields["hands"] = (*hands[:seat], rest, *hands[seat + 1 :])
+        fields["discard_pile"] = (*state.discard_pile, card)
+        fields["color"] = color
+        fields["pending"] = None
+        fields["penalty_drawn"] = None
+        direction = state.direction
+        if rank == "reverse":
+            direction = -direction
+            if state.statuses.count("playing") == 2:
+                nxt = seat  # with two players a reverse acts as a skip
+            else:
+                nxt = next_seat(state, seat, direction=direction)
+        elif rank == "skip":
+            nxt = next_seat(state, seat, 2)
+        else:
+            nxt = next_seat(state, seat)
+        fields["current"] = nxt
+        fields["direction"] = direction
+        events: list[Event] = [
+            {
+                "type": "card_played",
+                "seat": seat,
+                "data": {"cards": [card], "color": color, "uno": uno},
+            },
+            {
+                "type": "turn_changed",
+                "seat": None,
+                "data": {"seat": nxt, "direction": direction, "pending": None},
+            },
+        ]
+    elif name == "draw":
+        pile = state.draw_pile
+        if pending is not None or state.current != seat or not pile:
+            return None
+        card = pile[0]
+        fields = state.__dict__.copy()
+        hands = state.hands
+        hand = (*hands[seat], card)
+        fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
+        fields["draw_pile"] = pile[1:]
+        if seat in state.uno and len(hand) != 1:
+            fields["uno"] = state.uno - {seat}
+        fields["catchable"] = _NO_SEATS
+        fields["penalty_drawn"] = None
+        if state.timeouts[seat]:
+            fields["timeouts"] = (*state.timeouts[:seat], 0, *state.timeouts[seat + 1 :])
+        if matches(card, state.discard_pile[-1], state.color):
+            turn_data: dict[str, Any] = {
+                "seat": seat,
+                "direction": state.direction,
+                "pending": {"type": "play_drawn", "seat": seat, "card": card},
+            }
+            fields["pending"] = make_pending(kind="play_drawn", seat=seat, card=card)
+        else:
+            nxt = next_seat(state, seat)
+            turn_data = {"seat": nxt, "direction": state.direction, "pending": None}
+            fields["current"] = nxt
+        events = [
+            {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
+            {"type": "turn_changed", "seat": None, "data": turn_data},
+        ]
+    else:
+        return None
+    new = _new_state(GameState)
+    _set_fields(new, "__dict__", fields)
+    return events, new
+
+
+_new_state = object.__new__
+_set_fields = object.__setattr__
 
 
 # The actions that close the UNO catch window (a timeout does too).
@@ -923,14 +1111,16 @@ def _forfeit(turn: Turn, seat: int, reason: str) -> None:
     if was_actor:
         nxt = next_seat(state, seat)
         # A starter wild still needs its colour: the next seat, now the first player, names it.
-        naming = Pending(kind="color", seat=nxt) if pending and pending.kind == "color" else None
+        naming = (
+            make_pending(kind="color", seat=nxt) if pending and pending.kind == "color" else None
+        )
         _change_turn(turn, nxt, pending=naming)
     elif pending is not None and pending.from_seat == seat and pending.kind == "wild_draw4":
         # A forfeited seat holds nothing to be challenged on: the draw four stands.
         _change_turn(
             turn,
             pending.seat,
-            pending=Pending(
+            pending=make_pending(
                 kind="draw_penalty",
                 seat=pending.seat,
                 amount=pending.amount,

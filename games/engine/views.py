@@ -83,26 +83,39 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     actions: list[Action] = []
     hand = state.hands[seat]
     pending = state.pending
+    options = state.options
     if seat == state.current:
         if pending is None:
             top, color = state.discard_pile[-1], state.color
             top_rank = RANK_OF[top]
-            strict = state.options.action_on_action and top_rank in ACTION_RANKS
+            strict = options.action_on_action and top_rank in ACTION_RANKS
+            # With no rule that adds to a card's entries, and a hand that no play leaves at one
+            # card, each playable card is listed as itself (a wild once per colour), inline:
+            # this loop runs for every view and every bot move.
+            plain = options.plain_plays and len(hand) != 2
             for card in dict.fromkeys(hand):
-                # matches(), inlined: this loop runs for every view and every bot move
+                # matches(), inlined
                 rank = RANK_OF[card]
                 if strict and rank != top_rank and rank in ACTION_RANKS:
                     continue
-                if COLOR_OF[card] == color or rank == top_rank or card in WILDS:
-                    actions += _play_entries(state, seat, card)
-            if not (state.options.must_play and has_play(state, seat)):
+                if card in WILDS:
+                    if plain:
+                        actions += [{"action": "play", "card": card, "color": c} for c in COLORS]
+                    else:
+                        actions += _play_entries(state, seat, card)
+                elif COLOR_OF[card] == color or rank == top_rank:
+                    if plain:
+                        actions.append({"action": "play", "card": card})
+                    else:
+                        actions += _play_entries(state, seat, card)
+            if not (options.must_play and has_play(state, seat)):
                 actions.append({"action": "draw"})
         elif pending.kind == "color":
             actions += [{"action": "color", "color": color} for color in COLORS]
         elif pending.kind == "play_drawn":
             assert pending.card is not None
             actions += _play_entries(state, seat, pending.card)
-            if not state.options.force_play:
+            if not options.force_play:
                 actions.append({"action": "pass"})
         else:
             if pending.kind == "wild_draw4":
@@ -117,9 +130,10 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
         actions += _play_entries(state, seat, top)
     if len(hand) == 1 and seat not in state.uno:
         actions.append({"action": "uno"})
-    for target in sorted(state.catchable):
-        if target != seat and not is_partner(state.options, seat, target):
-            actions.append({"action": "catch", "target": target})
+    if state.catchable:
+        for target in sorted(state.catchable):
+            if target != seat and not is_partner(options, seat, target):
+                actions.append({"action": "catch", "target": target})
     return actions
 
 
