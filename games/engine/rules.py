@@ -118,6 +118,23 @@ def _rng(state: GameState) -> random.Random:
     return random.Random(f"{state.seed}:{state.shuffles}")
 
 
+_BITS = tuple(n.bit_length() for n in range(128))
+
+
+def shuffle(rng: random.Random, cards: list[str]) -> None:
+    """``rng.shuffle(cards)``: the same order from the same calls to ``getrandbits``, written as
+    one loop (``random.shuffle`` calls a Python function per card; a round deals 108 cards)."""
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = bits[n] if n < 128 else n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def next_seat(state: GameState, seat: int, steps: int = 1, direction: int | None = None) -> int:
     """The seat ``steps`` places on from ``seat`` among the seats still holding cards."""
     step = state.direction if direction is None else direction
@@ -148,6 +165,14 @@ def matches(card: str, top: str, color: str | None, action_on_action: bool = Fal
     if action_on_action and rank != top_rank and rank in ACTION_RANKS and top_rank in ACTION_RANKS:
         return False
     return COLOR_OF[card] == color or rank == top_rank
+
+
+# PLAYABLE_ON[top][color]: the cards ``matches`` lets go on ``top`` in ``color`` (the official
+# rules, without action_on_action): one set lookup per card of a hand.
+PLAYABLE_ON: dict[str, dict[str, frozenset[str]]] = {
+    top: {color: frozenset(c for c in CARD_CODES if matches(c, top, color)) for color in COLORS}
+    for top in CARD_CODES
+}
 
 
 def fits(state: GameState, card: str) -> bool:
@@ -297,7 +322,7 @@ def _start_round(turn: Turn, number: int, dealer: int, deck: Sequence[str] | Non
     seats = seats[first_index:] + seats[:first_index]
     if deck is None:
         order = list(DECK)
-        _rng(state).shuffle(order)
+        shuffle(_rng(state), order)
     else:
         order = list(deck)
     turn.emit(
@@ -359,7 +384,7 @@ def _refill(turn: Turn) -> bool:
     if len(state.discard_pile) <= 1:
         return False
     order = list(state.discard_pile[:-1])
-    _rng(state).shuffle(order)
+    shuffle(_rng(state), order)
     turn.emit("pile_reshuffled", None, draw_pile=order)
     return True
 
@@ -902,127 +927,224 @@ def quick_move(
     """``act`` for the commonest moves, in one step: the same events and the same state as the
     rules above, or ``None`` for any move it does not cover (``act`` then decides it in full).
 
-    It covers, under options with ``simple_moves``, a draw on the seat's own turn with cards in
-    the draw pile, and the play of a number, skip, reverse or wild card (with its colour and
-    ``uno``) that matches and does not empty the hand, on the seat's own turn or of the card it
-    just drew. It refuses nothing: any doubt is ``None``. ``act`` calls it once the action's
-    name, fields and seat are checked; a property test holds it to ``act``'s full path.
+    It covers, under options with ``simple_moves``: a draw on the seat's own turn with cards in
+    the draw pile; the play of a card that matches and does not empty the hand (a draw2 only
+    without ``stacking`` and with the two cards in the draw pile), with its colour and ``uno``, on
+    the seat's own turn or of the card it just drew; accepting a wild-draw4 with the cards in the
+    draw pile. It refuses nothing: any doubt is ``None``. ``act`` calls it once the action's name,
+    fields and seat are checked; a property test holds it to ``act``'s full path.
     """
-    pending = state.pending
     name = action["action"]
     if name == "play":
-        if pending is None:
-            if state.current != seat:
-                return None
-        elif pending.kind != "play_drawn" or pending.seat != seat:
-            return None
-        if not _QUICK_PLAY_FIELDS.issuperset(action):
-            return None
-        card = action.get("card")
-        hand = state.hands[seat]
-        if card not in hand or len(hand) < 2:  # a card of the hand is a valid code
-            return None
-        if pending is not None and card != pending.card:
-            return None
-        rank = RANK_OF[card]
-        color = action.get("color")
-        if card in WILDS:
-            if card == WILD_DRAW4 or color not in COLORS:
-                return None
-        elif color is not None or rank == "draw2":
-            return None
-        else:
-            color = COLOR_OF[card]
-        top = state.discard_pile[-1]
-        if pending is None and not (
-            card in WILDS or COLOR_OF[card] == state.color or rank == RANK_OF[top]
-        ):
-            return None
-        uno = action.get("uno", False)
-        if uno is not False and (uno is not True or len(hand) != 2):
-            return None
-        index = hand.index(card)
-        rest = hand[:index] + hand[index + 1 :]
-        fields = state.__dict__.copy()
-        if len(rest) == 1:
-            if uno:
-                fields["uno"] = state.uno | {seat}
-                fields["catchable"] = _NO_SEATS
-            else:
-                fields["catchable"] = frozenset((seat,))
-        else:
-            if seat in state.uno:
-                fields["uno"] = state.uno - {seat}
-            fields["catchable"] = _NO_SEATS
-        if state.timeouts[seat]:
-            fields["timeouts"] = (*state.timeouts[:seat], 0, *state.timeouts[seat + 1 :])
-        hands = state.hands
-        fields["hands"] = (*hands[:seat], rest, *hands[seat + 1 :])
-        fields["discard_pile"] = (*state.discard_pile, card)
-        fields["color"] = color
-        fields["pending"] = None
-        fields["penalty_drawn"] = None
-        direction = state.direction
-        if rank == "reverse":
-            direction = -direction
-            if state.statuses.count("playing") == 2:
-                nxt = seat  # with two players a reverse acts as a skip
-            else:
-                nxt = next_seat(state, seat, direction=direction)
-        elif rank == "skip":
-            nxt = next_seat(state, seat, 2)
-        else:
-            nxt = next_seat(state, seat)
-        fields["current"] = nxt
-        fields["direction"] = direction
-        events: list[Event] = [
-            {
-                "type": "card_played",
-                "seat": seat,
-                "data": {"cards": [card], "color": color, "uno": uno},
-            },
-            {
-                "type": "turn_changed",
-                "seat": None,
-                "data": {"seat": nxt, "direction": direction, "pending": None},
-            },
-        ]
-    elif name == "draw":
-        pile = state.draw_pile
-        if pending is not None or state.current != seat or not pile:
-            return None
-        card = pile[0]
-        fields = state.__dict__.copy()
-        hands = state.hands
-        hand = (*hands[seat], card)
-        fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
-        fields["draw_pile"] = pile[1:]
-        if seat in state.uno and len(hand) != 1:
-            fields["uno"] = state.uno - {seat}
-        fields["catchable"] = _NO_SEATS
-        fields["penalty_drawn"] = None
-        if state.timeouts[seat]:
-            fields["timeouts"] = (*state.timeouts[:seat], 0, *state.timeouts[seat + 1 :])
-        if matches(card, state.discard_pile[-1], state.color):
-            turn_data: dict[str, Any] = {
-                "seat": seat,
-                "direction": state.direction,
-                "pending": {"type": "play_drawn", "seat": seat, "card": card},
-            }
-            fields["pending"] = make_pending(kind="play_drawn", seat=seat, card=card)
-        else:
-            nxt = next_seat(state, seat)
-            turn_data = {"seat": nxt, "direction": state.direction, "pending": None}
-            fields["current"] = nxt
-        events = [
-            {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
-            {"type": "turn_changed", "seat": None, "data": turn_data},
-        ]
-    else:
-        return None
+        return _quick_play(state, seat, action)
+    if name == "draw":
+        return _quick_draw(state, seat)
+    if name == "accept":
+        return _quick_accept(state, seat)
+    return None
+
+
+def _own_turn_fields(state: GameState, seat: int) -> dict[str, Any]:
+    """A copy of ``state``'s fields with the seat's timeout count reset: its own move."""
+    fields = state.__dict__.copy()
+    timeouts = state.timeouts
+    if timeouts[seat]:
+        fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
+    return fields
+
+
+def _made(fields: dict[str, Any]) -> GameState:
     new = _new_state(GameState)
     _set_fields(new, "__dict__", fields)
-    return events, new
+    return new
+
+
+def _quick_play(
+    state: GameState, seat: int, action: dict[str, Any]
+) -> tuple[list[Event], GameState] | None:
+    pending = state.pending
+    if pending is None:
+        if state.current != seat:
+            return None
+    elif pending.kind != "play_drawn" or pending.seat != seat:
+        return None
+    if not _QUICK_PLAY_FIELDS.issuperset(action):
+        return None
+    card = action.get("card")
+    hand = state.hands[seat]
+    if card not in hand or len(hand) < 2:  # a card of the hand is a valid code
+        return None
+    if pending is not None and card != pending.card:
+        return None
+    rank = RANK_OF[card]
+    color = action.get("color")
+    pile = state.draw_pile
+    if card in WILDS:
+        if color not in COLORS:
+            return None
+    elif color is not None:
+        return None
+    else:
+        color = COLOR_OF[card]
+        if rank == "draw2" and (state.options.stacking or len(pile) < 2):
+            return None
+    previous_color = state.color
+    if pending is None and (
+        previous_color is None or card not in PLAYABLE_ON[state.discard_pile[-1]][previous_color]
+    ):
+        return None
+    uno = action.get("uno", False)
+    if uno is not False and (uno is not True or len(hand) != 2):
+        return None
+    # card_played
+    index = hand.index(card)
+    rest = hand[:index] + hand[index + 1 :]
+    fields = _own_turn_fields(state, seat)
+    if len(rest) == 1:
+        if uno:
+            fields["uno"] = state.uno | {seat}
+            catchable = _NO_SEATS
+        else:
+            catchable = frozenset((seat,))
+    else:
+        if seat in state.uno:
+            fields["uno"] = state.uno - {seat}
+        catchable = _NO_SEATS
+    fields["catchable"] = catchable
+    hands = state.hands
+    hands = (*hands[:seat], rest, *hands[seat + 1 :])
+    fields["hands"] = hands
+    fields["discard_pile"] = (*state.discard_pile, card)
+    fields["color"] = color
+    fields["penalty_drawn"] = None
+    events: list[Event] = [
+        {
+            "type": "card_played",
+            "seat": seat,
+            "data": {"cards": [card], "color": color, "uno": uno},
+        }
+    ]
+    # _after_play
+    direction = state.direction
+    next_pending: Pending | None = None
+    if rank == "reverse":
+        direction = -direction
+        if state.statuses.count("playing") == 2:
+            nxt = seat  # with two players a reverse acts as a skip
+        else:
+            nxt = next_seat(state, seat, direction=direction)
+    elif rank == "skip":
+        nxt = next_seat(state, seat, 2)
+    elif rank == "draw2":  # the next seat draws two at once and is skipped
+        victim = next_seat(state, seat)
+        drawn = pile[:2]
+        victim_hand = hands[victim] + drawn
+        fields["hands"] = (*hands[:victim], victim_hand, *hands[victim + 1 :])
+        fields["draw_pile"] = pile[2:]
+        if victim in state.uno:  # the victim holds three cards or more now
+            fields["uno"] = fields["uno"] - {victim}
+        if victim in catchable:
+            fields["catchable"] = catchable - {victim}
+        fields["penalty_drawn"] = (victim, drawn)
+        events.append(
+            {
+                "type": "cards_drawn",
+                "seat": victim,
+                "data": {"cards": list(drawn), "reason": "penalty"},
+            }
+        )
+        nxt = next_seat(state, victim)
+    elif card == WILD_DRAW4:
+        nxt = next_seat(state, seat)
+        next_pending = make_pending(
+            kind="wild_draw4",
+            seat=nxt,
+            amount=4,
+            from_seat=seat,
+            previous_color=previous_color,
+            draw_card=WILD_DRAW4,
+        )
+    else:
+        nxt = next_seat(state, seat)
+    fields["current"] = nxt
+    fields["direction"] = direction
+    fields["pending"] = next_pending
+    events.append(
+        {
+            "type": "turn_changed",
+            "seat": None,
+            "data": {
+                "seat": nxt,
+                "direction": direction,
+                "pending": None if next_pending is None else pending_to_data(next_pending),
+            },
+        }
+    )
+    return events, _made(fields)
+
+
+def _quick_draw(state: GameState, seat: int) -> tuple[list[Event], GameState] | None:
+    pile = state.draw_pile
+    if state.pending is not None or state.current != seat or not pile:
+        return None
+    card = pile[0]
+    fields = _own_turn_fields(state, seat)
+    hands = state.hands
+    hand = (*hands[seat], card)
+    fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
+    fields["draw_pile"] = pile[1:]
+    if seat in state.uno and len(hand) != 1:
+        fields["uno"] = state.uno - {seat}
+    fields["catchable"] = _NO_SEATS
+    fields["penalty_drawn"] = None
+    if matches(card, state.discard_pile[-1], state.color):
+        turn_data: dict[str, Any] = {
+            "seat": seat,
+            "direction": state.direction,
+            "pending": {"type": "play_drawn", "seat": seat, "card": card},
+        }
+        fields["pending"] = make_pending(kind="play_drawn", seat=seat, card=card)
+    else:
+        nxt = next_seat(state, seat)
+        turn_data = {"seat": nxt, "direction": state.direction, "pending": None}
+        fields["current"] = nxt
+    events: list[Event] = [
+        {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
+        {"type": "turn_changed", "seat": None, "data": turn_data},
+    ]
+    return events, _made(fields)
+
+
+def _quick_accept(state: GameState, seat: int) -> tuple[list[Event], GameState] | None:
+    pending = state.pending
+    if pending is None or pending.kind != "wild_draw4" or pending.seat != seat:
+        return None
+    amount = pending.amount
+    pile = state.draw_pile
+    if len(pile) < amount:
+        return None
+    drawn = pile[:amount]
+    fields = _own_turn_fields(state, seat)
+    hands = state.hands
+    hand = hands[seat] + drawn
+    fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
+    fields["draw_pile"] = pile[amount:]
+    if seat in state.uno and len(hand) != 1:
+        fields["uno"] = state.uno - {seat}
+    fields["catchable"] = _NO_SEATS
+    fields["penalty_drawn"] = (seat, drawn)
+    nxt = next_seat(state, seat)
+    fields["current"] = nxt
+    fields["pending"] = None
+    events: list[Event] = [
+        {"type": "cards_drawn", "seat": seat, "data": {"cards": list(drawn), "reason": "take"}},
+        {
+            "type": "turn_changed",
+            "seat": None,
+            "data": {"seat": nxt, "direction": state.direction, "pending": None},
+        },
+    ]
+    return events, _made(fields)
 
 
 _new_state = object.__new__
@@ -1094,7 +1216,7 @@ def resign(state: GameState, seat: int) -> tuple[list[Event], GameState]:
 def _forfeit(turn: Turn, seat: int, reason: str) -> None:
     state = turn.state
     pile = list(state.draw_pile) + list(state.hands[seat])
-    _rng(state).shuffle(pile)
+    shuffle(_rng(state), pile)
     was_actor = state.actor == seat
     pending = state.pending
     turn.emit("forfeited", seat, reason=reason, draw_pile=pile)
