@@ -25,15 +25,24 @@ round; a move is one ``step``, and its legal actions are those of the state ``st
 Each round times both for ``--pair-seconds``, in turn, the first one alternating from round to
 round, so that a change in the machine's load weighs on both alike; the ratio is per round.
 ``--rounds 0`` leaves it out.
+
+Before and after a change: ``--against DIR`` (a checkout of another commit, e.g. made with
+``git archive BASE games | tar -x -C DIR``) runs paired rounds of this script's measurements with
+that tree's ``games`` package and with this one, in turn, the first alternating: the 2-player
+line (actions/s), ``replay`` of whole 2-player game logs, and a rebuild as
+``games.projections.rebuild_game`` folds its rows (a fresh event dict per row, the data decoded
+from JSON), both in events folded per second.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -249,6 +258,83 @@ def rlcard_table(pairs: list[tuple[Timing, Timing]]) -> str:
     return "\n".join(rows)
 
 
+def fold_rates(seconds: float, target_score: int) -> dict[str, float]:
+    """Events folded per CPU second and per second: ``replay`` of whole 2-player game logs, and a
+    rebuild (a fresh dict per stored row, as ``rebuild_game`` reads them)."""
+    options = make_options({}, target_score=target_score)
+    logs = []
+    for seed in range(8):
+        rng = random.Random(seed)
+        log = start_game(2, options, seed)
+        state = replay(log)
+        while state.status == "active":
+            seat = state.actor
+            new, state = act(state, seat, choose(rng, legal_actions(state, seat), prefer_play=1))
+            log += new
+        logs.append(log)
+    rows = [json.loads(json.dumps(log)) for log in logs]
+    rates: dict[str, float] = {}
+
+    def fold_log(index: int) -> int:
+        log = logs[index % len(logs)]
+        replay(log)
+        return len(log)
+
+    def rebuild(index: int) -> int:
+        stored = rows[index % len(rows)]
+        replay({"type": r["type"], "seat": r["seat"], "data": r["data"]} for r in stored)
+        return len(stored)
+
+    for name, fold in (("replay", fold_log), ("rebuild", rebuild)):
+        timing = _timed(fold, seconds, 0)
+        rates[f"{name} events/s"] = timing.rate
+        rates[f"{name} events/cpu-s"] = timing.cpu_rate
+    return rates
+
+
+def measurements(seconds: float, target_score: int) -> dict[str, float]:
+    """What ``--against`` compares: the 2-player line and the folds."""
+    timing = _timed(engine_game(target_score), seconds, 0)
+    rates = {"actions/s": timing.rate, "actions/cpu-s": timing.cpu_rate}
+    rates.update(fold_rates(seconds, target_score))
+    return rates
+
+
+def against(other: str, rounds: int, seconds: float, target_score: int) -> int:
+    """Paired rounds of ``measurements`` in subprocesses: ``other``'s games package, then this
+    one's (the first alternating); prints the rates and their ratios (this / other)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    trees = {"before": os.path.abspath(other), "after": here}
+    results: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for index in range(rounds):
+        order = ("before", "after") if index % 2 == 0 else ("after", "before")
+        for name in order:
+            env = dict(os.environ, PYTHONPATH=trees[name])
+            args = ["--measure", str(seconds), "--target-score", str(target_score)]
+            out = subprocess.run(
+                [sys.executable, os.path.abspath(__file__), *args],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            results[name].append(json.loads(out.stdout))
+    print(f"before: {trees['before']}; after: {trees['after']}; {rounds} paired rounds")
+    header = f"{'measure':<22} {'before':>10} {'after':>10} {'ratio':>6}  per round"
+    print(header)
+    print("-" * len(header))
+    for key in results["after"][0]:
+        before = [r[key] for r in results["before"]]
+        after = [r[key] for r in results["after"]]
+        ratios = [a / b for a, b in zip(after, before, strict=True)]
+        print(
+            f"{key:<22} {statistics.median(before):>10,.0f} {statistics.median(after):>10,.0f} "
+            f"{statistics.median(ratios):>6.2f}  {', '.join(f'{r:.2f}' for r in ratios)}"
+        )
+    print("(medians over the rounds; ratio: the median of the per-round ratios)")
+    return 0
+
+
 def processor() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
@@ -303,7 +389,18 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(line.name for line in LINES),
         help="comma-separated lines to run, of: " + ", ".join(line.name for line in LINES),
     )
+    parser.add_argument(
+        "--against",
+        metavar="DIR",
+        help="a tree holding another version of the games package: paired rounds, before/after",
+    )
+    parser.add_argument("--measure", type=float, help=argparse.SUPPRESS)  # --against's child
     args = parser.parse_args(argv)
+    if args.measure is not None:
+        print(json.dumps(measurements(args.measure, args.target_score)))
+        return 0
+    if args.against:
+        return against(args.against, max(args.rounds, 1), args.pair_seconds, args.target_score)
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
     names = [name.strip() for name in args.lines.split(",") if name.strip()]
