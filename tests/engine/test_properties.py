@@ -44,7 +44,7 @@ from games.engine import (
 from games.engine.cards import NUMBER_CARDS, RANK_OF, hand_points
 from games.engine.events import EVENT_TYPES, Event
 from games.engine.limits import TEAMS
-from games.engine.rules import discarded_with, quick_move
+from games.engine.rules import discarded_with, quick_move, shuffle
 from games.engine.snapshot import state_from_data, state_to_data
 
 Action = dict[str, Any]
@@ -731,3 +731,14 @@ def test_the_quick_path_of_common_moves_decides_as_the_full_rules(setup: Setup) 
                 assert _outcome(state, seat, action) == _outcome(full, seat, action), action
             quick += sum(quick_move(state, seat, a) is not None for a in listed)
     assert quick, "no move took the quick path"
+
+
+@_settings(200)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 250))
+def test_the_engine_shuffle_is_random_shuffle(seed: int, size: int) -> None:
+    """``rules.shuffle`` (one loop) puts the cards in the order ``random.shuffle`` does."""
+    cards = [DECK[i % len(DECK)] for i in range(size)]
+    expected = list(cards)
+    random.Random(seed).shuffle(expected)
+    shuffle(random.Random(seed), cards)
+    assert cards == expected
