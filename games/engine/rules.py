@@ -905,9 +905,11 @@ def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event
     if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
         _check_seat(state, seat)
     if state.options.simple_moves:
-        quick = quick_move(state, seat, action)
-        if quick is not None:
-            return quick
+        short = _QUICK.get(name)  # quick_move, without its own call
+        if short is not None:
+            quick = short(state, seat, action)
+            if quick is not None:
+                return quick
     turn = Turn(state)
     handler(turn, seat, action)
     if state.catchable and name in CLOSING and state.options.uno_auto_penalty:
@@ -934,14 +936,8 @@ def quick_move(
     draw pile. It refuses nothing: any doubt is ``None``. ``act`` calls it once the action's name,
     fields and seat are checked; a property test holds it to ``act``'s full path.
     """
-    name = action["action"]
-    if name == "play":
-        return _quick_play(state, seat, action)
-    if name == "draw":
-        return _quick_draw(state, seat)
-    if name == "accept":
-        return _quick_accept(state, seat)
-    return None
+    short = _QUICK.get(action["action"])
+    return None if short is None else short(state, seat, action)
 
 
 def _own_turn_fields(state: GameState, seat: int) -> dict[str, Any]:
@@ -951,12 +947,6 @@ def _own_turn_fields(state: GameState, seat: int) -> dict[str, Any]:
     if timeouts[seat]:
         fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
     return fields
-
-
-def _made(fields: dict[str, Any]) -> GameState:
-    new = _new_state(GameState)
-    _set_fields(new, "__dict__", fields)
-    return new
 
 
 def _quick_play(
@@ -1080,10 +1070,14 @@ def _quick_play(
             },
         }
     )
-    return events, _made(fields)
+    new = _new_state(GameState)  # _made(fields), inlined
+    _set_fields(new, "__dict__", fields)
+    return events, new
 
 
-def _quick_draw(state: GameState, seat: int) -> tuple[list[Event], GameState] | None:
+def _quick_draw(
+    state: GameState, seat: int, action: dict[str, Any]
+) -> tuple[list[Event], GameState] | None:
     pile = state.draw_pile
     if state.pending is not None or state.current != seat or not pile:
         return None
@@ -1112,10 +1106,14 @@ def _quick_draw(state: GameState, seat: int) -> tuple[list[Event], GameState] | 
         {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
         {"type": "turn_changed", "seat": None, "data": turn_data},
     ]
-    return events, _made(fields)
+    new = _new_state(GameState)  # _made(fields), inlined
+    _set_fields(new, "__dict__", fields)
+    return events, new
 
 
-def _quick_accept(state: GameState, seat: int) -> tuple[list[Event], GameState] | None:
+def _quick_accept(
+    state: GameState, seat: int, action: dict[str, Any]
+) -> tuple[list[Event], GameState] | None:
     pending = state.pending
     if pending is None or pending.kind != "wild_draw4" or pending.seat != seat:
         return None
@@ -1144,11 +1142,16 @@ def _quick_accept(state: GameState, seat: int) -> tuple[list[Event], GameState] 
             "data": {"seat": nxt, "direction": state.direction, "pending": None},
         },
     ]
-    return events, _made(fields)
+    new = _new_state(GameState)  # _made(fields), inlined
+    _set_fields(new, "__dict__", fields)
+    return events, new
 
 
 _new_state = object.__new__
 _set_fields = object.__setattr__
+_QUICK: dict[
+    str, Callable[[GameState, int, dict[str, Any]], tuple[list[Event], GameState] | None]
+] = {"play": _quick_play, "draw": _quick_draw, "accept": _quick_accept}
 
 
 # The actions that close the UNO catch window (a timeout does too).
