@@ -905,7 +905,7 @@ def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event
     if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
         _check_seat(state, seat)
     if state.options.simple_moves:
-        short = _QUICK.get(name)  # quick_move, without its own call
+        short = _QUICK.get(name)  # type: ignore[arg-type]  # quick_move, without its call
         if short is not None:
             quick = short(state, seat, action)
             if quick is not None:
