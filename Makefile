@@ -21,7 +21,7 @@ help:
 	@echo "make check-clients  generate Python and TypeScript clients from the schema, play games with them"
 	@echo "make lint     ruff check, ruff format --check, mypy"
 	@echo "make format   ruff format and ruff check --fix"
-	@echo "make bench    run the engine benchmark"
+	@echo "make bench    run the engine benchmark, beside RLCard's UnoGame (installs the bench extra)"
 	@echo "make bench-service  measure the HTTP service (gunicorn + PostgreSQL)"
 	@echo "make bench-streams  2,000 open event streams: delivery latency, memory, throughput"
 
@@ -62,7 +62,9 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# The bench extra (RLCard, for the line beside it) only when it is missing: no reinstall each run.
 bench: install
+	@$(BIN)/python -c "import rlcard" 2>/dev/null || $(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py
 
 bench-service: install

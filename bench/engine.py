@@ -15,16 +15,37 @@ Bots:
 Run ``.venv/bin/python bench/engine.py`` (``make bench``); ``--games N`` plays N games per line
 instead of timing each line for ``--seconds``; ``--bot uniform`` changes the player; ``--lines``
 picks lines (``2p,4p,house``).
+
+Beside RLCard: with RLCard installed (``pip install -e '.[bench]'``; ``make bench`` does it), the
+run ends with paired rounds of the 2-player line against RLCard's ``UnoGame``
+(``rlcard.games.uno.game``, the well-known Python UNO engine for reinforcement learning: fewer
+rules, no UNO calls, no challenges, no events) on the same loop: random legal 2-player play, a
+card whenever one is listed (uniformly among the listed plays), else a draw. RLCard's game is one
+round; a move is one ``step``, and its legal actions are those of the state ``step`` returns.
+Each round times both for ``--pair-seconds``, in turn, the first one alternating from round to
+round, so that a change in the machine's load weighs on both alike; the ratio is per round.
+``--rounds 0`` leaves it out.
+
+Before and after a change: ``--against DIR`` (a checkout of another commit, e.g. made with
+``git archive BASE games | tar -x -C DIR``) runs paired rounds of this script's measurements with
+that tree's ``games`` package and with this one, in turn, the first alternating: the 2-player
+line (actions/s), ``replay`` of whole 2-player game logs, and a rebuild as
+``games.projections.rebuild_game`` folds its rows (a fresh event dict per row, the data decoded
+from JSON), both in events folded per second.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
+import statistics
+import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +53,8 @@ from games.engine import Options, act, legal_actions, make_options, replay, star
 from games.engine.bots import choose
 
 TARGET_ACTIONS_PER_SECOND = 60_000
+# The aim of issue 13: twice RLCard's moves per second on the same loop.
+TARGET_RLCARD_RATIO = 2.0
 
 # Every house rule on at once, with the official scoring and penalties (reverse_bounce needs
 # stacking). Of each pair the rule book refuses, the first set's rule is on: seven_zero rather
@@ -128,6 +151,190 @@ def run_line(
     return Result(line, played, actions, events, elapsed, time.process_time() - cpu_start)
 
 
+@dataclass(frozen=True)
+class Timing:
+    moves: int
+    seconds: float  # wall clock
+    cpu_seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.seconds
+
+    @property
+    def cpu_rate(self) -> float:
+        return self.moves / self.cpu_seconds if self.cpu_seconds else 0.0
+
+
+def _timed(play: Callable[[int], int], seconds: float, first_seed: int) -> Timing:
+    """Play whole games (``play(seed) -> moves``) for about ``seconds``."""
+    moves = 0
+    seed = first_seed
+    cpu_start = time.process_time()
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds or moves == 0:
+        moves += play(seed)
+        seed += 1
+        elapsed = time.perf_counter() - start
+    return Timing(moves, elapsed, time.process_time() - cpu_start)
+
+
+def rlcard_game() -> Callable[[int], int] | None:
+    """One RLCard game (a round) of eager random play from ``seed``: its moves; None without
+    RLCard."""
+    try:
+        import numpy as np
+        from rlcard.games.uno.game import UnoGame
+    except ImportError:
+        return None
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        game = UnoGame(num_players=2)
+        game.np_random = np.random.RandomState(seed)  # the dealer's shuffles and wild colours
+        state, _ = game.init_game()
+        moves = 0
+        while not game.is_over():
+            plays = [a for a in state["legal_actions"] if a != "draw"]
+            state, _ = game.step(rng.choice(plays) if plays else "draw")
+            moves += 1
+        return moves
+
+    return play
+
+
+def engine_game(target_score: int) -> Callable[[int], int]:
+    """One game of the engine (to ``target_score``) of eager random play from ``seed``: its
+    actions. The choice is written as RLCard's is (``choose`` with ``prefer_play=1`` picks the same
+    actions with the same random numbers), so that both loops are the same but for the engine."""
+    options = make_options({}, target_score=target_score)
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        state = replay(start_game(2, options, seed))
+        actions = 0
+        while state.status == "active":
+            seat = state.actor
+            legal = legal_actions(state, seat)
+            plays = [a for a in legal if a["action"] == "play"]
+            _, state = act(state, seat, rng.choice(plays) if plays else rng.choice(legal))
+            actions += 1
+        return actions
+
+    return play
+
+
+def against_rlcard(rounds: int, seconds: float, target_score: int) -> list[tuple[Timing, Timing]]:
+    """Paired rounds of (this engine, RLCard), the first to run alternating."""
+    rl = rlcard_game()
+    assert rl is not None
+    ours = engine_game(target_score)
+    pairs = []
+    for index in range(rounds):
+        seed = 1_000 * index
+        if index % 2 == 0:
+            mine = _timed(ours, seconds, seed)
+            theirs = _timed(rl, seconds, seed)
+        else:
+            theirs = _timed(rl, seconds, seed)
+            mine = _timed(ours, seconds, seed)
+        pairs.append((mine, theirs))
+    return pairs
+
+
+def rlcard_table(pairs: list[tuple[Timing, Timing]]) -> str:
+    header = (
+        f"{'round':>5} {'engine actions/s':>17} {'RLCard moves/s':>15} {'ratio':>6} "
+        f"{'ratio (cpu)':>11} {'cpu':>9}"
+    )
+    rows = [header, "-" * len(header)]
+    for index, (mine, theirs) in enumerate(pairs, 1):
+        rows.append(
+            f"{index:>5} {mine.rate:>17,.0f} {theirs.rate:>15,.0f} "
+            f"{mine.rate / theirs.rate:>6.2f} {mine.cpu_rate / theirs.cpu_rate:>11.2f} "
+            f"{mine.cpu_seconds / mine.seconds:>4.0%} {theirs.cpu_seconds / theirs.seconds:>4.0%}"
+        )
+    return "\n".join(rows)
+
+
+def fold_rates(seconds: float, target_score: int) -> dict[str, float]:
+    """Events folded per CPU second and per second: ``replay`` of whole 2-player game logs, and a
+    rebuild (a fresh dict per stored row, as ``rebuild_game`` reads them)."""
+    options = make_options({}, target_score=target_score)
+    logs = []
+    for seed in range(8):
+        rng = random.Random(seed)
+        log = start_game(2, options, seed)
+        state = replay(log)
+        while state.status == "active":
+            seat = state.actor
+            new, state = act(state, seat, choose(rng, legal_actions(state, seat), prefer_play=1))
+            log += new
+        logs.append(log)
+    rows = [json.loads(json.dumps(log)) for log in logs]
+    rates: dict[str, float] = {}
+
+    def fold_log(index: int) -> int:
+        log = logs[index % len(logs)]
+        replay(log)
+        return len(log)
+
+    def rebuild(index: int) -> int:
+        stored = rows[index % len(rows)]
+        replay({"type": r["type"], "seat": r["seat"], "data": r["data"]} for r in stored)
+        return len(stored)
+
+    for name, fold in (("replay", fold_log), ("rebuild", rebuild)):
+        timing = _timed(fold, seconds, 0)
+        rates[f"{name} events/s"] = timing.rate
+        rates[f"{name} events/cpu-s"] = timing.cpu_rate
+    return rates
+
+
+def measurements(seconds: float, target_score: int) -> dict[str, float]:
+    """What ``--against`` compares: the 2-player line and the folds."""
+    timing = _timed(engine_game(target_score), seconds, 0)
+    rates = {"actions/s": timing.rate, "actions/cpu-s": timing.cpu_rate}
+    rates.update(fold_rates(seconds, target_score))
+    return rates
+
+
+def against(other: str, rounds: int, seconds: float, target_score: int) -> int:
+    """Paired rounds of ``measurements`` in subprocesses: ``other``'s games package, then this
+    one's (the first alternating); prints the rates and their ratios (this / other)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    trees = {"before": os.path.abspath(other), "after": here}
+    results: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for index in range(rounds):
+        order = ("before", "after") if index % 2 == 0 else ("after", "before")
+        for name in order:
+            env = dict(os.environ, PYTHONPATH=trees[name])
+            args = ["--measure", str(seconds), "--target-score", str(target_score)]
+            out = subprocess.run(
+                [sys.executable, os.path.abspath(__file__), *args],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            results[name].append(json.loads(out.stdout))
+    print(f"before: {trees['before']}; after: {trees['after']}; {rounds} paired rounds")
+    header = f"{'measure':<22} {'before':>10} {'after':>10} {'ratio':>6}  per round"
+    print(header)
+    print("-" * len(header))
+    for key in results["after"][0]:
+        before = [r[key] for r in results["before"]]
+        after = [r[key] for r in results["after"]]
+        ratios = [a / b for a, b in zip(after, before, strict=True)]
+        print(
+            f"{key:<22} {statistics.median(before):>10,.0f} {statistics.median(after):>10,.0f} "
+            f"{statistics.median(ratios):>6.2f}  {', '.join(f'{r:.2f}' for r in ratios)}"
+        )
+    print("(medians over the rounds; ratio: the median of the per-round ratios)")
+    return 0
+
+
 def processor() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
@@ -170,13 +377,30 @@ def main(argv: list[str] | None = None) -> int:
         "--seconds", type=float, default=6.0, help="time per line when --games is not given"
     )
     parser.add_argument("--target-score", type=int, default=500, help="points to win a game")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="paired rounds against RLCard (0: none)"
+    )
+    parser.add_argument(
+        "--pair-seconds", type=float, default=2.0, help="time of each side of a paired round"
+    )
     parser.add_argument("--bot", choices=("eager", "uniform"), default="eager")
     parser.add_argument(
         "--lines",
         default=",".join(line.name for line in LINES),
         help="comma-separated lines to run, of: " + ", ".join(line.name for line in LINES),
     )
+    parser.add_argument(
+        "--against",
+        metavar="DIR",
+        help="a tree holding another version of the games package: paired rounds, before/after",
+    )
+    parser.add_argument("--measure", type=float, help=argparse.SUPPRESS)  # --against's child
     args = parser.parse_args(argv)
+    if args.measure is not None:
+        print(json.dumps(measurements(args.measure, args.target_score)))
+        return 0
+    if args.against:
+        return against(args.against, max(args.rounds, 1), args.pair_seconds, args.target_score)
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
     names = [name.strip() for name in args.lines.split(",") if name.strip()]
@@ -208,6 +432,28 @@ def main(argv: list[str] | None = None) -> int:
                 f"target: {TARGET_ACTIONS_PER_SECOND:,} actions/s for 2-player official games: "
                 f"{verdict} ({rate:,.0f} actions/s)"
             )
+    if args.rounds > 0:
+        print()
+        if rlcard_game() is None:
+            print(
+                "RLCard is not installed: `.venv/bin/pip install -e '.[bench]'` (or `make bench`) "
+                "adds the line against RLCard's UnoGame."
+            )
+            return 0
+        print(
+            f"against RLCard's UnoGame, same loop (random legal 2-player play, a card whenever one "
+            f"is listed): {args.rounds} paired rounds of ~{args.pair_seconds:g} s each side"
+        )
+        pairs = against_rlcard(args.rounds, args.pair_seconds, args.target_score)
+        print(rlcard_table(pairs))
+        print("cpu: CPU time over wall time, engine then RLCard; ratio (cpu): per CPU second")
+        ratios = sorted(mine.rate / theirs.rate for mine, theirs in pairs)
+        median = statistics.median(ratios)
+        verdict = "met" if median >= TARGET_RLCARD_RATIO else "NOT met"
+        print(
+            f"target: {TARGET_RLCARD_RATIO:g}x RLCard's moves/s: {verdict} (median ratio "
+            f"{median:.2f}, {ratios[0]:.2f} to {ratios[-1]:.2f} over {len(ratios)} rounds)"
+        )
     return 0
 
 

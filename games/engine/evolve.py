@@ -1,5 +1,8 @@
 """``apply(state, event) -> state`` and ``replay(events) -> state``: folding the log.
 
+Each applier writes the changes of one event into a draft (``state.draft_of``) in place: a replay
+copies the state once, not once per event, and ``rules.Turn`` folds a move's events the same way.
+
 Applying an event never decides anything and never draws a random number: it writes down what
 ``decide`` already worked out. It does check that the log is consistent (the cards drawn are the
 top of the draw pile, the cards played are in the hand) and raises ``ValueError`` when it is not.
@@ -39,13 +42,24 @@ from games.engine.shapes import (
     UnoSaidData,
     WentOutData,
 )
-from games.engine.state import GameState, Pending, RoundResult, SeatStatus, initial_state
+from games.engine.state import (
+    GameState,
+    Pending,
+    RoundResult,
+    SeatStatus,
+    draft_of,
+    fields_of,
+    initial_state,
+    make_pending,
+)
 
 # The data argument is the TypedDict of the event's type (``shapes.EVENT_DATA``).
-Applier = Callable[[GameState, int, Any], GameState]
+Applier = Callable[[GameState, int, Any], None]
+"""Writes the changes of one event into a draft (``state.draft_of``), in place."""
 HAND_SIZE = 7
 APPLIERS: dict[str, Applier] = {}
 """Event type -> the function that applies an event of that type."""
+_EMPTY: frozenset[int] = frozenset()
 
 
 def applies(type_: str) -> Callable[[Applier], Applier]:
@@ -74,27 +88,29 @@ def _remove_cards(hand: tuple[str, ...], cards: list[str]) -> tuple[str, ...]:
     return tuple(rest)
 
 
-def _own_move(state: GameState, seat: int, data: Mapping[str, Any]) -> dict[str, Any]:
+def _own_move(state: GameState, seat: int, data: Mapping[str, Any]) -> None:
     """Changes common to every move a seat makes on its turn.
 
     The move closes the UNO catch window, ends the jump-in ban on the latest penalty cards and, when
     the seat made it itself rather than the server for it, resets its count of timeouts.
     """
-    changes: dict[str, Any] = {"catchable": frozenset(), "penalty_drawn": None}
+    w = fields_of(state)
+    w["catchable"] = _EMPTY
+    w["penalty_drawn"] = None
     if not data.get("auto") and state.timeouts[seat]:
-        changes["timeouts"] = _replace_at(state.timeouts, seat, 0)
-    return changes
+        w["timeouts"] = _replace_at(state.timeouts, seat, 0)
 
 
 @applies("game_started")
-def _game_started(state: GameState, seat: int, data: GameStartedData) -> GameState:
-    return initial_state(
-        data["players"], options_from_data(data["options"]), data["seed"], data.get("salt", "")
-    )
+def _game_started(state: GameState, seat: int, data: GameStartedData) -> None:
+    w = fields_of(state)
+    w.clear()
+    options = options_from_data(data["options"])
+    w.update(fields_of(initial_state(data["players"], options, data["seed"], data.get("salt", ""))))
 
 
 @applies("round_started")
-def _round_started(state: GameState, seat: int, data: RoundStartedData) -> GameState:
+def _round_started(state: GameState, seat: int, data: RoundStartedData) -> None:
     deck: list[str] = data["deck"]
     seats: list[int] = data["seats"]
     dealt = len(seats) * HAND_SIZE
@@ -104,13 +120,13 @@ def _round_started(state: GameState, seat: int, data: RoundStartedData) -> GameS
     statuses: tuple[SeatStatus, ...] = tuple(
         "playing" if status == "out" else status for status in state.statuses
     )
-    return state.evolve(
+    fields_of(state).update(
         round_number=data["number"],
         dealer=data["dealer"],
         hands=tuple(hands),
         statuses=statuses,
-        uno=frozenset(),
-        catchable=frozenset(),
+        uno=_EMPTY,
+        catchable=_EMPTY,
         draw_pile=tuple(deck[dealt:]),
         discard_pile=(),
         color=None,
@@ -125,37 +141,40 @@ def _round_started(state: GameState, seat: int, data: RoundStartedData) -> GameS
 
 
 @applies("starter_returned")
-def _starter_returned(state: GameState, seat: int, data: StarterReturnedData) -> GameState:
+def _starter_returned(state: GameState, seat: int, data: StarterReturnedData) -> None:
     pile = state.draw_pile
     if not pile or pile[0] != data["card"]:
         raise ValueError("inconsistent log: the starter card is not on top of the draw pile")
     rest = pile[1:]
     position = data["position"]
-    return state.evolve(
-        draw_pile=(*rest[:position], data["card"], *rest[position:]),
-        shuffles=state.shuffles + (0 if state.given_deck else 1),
-    )
+    w = fields_of(state)
+    w["draw_pile"] = (*rest[:position], data["card"], *rest[position:])
+    w["shuffles"] = state.shuffles + (0 if state.given_deck else 1)
 
 
 @applies("starter_turned")
-def _starter_turned(state: GameState, seat: int, data: StarterTurnedData) -> GameState:
+def _starter_turned(state: GameState, seat: int, data: StarterTurnedData) -> None:
     card = data["card"]
     if not state.draw_pile or state.draw_pile[0] != card:
         raise ValueError("inconsistent log: the starter card is not on top of the draw pile")
-    return state.evolve(draw_pile=state.draw_pile[1:], discard_pile=(card,), color=COLOR_OF[card])
+    w = fields_of(state)
+    w["draw_pile"] = state.draw_pile[1:]
+    w["discard_pile"] = (card,)
+    w["color"] = COLOR_OF[card]
 
 
 def pending_from_data(data: dict[str, Any] | None) -> Pending | None:
     if data is None:
         return None
-    return Pending(
-        kind=data["type"],
-        seat=data["seat"],
-        card=data.get("card"),
-        amount=data.get("amount", 0),
-        from_seat=data.get("from_seat"),
-        previous_color=data.get("previous_color"),
-        draw_card=data.get("draw_card"),
+    get = data.get
+    return make_pending(
+        data["type"],
+        data["seat"],
+        get("card"),
+        get("amount", 0),
+        get("from_seat"),
+        get("previous_color"),
+        get("draw_card"),
     )
 
 
@@ -177,52 +196,54 @@ def pending_to_data(pending: Pending | None) -> dict[str, Any] | None:
 
 
 @applies("turn_changed")
-def _turn_changed(state: GameState, seat: int, data: TurnChangedData) -> GameState:
-    return state.evolve(
-        current=data["seat"],
-        direction=data["direction"],
-        pending=pending_from_data(data["pending"]),
-    )
+def _turn_changed(state: GameState, seat: int, data: TurnChangedData) -> None:
+    w = state.__dict__  # fields_of(state), inlined: every move
+    w["current"] = data["seat"]
+    w["direction"] = data["direction"]
+    pending = data["pending"]
+    w["pending"] = None if pending is None else pending_from_data(pending)
 
 
 @applies("card_played")
-def _card_played(state: GameState, seat: int, data: CardPlayedData) -> GameState:
+def _card_played(state: GameState, seat: int, data: CardPlayedData) -> None:
     cards: list[str] = data["cards"]
     old = state.hands[seat]
     if len(cards) == 1:
         card = cards[0]
-        index = old.index(card) if card in old else -1
-        if index < 0:
-            raise ValueError(f"inconsistent log: {card} is not in the hand {old}")
+        try:
+            index = old.index(card)
+        except ValueError:
+            raise ValueError(f"inconsistent log: {card} is not in the hand {old}") from None
         hand = old[:index] + old[index + 1 :]
+        played: tuple[str, ...] = (card,)
     else:
         hand = _remove_cards(old, cards)
+        played = tuple(cards)
+    w = state.__dict__  # fields_of(state), inlined: every move
     uno = state.uno
-    catchable: frozenset[int] = frozenset()
     if len(hand) == 1:
         if data.get("uno"):
-            uno = uno | {seat}
+            w["uno"] = uno | {seat}
+            w["catchable"] = _EMPTY
         else:
-            catchable = frozenset((seat,))
-    elif seat in uno:
-        uno = uno - {seat}
+            w["catchable"] = frozenset((seat,))
+    else:
+        if seat in uno:
+            w["uno"] = uno - {seat}
+        w["catchable"] = _EMPTY
     timeouts = state.timeouts
     if timeouts[seat] and not data.get("auto"):
-        timeouts = _replace_at(timeouts, seat, 0)
-    return state.evolve(
-        hands=_replace_at(state.hands, seat, hand),
-        discard_pile=state.discard_pile + tuple(cards),
-        color=data["color"],
-        uno=uno,
-        catchable=catchable,
-        pending=None,
-        penalty_drawn=None,
-        timeouts=timeouts,
-    )
+        w["timeouts"] = _replace_at(timeouts, seat, 0)
+    hands = state.hands
+    w["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
+    w["discard_pile"] = state.discard_pile + played
+    w["color"] = data["color"]
+    w["pending"] = None
+    w["penalty_drawn"] = None
 
 
 @applies("cards_drawn")
-def _cards_drawn(state: GameState, seat: int, data: CardsDrawnData) -> GameState:
+def _cards_drawn(state: GameState, seat: int, data: CardsDrawnData) -> None:
     cards: list[str] = data["cards"]
     reason = data["reason"]
     count = len(cards)
@@ -230,105 +251,116 @@ def _cards_drawn(state: GameState, seat: int, data: CardsDrawnData) -> GameState
     drawn = pile[:count]
     if len(drawn) != count or list(drawn) != cards:
         raise ValueError("inconsistent log: the cards drawn are not the top of the draw pile")
-    changes = _own_move(state, seat, data) if reason in VOLUNTARY_DRAWS else {}
-    catchable = changes.get("catchable", state.catchable)
-    hand = state.hands[seat] + drawn
+    if reason in VOLUNTARY_DRAWS:
+        _own_move(state, seat, data)
+    w = state.__dict__  # fields_of(state), inlined: every move
+    hands = state.hands
+    hand = hands[seat] + drawn
     uno = state.uno
     if seat in uno and len(hand) != 1:
-        uno = uno - {seat}
+        w["uno"] = uno - {seat}
+    catchable = state.catchable
     if seat in catchable:
-        catchable = catchable - {seat}
-    changes["catchable"] = catchable
+        w["catchable"] = catchable - {seat}
     if reason in PENALTY_DRAWS:
-        changes["penalty_drawn"] = (seat, drawn)
-    return state.evolve(
-        hands=_replace_at(state.hands, seat, hand), draw_pile=pile[count:], uno=uno, **changes
-    )
+        w["penalty_drawn"] = (seat, drawn)
+    w["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
+    w["draw_pile"] = pile[count:]
 
 
-def _settle_uno(state: GameState, seat: int, hand: tuple[str, ...], said: bool) -> dict[str, Any]:
+def _settle_uno(state: GameState, seat: int, hand: tuple[str, ...], said: bool) -> None:
     """The UNO state of ``seat`` once its play (with a discard or a gift) leaves it ``hand``."""
+    w = fields_of(state)
     if len(hand) == 1:
         if said:
-            return {"uno": state.uno | {seat}, "catchable": state.catchable - {seat}}
-        return {"uno": state.uno - {seat}, "catchable": state.catchable | {seat}}
-    return {"uno": state.uno - {seat}, "catchable": state.catchable - {seat}}
+            w["uno"] = state.uno | {seat}
+            w["catchable"] = state.catchable - {seat}
+        else:
+            w["uno"] = state.uno - {seat}
+            w["catchable"] = state.catchable | {seat}
+    else:
+        w["uno"] = state.uno - {seat}
+        w["catchable"] = state.catchable - {seat}
 
 
 @applies("color_discarded")
-def _color_discarded(state: GameState, seat: int, data: ColorDiscardedData) -> GameState:
+def _color_discarded(state: GameState, seat: int, data: ColorDiscardedData) -> None:
     cards: list[str] = data["cards"]
     hand = _remove_cards(state.hands[seat], cards)
     pile = state.discard_pile
-    return state.evolve(
-        hands=_replace_at(state.hands, seat, hand),
-        discard_pile=(*pile[:-1], *cards, *pile[-1:]),
-        **_settle_uno(state, seat, hand, data["uno"]),
-    )
+    w = fields_of(state)
+    w["hands"] = _replace_at(state.hands, seat, hand)
+    w["discard_pile"] = (*pile[:-1], *cards, *pile[-1:])
+    _settle_uno(state, seat, hand, data["uno"])
 
 
 @applies("cards_given")
-def _cards_given(state: GameState, seat: int, data: CardsGivenData) -> GameState:
+def _cards_given(state: GameState, seat: int, data: CardsGivenData) -> None:
     cards: list[str] = data["cards"]
     target = data["target"]
     hand = _remove_cards(state.hands[seat], cards)
     hands = _replace_at(state.hands, seat, hand)
     hands = _replace_at(hands, target, state.hands[target] + tuple(cards))
-    changes = _settle_uno(state, seat, hand, data["uno"])
+    _settle_uno(state, seat, hand, data["uno"])
     # The receiver holds more than one card now: nothing to say or to catch.
-    changes["uno"] -= {target}
-    changes["catchable"] -= {target}
-    return state.evolve(hands=hands, **changes)
+    w = fields_of(state)
+    w["uno"] = state.uno - {target}
+    w["catchable"] = state.catchable - {target}
+    w["hands"] = hands
 
 
 @applies("pile_reshuffled")
-def _pile_reshuffled(state: GameState, seat: int, data: PileReshuffledData) -> GameState:
-    return state.evolve(
-        draw_pile=tuple(data["draw_pile"]),
-        discard_pile=state.discard_pile[-1:],
-        shuffles=state.shuffles + 1,
-    )
+def _pile_reshuffled(state: GameState, seat: int, data: PileReshuffledData) -> None:
+    w = fields_of(state)
+    w["draw_pile"] = tuple(data["draw_pile"])
+    w["discard_pile"] = state.discard_pile[-1:]
+    w["shuffles"] = state.shuffles + 1
 
 
 @applies("passed")
-def _passed(state: GameState, seat: int, data: PassedData) -> GameState:
-    return state.evolve(**_own_move(state, seat, data))
+def _passed(state: GameState, seat: int, data: PassedData) -> None:
+    _own_move(state, seat, data)
 
 
 @applies("challenged")
-def _challenged(state: GameState, seat: int, data: ChallengedData) -> GameState:
-    changes = _own_move(state, seat, data)
+def _challenged(state: GameState, seat: int, data: ChallengedData) -> None:
+    _own_move(state, seat, data)
     if data["guilty"]:
-        changes["color"] = data["color"]
-    return state.evolve(**changes)
+        fields_of(state)["color"] = data["color"]
 
 
 @applies("color_chosen")
-def _color_chosen(state: GameState, seat: int, data: ColorChosenData) -> GameState:
-    return state.evolve(color=data["color"], **_own_move(state, seat, data))
+def _color_chosen(state: GameState, seat: int, data: ColorChosenData) -> None:
+    _own_move(state, seat, data)
+    fields_of(state)["color"] = data["color"]
 
 
 @applies("uno_said")
-def _uno_said(state: GameState, seat: int, data: UnoSaidData) -> GameState:
-    return state.evolve(uno=state.uno | {seat}, catchable=state.catchable - {seat})
+def _uno_said(state: GameState, seat: int, data: UnoSaidData) -> None:
+    w = fields_of(state)
+    w["uno"] = state.uno | {seat}
+    w["catchable"] = state.catchable - {seat}
 
 
 @applies("uno_caught")
-def _uno_caught(state: GameState, seat: int, data: UnoCaughtData) -> GameState:
-    return state.evolve(catchable=state.catchable - {data["target"]})
+def _uno_caught(state: GameState, seat: int, data: UnoCaughtData) -> None:
+    fields_of(state)["catchable"] = state.catchable - {data["target"]}
 
 
 @applies("hands_swapped")
-def _hands_swapped(state: GameState, seat: int, data: HandsSwappedData) -> GameState:
+def _hands_swapped(state: GameState, seat: int, data: HandsSwappedData) -> None:
     target = data["target"]
     hands = list(state.hands)
     hands[seat], hands[target] = hands[target], hands[seat]
     both = {seat, target}
-    return state.evolve(hands=tuple(hands), uno=state.uno - both, catchable=state.catchable - both)
+    w = fields_of(state)
+    w["hands"] = tuple(hands)
+    w["uno"] = state.uno - both
+    w["catchable"] = state.catchable - both
 
 
 @applies("hands_rotated")
-def _hands_rotated(state: GameState, seat: int, data: HandsRotatedData) -> GameState:
+def _hands_rotated(state: GameState, seat: int, data: HandsRotatedData) -> None:
     direction = data["direction"]
     holders = [s for s in range(state.players) if state.statuses[s] == "playing"]
     if direction < 0:
@@ -336,33 +368,35 @@ def _hands_rotated(state: GameState, seat: int, data: HandsRotatedData) -> GameS
     hands = list(state.hands)
     for index, s in enumerate(holders):
         hands[holders[(index + 1) % len(holders)]] = state.hands[s]
-    return state.evolve(hands=tuple(hands), uno=frozenset(), catchable=frozenset())
+    w = fields_of(state)
+    w["hands"] = tuple(hands)
+    w["uno"] = _EMPTY
+    w["catchable"] = _EMPTY
 
 
 @applies("timed_out")
-def _timed_out(state: GameState, seat: int, data: TimedOutData) -> GameState:
-    return state.evolve(
-        timeouts=_replace_at(state.timeouts, seat, data["count"]),
-        catchable=frozenset(),
-        penalty_drawn=None,
-    )
+def _timed_out(state: GameState, seat: int, data: TimedOutData) -> None:
+    w = fields_of(state)
+    w["timeouts"] = _replace_at(state.timeouts, seat, data["count"])
+    w["catchable"] = _EMPTY
+    w["penalty_drawn"] = None
 
 
 @applies("bank_changed")
-def _bank_changed(state: GameState, seat: int, data: BankChangedData) -> GameState:
-    return state.evolve(banks=_replace_at(state.banks, seat, data["bank"]))
+def _bank_changed(state: GameState, seat: int, data: BankChangedData) -> None:
+    fields_of(state)["banks"] = _replace_at(state.banks, seat, data["bank"])
 
 
 @applies("went_out")
-def _went_out(state: GameState, seat: int, data: WentOutData) -> GameState:
-    return state.evolve(
-        statuses=_replace_at(state.statuses, seat, "out"), out_order=(*state.out_order, seat)
-    )
+def _went_out(state: GameState, seat: int, data: WentOutData) -> None:
+    w = fields_of(state)
+    w["statuses"] = _replace_at(state.statuses, seat, "out")
+    w["out_order"] = (*state.out_order, seat)
 
 
 @applies("forfeited")
-def _forfeited(state: GameState, seat: int, data: ForfeitedData) -> GameState:
-    return state.evolve(
+def _forfeited(state: GameState, seat: int, data: ForfeitedData) -> None:
+    fields_of(state).update(
         hands=_replace_at(state.hands, seat, ()),
         statuses=_replace_at(state.statuses, seat, "forfeited"),
         draw_pile=tuple(data["draw_pile"]),
@@ -373,9 +407,9 @@ def _forfeited(state: GameState, seat: int, data: ForfeitedData) -> GameState:
 
 
 @applies("round_ended")
-def _round_ended(state: GameState, seat: int, data: RoundEndedData) -> GameState:
+def _round_ended(state: GameState, seat: int, data: RoundEndedData) -> None:
     points: list[int] = data["points"]
-    return state.evolve(
+    fields_of(state).update(
         scores=tuple(score + p for score, p in zip(state.scores, points, strict=True)),
         last_round=RoundResult(
             number=data["number"],
@@ -384,18 +418,18 @@ def _round_ended(state: GameState, seat: int, data: RoundEndedData) -> GameState
             hands=tuple(tuple(hand) for hand in data["hands"]),
         ),
         pending=None,
-        catchable=frozenset(),
+        catchable=_EMPTY,
     )
 
 
 @applies("game_ended")
-def _game_ended(state: GameState, seat: int, data: GameEndedData) -> GameState:
-    return state.evolve(
+def _game_ended(state: GameState, seat: int, data: GameEndedData) -> None:
+    fields_of(state).update(
         status="finished",
         winner=data["winner_seat"],
         winner_team=data.get("winner_team"),
         pending=None,
-        catchable=frozenset(),
+        catchable=_EMPTY,
     )
 
 
@@ -404,18 +438,26 @@ assert set(APPLIERS) == set(EVENT_DATA), "every event type has one applier"
 
 def apply(state: GameState | None, event: Event) -> GameState:
     """The state after ``event``. ``state`` is ``None`` only before the ``game_started`` event."""
-    applier = APPLIERS.get(event["type"])
-    if applier is None:
-        raise ValueError(f"unknown event type {event['type']!r}")
-    if state is None and event["type"] != "game_started":
-        raise ValueError("a log must begin with game_started")
-    return applier(state, event["seat"], event["data"])  # type: ignore[arg-type]
+    return replay((event,), state)
 
 
 def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
-    """Fold ``events`` into a state, starting from ``state`` (or from nothing)."""
+    """Fold ``events`` into a state, starting from ``state`` (or from nothing).
+
+    The events are written into one draft, a copy of ``state``: ``state`` itself is not changed.
+    """
+    draft = None if state is None else draft_of(state)
+    appliers = APPLIERS
     for item in events:
-        state = apply(state, item)
-    if state is None:
+        type_ = item["type"]
+        applier = appliers.get(type_)
+        if applier is None:
+            raise ValueError(f"unknown event type {type_!r}")
+        if draft is None:
+            if type_ != "game_started":
+                raise ValueError("a log must begin with game_started")
+            draft = draft_of(None)
+        applier(draft, item["seat"], item["data"])  # type: ignore[arg-type]
+    if draft is None:
         raise ValueError("an empty log holds no game")
-    return state
+    return draft

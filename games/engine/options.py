@@ -7,6 +7,7 @@ combinations that make no sense are refused when the game is created.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any, Literal, NamedTuple
 
 from games.engine.errors import IllegalMove
@@ -70,12 +71,42 @@ class Options:
     def team_of(self, seat: int) -> int | None:
         return seat % self.teams if self.teams else None
 
-    @property
+    # Read on every move: computed once per Options (a cached_property writes the instance's
+    # __dict__ directly, so it works on a frozen dataclass and is no field: eq and to_data ignore
+    # it).
+    @cached_property
     def discarding_rank(self) -> str | None:
         """The number whose play discards the rest of its colour (``zero_discards_color``)."""
         if not self.zero_discards_color:
             return None
         return "1" if self.zero_swap else "0"
+
+    @cached_property
+    def plain_plays(self) -> bool:
+        """Whether a card's play is listed as itself alone, or once per colour for a wild (plus the
+        ``uno`` variant when it leaves one card): no rule adds targets or forbids going out on it,
+        and no card discards others with it."""
+        return not (
+            self.seven_zero
+            or self.zero_swap
+            or self.zero_discards_color
+            or self.no_action_finish
+            or self.no_wild_finish
+        )
+
+    @cached_property
+    def simple_moves(self) -> bool:
+        """Whether ``rules`` may decide a number, skip, reverse or wild play that does not go out,
+        and a draw, by its short path (``rules.quick_move``): no rule on here changes them."""
+        return self.plain_plays and not (
+            self.eight_again
+            or self.one_rotates
+            or self.action_on_action
+            or self.uno_auto_penalty
+            or self.must_play
+            or self.draw_until_playable
+            or self.bank  # a move charges the seat's bank (rules._charge)
+        )
 
     def rules(self) -> dict[str, Any]:
         """The house-rule part, as the game's ``rules`` object."""

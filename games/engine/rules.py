@@ -82,7 +82,7 @@ from games.engine.events import VOLUNTARY_DRAWS, Event, event
 from games.engine.evolve import APPLIERS, apply, pending_to_data
 from games.engine.limits import PLAYERS
 from games.engine.options import Options
-from games.engine.state import GameState, Pending
+from games.engine.state import GameState, Pending, draft_of, make_pending
 
 MIN_PLAYERS = PLAYERS.low
 MAX_PLAYERS = PLAYERS.high
@@ -90,18 +90,29 @@ ACTIONS = ("play", "draw", "pass", "challenge", "accept", "color", "uno", "catch
 
 
 class Turn:
-    """Events decided so far, and the state they lead to: later rules read the state in between."""
+    """Events decided so far, and the state they lead to: later rules read the state in between.
+
+    ``state`` is a draft (``state.draft_of``), a copy of the state the move starts from: each event
+    is written into it as it is decided. So a rule that needs a value from before an event reads it
+    before emitting the event (``turn.state`` and any name bound to it show the latest values).
+    """
 
     __slots__ = ("events", "state")
+    events: list[Event]
+    state: GameState
 
     def __init__(self, state: GameState) -> None:
-        self.state = state
-        self.events: list[Event] = []
+        self.state = draft_of(state)
+        self.events = []
 
     def emit(self, type_: str, seat: int | None = None, /, **data: Any) -> None:
-        item: Event = {"type": type_, "seat": seat, "data": data}
-        self.state = APPLIERS[type_](self.state, seat, data)  # type: ignore[arg-type]
-        self.events.append(item)
+        APPLIERS[type_](self.state, seat, data)  # type: ignore[arg-type]
+        self.events.append({"type": type_, "seat": seat, "data": data})
+
+    def emit_data(self, type_: str, seat: int | None, data: dict[str, Any]) -> None:
+        """``emit`` with the data already in a dict (the event keeps that dict)."""
+        APPLIERS[type_](self.state, seat, data)  # type: ignore[arg-type]
+        self.events.append({"type": type_, "seat": seat, "data": data})
 
 
 # --- small rules ---------------------------------------------------------------------------
@@ -120,11 +131,33 @@ def _rng(state: GameState) -> random.Random:
     return random.Random(rng_key(state.seed, state.salt, state.shuffles))
 
 
+_BITS = tuple(n.bit_length() for n in range(128))
+
+
+def shuffle(rng: random.Random, cards: list[str]) -> None:
+    """``rng.shuffle(cards)``: the same order from the same calls to ``getrandbits``, written as
+    one loop (``random.shuffle`` calls a Python function per card; a round deals 108 cards)."""
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = bits[n] if n < 128 else n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def next_seat(state: GameState, seat: int, steps: int = 1, direction: int | None = None) -> int:
     """The seat ``steps`` places on from ``seat`` among the seats still holding cards."""
     step = state.direction if direction is None else direction
     statuses = state.statuses
     n = state.players
+    if steps == 1:
+        seat = (seat + step) % n
+        while statuses[seat] != "playing":
+            seat = (seat + step) % n
+        return seat
     for _ in range(steps):
         seat = (seat + step) % n
         while statuses[seat] != "playing":
@@ -147,6 +180,14 @@ def matches(card: str, top: str, color: str | None, action_on_action: bool = Fal
     return COLOR_OF[card] == color or rank == top_rank
 
 
+# PLAYABLE_ON[top][color]: the cards ``matches`` lets go on ``top`` in ``color`` (the official
+# rules, without action_on_action): one set lookup per card of a hand.
+PLAYABLE_ON: dict[str, dict[str, frozenset[str]]] = {
+    top: {color: frozenset(c for c in CARD_CODES if matches(c, top, color)) for color in COLORS}
+    for top in CARD_CODES
+}
+
+
 def fits(state: GameState, card: str) -> bool:
     """Whether ``card`` goes on the top card now (``matches`` under the game's options)."""
     return matches(card, state.discard_pile[-1], state.color, state.options.action_on_action)
@@ -159,7 +200,8 @@ def is_partner(options: Options, seat: int, other: int) -> bool:
 def discarded_with(options: Options, hand: Sequence[str], card: str) -> list[str]:
     """``zero_discards_color``: the cards of ``hand`` (the play's cards taken out) that go to the
     discard pile with ``card``, the play's last card."""
-    if options.discarding_rank is None or RANK_OF[card] != options.discarding_rank:
+    rank = options.discarding_rank
+    if rank is None or RANK_OF[card] != rank:
         return []
     color = COLOR_OF[card]
     return [c for c in hand if COLOR_OF[c] == color]
@@ -303,7 +345,7 @@ def _start_round(turn: Turn, number: int, dealer: int, deck: Sequence[str] | Non
     seats = seats[first_index:] + seats[:first_index]
     if deck is None:
         order = list(DECK)
-        _rng(state).shuffle(order)
+        shuffle(_rng(state), order)
     else:
         order = list(deck)
     turn.emit(
@@ -330,7 +372,7 @@ def _turn_starter(turn: Turn, first: int, dealer: int) -> None:
     turn.emit("starter_turned", None, card=card)
     rank = RANK_OF[card]
     if card == WILD:
-        _change_turn(turn, first, pending=Pending(kind="color", seat=first))
+        _change_turn(turn, first, pending=make_pending(kind="color", seat=first))
     elif rank == "skip":
         _change_turn(turn, next_seat(turn.state, first))
     elif rank == "reverse":
@@ -345,12 +387,14 @@ def _turn_starter(turn: Turn, first: int, dealer: int) -> None:
 def _change_turn(
     turn: Turn, seat: int, *, direction: int | None = None, pending: Pending | None = None
 ) -> None:
-    turn.emit(
+    turn.emit_data(
         "turn_changed",
         None,
-        seat=seat,
-        direction=turn.state.direction if direction is None else direction,
-        pending=pending_to_data(pending),
+        {
+            "seat": seat,
+            "direction": turn.state.direction if direction is None else direction,
+            "pending": None if pending is None else pending_to_data(pending),
+        },
     )
 
 
@@ -363,7 +407,7 @@ def _refill(turn: Turn) -> bool:
     if len(state.discard_pile) <= 1:
         return False
     order = list(state.discard_pile[:-1])
-    _rng(state).shuffle(order)
+    shuffle(_rng(state), order)
     turn.emit("pile_reshuffled", None, draw_pile=order)
     return True
 
@@ -495,7 +539,7 @@ def _check_playable(state: GameState, seat: int, cards: list[str], jump_in: bool
 def _check_extras(state: GameState, seat: int, cards: list[str], action: dict[str, Any]) -> None:
     last = cards[-1]
     color = action.get("color")
-    if last in (WILD, WILD_DRAW4):
+    if last in WILDS:
         if color is None:
             raise _illegal("color_required", f"Playing {last} needs a 'color'.")
         if color not in COLORS:
@@ -505,7 +549,7 @@ def _check_extras(state: GameState, seat: int, cards: list[str], action: dict[st
     options = state.options
     target = action.get("target")
     rank = RANK_OF[last]
-    give = _check_gift(state, seat, cards, action)
+    give = _check_gift(state, seat, cards, action) if "give" in action else []
     if options.seven_zero and rank == "7":
         if target is None:
             raise _illegal("target_required", "A 7 swaps hands: name a 'target' seat.")
@@ -523,6 +567,8 @@ def _check_extras(state: GameState, seat: int, cards: list[str], action: dict[st
             "takes a 'target'."
         )
     uno = action.get("uno", False)
+    if uno is False:
+        return
     if not isinstance(uno, bool):
         raise _invalid("'uno' must be true or false.")
     if uno and _cards_left(state, seat, cards, give) != 1:
@@ -572,43 +618,61 @@ def _is_seat(state: GameState, value: Any) -> bool:
 
 def _play(turn: Turn, seat: int, action: dict[str, Any]) -> None:
     state = turn.state
-    cards = _parse_cards(state, action)
+    options = state.options
+    if "card" in action and "cards" not in action:  # one card: _parse_cards, inlined
+        card = action["card"]
+        if not isinstance(card, str) or card not in CARD_CODES:
+            raise _invalid(f"Unknown card code {card!r}.")
+        cards = [card]
+    else:
+        cards = _parse_cards(state, action)
     jump_in = False
-    if state.actor != seat:
+    pending = state.pending
+    if (pending.seat if pending is not None else state.current) != seat:
         if len(cards) == 1 and cards[0] == state.top_card and may_jump_in(state, seat):
             jump_in = True
         else:
             _require_turn(state, seat)
     hand = state.hands[seat]
-    if not _holds(hand, cards):
-        raise _illegal("card_not_in_hand", f"You do not hold {', '.join(cards)}.")
-    _check_combination(state.options, cards)
-    _check_playable(state, seat, cards, jump_in)
-    _check_extras(state, seat, cards, action)
-    if _finishes_on_action(state.options, len(hand), cards):
-        raise _illegal("illegal_card", "You may not go out on an action or wild card.")
+    if len(cards) == 1:
+        if cards[0] not in hand:
+            raise _illegal("card_not_in_hand", f"You do not hold {', '.join(cards)}.")
+    else:
+        if not _holds(hand, cards):
+            raise _illegal("card_not_in_hand", f"You do not hold {', '.join(cards)}.")
+        _check_combination(options, cards)
     last = cards[-1]
+    if pending is None and not jump_in:  # _check_playable's first case, inlined
+        top = state.discard_pile[-1]
+        if not matches(cards[0], top, state.color, options.action_on_action):
+            raise _illegal("illegal_card", f"{cards[0]} does not match {top} in {state.color}.")
+    else:
+        _check_playable(state, seat, cards, jump_in)
+    _check_extras(state, seat, cards, action)
+    if len(hand) == len(cards) and _finishes_on_action(options, len(hand), cards):
+        raise _illegal("illegal_card", "You may not go out on an action or wild card.")
     target = action.get("target")
+    uno = action.get("uno", False) is True
     data: dict[str, Any] = {
         "cards": cards,
-        "color": action["color"] if last in (WILD, WILD_DRAW4) else COLOR_OF[last],
-        "uno": bool(action.get("uno", False)),
+        "color": action["color"] if last in WILDS else COLOR_OF[last],
+        "uno": uno,
     }
     if target is not None:
         data["target"] = target
     if jump_in:
         data["jump_in"] = True
     previous_color = state.color
-    pending = state.pending
     give = action.get("give") or []
     if give:
         del data["target"]  # the gift's event names its receiver
-    turn.emit("card_played", seat, **data)
-    discarded = discarded_with(state.options, turn.state.hands[seat], last)
-    if discarded:
-        turn.emit("color_discarded", seat, cards=discarded, uno=data["uno"])
+    turn.emit_data("card_played", seat, data)
+    if options.discarding_rank is not None:
+        discarded = discarded_with(options, turn.state.hands[seat], last)
+        if discarded:
+            turn.emit("color_discarded", seat, cards=discarded, uno=uno)
     if give:
-        turn.emit("cards_given", seat, target=target, cards=give, uno=data["uno"])
+        turn.emit("cards_given", seat, target=target, cards=give, uno=uno)
     _after_play(turn, seat, last, previous_color, pending, None if give else target)
 
 
@@ -637,7 +701,7 @@ def _after_play(
         back = pending.from_seat
         if state.statuses[back] != "playing":
             back = next_seat(state, seat, direction=direction)
-        penalty = Pending(
+        penalty = make_pending(
             kind="draw_penalty",
             seat=back,
             amount=owed,
@@ -649,7 +713,7 @@ def _after_play(
         victim = nxt = next_seat(state, seat)
         amount = owed + (4 if card == WILD_DRAW4 else 2)
         if card == WILD_DRAW4 and not owed:
-            penalty = Pending(
+            penalty = make_pending(
                 kind="wild_draw4",
                 seat=victim,
                 amount=amount,
@@ -658,7 +722,7 @@ def _after_play(
                 draw_card=WILD_DRAW4,
             )
         elif options.stacking:
-            penalty = Pending(
+            penalty = make_pending(
                 kind="draw_penalty", seat=victim, amount=amount, from_seat=seat, draw_card=card
             )
         else:
@@ -705,12 +769,15 @@ def _draw_action(turn: Turn, seat: int, action: dict[str, Any]) -> None:
             raise _illegal("must_play", "With must_play a seat holding a playable card plays it.")
         if state.options.draw_until_playable:
             card = _draw_until_playable(turn, seat)
+        elif state.draw_pile:  # _draw of one card, inlined: a draw is every third move or so
+            card = state.draw_pile[0]
+            turn.emit_data("cards_drawn", seat, {"cards": [card], "reason": "draw"})
         else:
             drawn = _draw(turn, seat, 1, "draw")
             card = drawn[0] if drawn else None
         state = turn.state
         if card is not None and fits(state, card):
-            _change_turn(turn, seat, pending=Pending(kind="play_drawn", seat=seat, card=card))
+            _change_turn(turn, seat, pending=make_pending(kind="play_drawn", seat=seat, card=card))
         else:
             _change_turn(turn, next_seat(state, seat))
     elif pending.kind == "draw_penalty":
@@ -851,7 +918,8 @@ def act(
     ``left``: with a bank clock, the seconds left in the bank of the seat that must act, now
     (the service reads its clock; None: no time used).
     """
-    _check_active(state)
+    if state.status != "active":
+        _check_active(state)
     if not isinstance(action, dict):
         raise _invalid("An action is a JSON object.")
     name = action.get("action")
@@ -862,13 +930,258 @@ def act(
     if not allowed.issuperset(action):
         unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
         raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
-    _check_seat(state, seat)
+    # _check_seat, with its common case first: an int seat of the table still playing
+    if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
+        _check_seat(state, seat)
+    if state.options.simple_moves:
+        short = _QUICK.get(name)  # type: ignore[arg-type]  # quick_move, without its call
+        if short is not None:
+            quick = short(state, seat, action)
+            if quick is not None:
+                return quick
     turn = Turn(state)
     handler(turn, seat, action)
     if state.catchable and name in CLOSING and state.options.uno_auto_penalty:
         _uno_auto_penalty(turn, state)
     _charge(turn, state, seat, left)
     return turn.events, turn.state
+
+
+# --- the short path of the commonest moves ----------------------------------------------------
+
+_QUICK_PLAY_FIELDS = frozenset({"action", "card", "color", "uno"})
+_NO_SEATS: frozenset[int] = frozenset()
+
+
+def quick_move(
+    state: GameState, seat: int, action: dict[str, Any]
+) -> tuple[list[Event], GameState] | None:
+    """``act`` for the commonest moves, in one step: the same events and the same state as the
+    rules above, or ``None`` for any move it does not cover (``act`` then decides it in full).
+
+    It covers, under options with ``simple_moves``: a draw on the seat's own turn with cards in
+    the draw pile; the play of a card that matches and does not empty the hand (a draw2 only
+    without ``stacking`` and with the two cards in the draw pile), with its colour and ``uno``, on
+    the seat's own turn or of the card it just drew; accepting a wild-draw4 with the cards in the
+    draw pile. It refuses nothing: any doubt is ``None``. ``act`` calls it once the action's name,
+    fields and seat are checked; a property test holds it to ``act``'s full path.
+    """
+    short = _QUICK.get(action["action"])
+    return None if short is None else short(state, seat, action)
+
+
+def _own_turn_fields(state: GameState, seat: int) -> dict[str, Any]:
+    """A copy of ``state``'s fields with the seat's timeout count reset: its own move."""
+    fields = state.__dict__.copy()
+    timeouts = state.timeouts
+    if timeouts[seat]:
+        fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
+    return fields
+
+
+def _quick_play(
+    state: GameState, seat: int, action: dict[str, Any]
+) -> tuple[list[Event], GameState] | None:
+    pending = state.pending
+    if pending is None:
+        if state.current != seat:
+            return None
+    elif pending.kind != "play_drawn" or pending.seat != seat:
+        return None
+    if not _QUICK_PLAY_FIELDS.issuperset(action):
+        return None
+    card = action.get("card")
+    hand = state.hands[seat]
+    if card not in hand or len(hand) < 2:  # a card of the hand is a valid code
+        return None
+    if pending is not None and card != pending.card:
+        return None
+    rank = RANK_OF[card]
+    color = action.get("color")
+    pile = state.draw_pile
+    if card in WILDS:
+        if color not in COLORS:
+            return None
+    elif color is not None:
+        return None
+    else:
+        color = COLOR_OF[card]
+        if rank == "draw2" and (state.options.stacking or len(pile) < 2):
+            return None
+    previous_color = state.color
+    if pending is None and (
+        previous_color is None or card not in PLAYABLE_ON[state.discard_pile[-1]][previous_color]
+    ):
+        return None
+    uno = action.get("uno", False)
+    if uno is not False and (uno is not True or len(hand) != 2):
+        return None
+    # card_played
+    index = hand.index(card)
+    rest = hand[:index] + hand[index + 1 :]
+    fields = _own_turn_fields(state, seat)
+    if len(rest) == 1:
+        if uno:
+            fields["uno"] = state.uno | {seat}
+            catchable = _NO_SEATS
+        else:
+            catchable = frozenset((seat,))
+    else:
+        if seat in state.uno:
+            fields["uno"] = state.uno - {seat}
+        catchable = _NO_SEATS
+    fields["catchable"] = catchable
+    hands = state.hands
+    hands = (*hands[:seat], rest, *hands[seat + 1 :])
+    fields["hands"] = hands
+    fields["discard_pile"] = (*state.discard_pile, card)
+    fields["color"] = color
+    fields["penalty_drawn"] = None
+    events: list[Event] = [
+        {
+            "type": "card_played",
+            "seat": seat,
+            "data": {"cards": [card], "color": color, "uno": uno},
+        }
+    ]
+    # _after_play
+    direction = state.direction
+    next_pending: Pending | None = None
+    if rank == "reverse":
+        direction = -direction
+        if state.statuses.count("playing") == 2:
+            nxt = seat  # with two players a reverse acts as a skip
+        else:
+            nxt = next_seat(state, seat, direction=direction)
+    elif rank == "skip":
+        nxt = next_seat(state, seat, 2)
+    elif rank == "draw2":  # the next seat draws two at once and is skipped
+        victim = next_seat(state, seat)
+        drawn = pile[:2]
+        victim_hand = hands[victim] + drawn
+        fields["hands"] = (*hands[:victim], victim_hand, *hands[victim + 1 :])
+        fields["draw_pile"] = pile[2:]
+        if victim in state.uno:  # the victim holds three cards or more now
+            fields["uno"] = fields["uno"] - {victim}
+        if victim in catchable:
+            fields["catchable"] = catchable - {victim}
+        fields["penalty_drawn"] = (victim, drawn)
+        events.append(
+            {
+                "type": "cards_drawn",
+                "seat": victim,
+                "data": {"cards": list(drawn), "reason": "penalty"},
+            }
+        )
+        nxt = next_seat(state, victim)
+    elif card == WILD_DRAW4:
+        nxt = next_seat(state, seat)
+        next_pending = make_pending(
+            kind="wild_draw4",
+            seat=nxt,
+            amount=4,
+            from_seat=seat,
+            previous_color=previous_color,
+            draw_card=WILD_DRAW4,
+        )
+    else:
+        nxt = next_seat(state, seat)
+    fields["current"] = nxt
+    fields["direction"] = direction
+    fields["pending"] = next_pending
+    events.append(
+        {
+            "type": "turn_changed",
+            "seat": None,
+            "data": {
+                "seat": nxt,
+                "direction": direction,
+                "pending": None if next_pending is None else pending_to_data(next_pending),
+            },
+        }
+    )
+    new = _new_state(GameState)  # _made(fields), inlined
+    _set_fields(new, "__dict__", fields)
+    return events, new
+
+
+def _quick_draw(
+    state: GameState, seat: int, action: dict[str, Any]
+) -> tuple[list[Event], GameState] | None:
+    pile = state.draw_pile
+    if state.pending is not None or state.current != seat or not pile:
+        return None
+    card = pile[0]
+    fields = _own_turn_fields(state, seat)
+    hands = state.hands
+    hand = (*hands[seat], card)
+    fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
+    fields["draw_pile"] = pile[1:]
+    if seat in state.uno and len(hand) != 1:
+        fields["uno"] = state.uno - {seat}
+    fields["catchable"] = _NO_SEATS
+    fields["penalty_drawn"] = None
+    if matches(card, state.discard_pile[-1], state.color):
+        turn_data: dict[str, Any] = {
+            "seat": seat,
+            "direction": state.direction,
+            "pending": {"type": "play_drawn", "seat": seat, "card": card},
+        }
+        fields["pending"] = make_pending(kind="play_drawn", seat=seat, card=card)
+    else:
+        nxt = next_seat(state, seat)
+        turn_data = {"seat": nxt, "direction": state.direction, "pending": None}
+        fields["current"] = nxt
+    events: list[Event] = [
+        {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
+        {"type": "turn_changed", "seat": None, "data": turn_data},
+    ]
+    new = _new_state(GameState)  # _made(fields), inlined
+    _set_fields(new, "__dict__", fields)
+    return events, new
+
+
+def _quick_accept(
+    state: GameState, seat: int, action: dict[str, Any]
+) -> tuple[list[Event], GameState] | None:
+    pending = state.pending
+    if pending is None or pending.kind != "wild_draw4" or pending.seat != seat:
+        return None
+    amount = pending.amount
+    pile = state.draw_pile
+    if len(pile) < amount:
+        return None
+    drawn = pile[:amount]
+    fields = _own_turn_fields(state, seat)
+    hands = state.hands
+    hand = hands[seat] + drawn
+    fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
+    fields["draw_pile"] = pile[amount:]
+    if seat in state.uno and len(hand) != 1:
+        fields["uno"] = state.uno - {seat}
+    fields["catchable"] = _NO_SEATS
+    fields["penalty_drawn"] = (seat, drawn)
+    nxt = next_seat(state, seat)
+    fields["current"] = nxt
+    fields["pending"] = None
+    events: list[Event] = [
+        {"type": "cards_drawn", "seat": seat, "data": {"cards": list(drawn), "reason": "take"}},
+        {
+            "type": "turn_changed",
+            "seat": None,
+            "data": {"seat": nxt, "direction": state.direction, "pending": None},
+        },
+    ]
+    new = _new_state(GameState)  # _made(fields), inlined
+    _set_fields(new, "__dict__", fields)
+    return events, new
+
+
+_new_state = object.__new__
+_set_fields = object.__setattr__
+_QUICK: dict[
+    str, Callable[[GameState, int, dict[str, Any]], tuple[list[Event], GameState] | None]
+] = {"play": _quick_play, "draw": _quick_draw, "accept": _quick_accept}
 
 
 # The actions that close the UNO catch window (a timeout does too).
@@ -962,7 +1275,7 @@ def resign(
 def _forfeit(turn: Turn, seat: int, reason: str) -> None:
     state = turn.state
     pile = list(state.draw_pile) + list(state.hands[seat])
-    _rng(state).shuffle(pile)
+    shuffle(_rng(state), pile)
     was_actor = state.actor == seat
     pending = state.pending
     turn.emit("forfeited", seat, reason=reason, draw_pile=pile)
@@ -979,14 +1292,16 @@ def _forfeit(turn: Turn, seat: int, reason: str) -> None:
     if was_actor:
         nxt = next_seat(state, seat)
         # A starter wild still needs its colour: the next seat, now the first player, names it.
-        naming = Pending(kind="color", seat=nxt) if pending and pending.kind == "color" else None
+        naming = (
+            make_pending(kind="color", seat=nxt) if pending and pending.kind == "color" else None
+        )
         _change_turn(turn, nxt, pending=naming)
     elif pending is not None and pending.from_seat == seat and pending.kind == "wild_draw4":
         # A forfeited seat holds nothing to be challenged on: the draw four stands.
         _change_turn(
             turn,
             pending.seat,
-            pending=Pending(
+            pending=make_pending(
                 kind="draw_penalty",
                 seat=pending.seat,
                 amount=pending.amount,

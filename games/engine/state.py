@@ -1,7 +1,13 @@
 """The frozen state of a whole game: seats, hands, piles, turn, the pending decision, scores.
 
-States are immutable values. ``evolve`` makes a changed copy cheaply: the engine is the inner loop
-of every request and every replay, so it avoids ``dataclasses.replace`` and its per-field checks.
+States are immutable values to everyone outside the engine. ``evolve`` makes a changed copy
+cheaply: the engine is the inner loop of every request, every replay and every search, so it
+avoids ``dataclasses.replace`` and its per-field checks.
+
+Inside the engine, folding a move's events (``rules.Turn``) or a whole log (``evolve.replay``)
+writes into one *draft*: a fresh copy made by ``draft_of``, whose fields the appliers set in
+place through ``fields_of``. A draft is not shared with anyone until it is returned, and never
+written after: one copy per move (or per replay) instead of one per event.
 """
 
 from __future__ import annotations
@@ -86,11 +92,58 @@ class GameState:
         return self.pending.seat if self.pending is not None else self.current
 
     def evolve(self, **changes: Any) -> GameState:
-        new = object.__new__(GameState)
-        data = new.__dict__
-        data.update(self.__dict__)
+        data = self.__dict__.copy()
         data.update(changes)
+        new = _new(GameState)
+        _set(new, "__dict__", data)
         return new
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def draft_of(state: GameState | None) -> GameState:
+    """A copy of ``state`` (an empty one for ``None``) for the engine to write with ``fields_of``.
+
+    The caller owns it: it writes it while folding events, then hands it out and never writes it
+    again. An empty draft holds no field until a ``game_started`` event is written into it.
+    """
+    new = _new(GameState)
+    _set(new, "__dict__", {} if state is None else state.__dict__.copy())
+    return new
+
+
+def fields_of(draft: GameState) -> dict[str, Any]:
+    """The fields of a draft, to set in place (only on a draft from ``draft_of``)."""
+    return draft.__dict__
+
+
+def make_pending(
+    kind: PendingKind,
+    seat: int,
+    card: str | None = None,
+    amount: int = 0,
+    from_seat: int | None = None,
+    previous_color: str | None = None,
+    draw_card: str | None = None,
+) -> Pending:
+    """``Pending(...)`` without the frozen dataclass's per-field ``object.__setattr__``."""
+    new = _new(Pending)
+    _set(
+        new,
+        "__dict__",
+        {
+            "kind": kind,
+            "seat": seat,
+            "card": card,
+            "amount": amount,
+            "from_seat": from_seat,
+            "previous_color": previous_color,
+            "draw_card": draw_card,
+        },
+    )
+    return new
 
 
 def initial_state(players: int, options: Options, seed: int, salt: str = "") -> GameState:

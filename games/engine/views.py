@@ -16,6 +16,7 @@ from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD, WILD_DRAW4, WILD
 from games.engine.events import Event
 from games.engine.evolve import pending_to_data
 from games.engine.rules import (
+    PLAYABLE_ON,
     _finishes_on_action,
     can_stack,
     discarded_with,
@@ -83,26 +84,49 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     actions: list[Action] = []
     hand = state.hands[seat]
     pending = state.pending
+    options = state.options
     if seat == state.current:
         if pending is None:
             top, color = state.discard_pile[-1], state.color
             top_rank = RANK_OF[top]
-            strict = state.options.action_on_action and top_rank in ACTION_RANKS
+            strict = options.action_on_action and top_rank in ACTION_RANKS
+            if options.plain_plays and not strict and color is not None:
+                # No rule adds to a card's entries: each playable card is listed as itself (a
+                # wild once per colour), with its uno variants when it leaves one card, inline
+                # (``_play_entries`` gives the same): this runs for every view and every bot move.
+                playable = PLAYABLE_ON[top][color]
+                two = len(hand) == 2
+                for card in dict.fromkeys(hand):
+                    if card in playable:
+                        entries: list[Action]
+                        if card in WILDS:
+                            entries = [{"action": "play", "card": card, "color": c} for c in COLORS]
+                        elif two:
+                            entries = [{"action": "play", "card": card}]
+                        else:
+                            actions.append({"action": "play", "card": card})
+                            continue
+                        if two:
+                            entries += [{**entry, "uno": True} for entry in entries]
+                        actions += entries
+                if not (options.must_play and has_play(state, seat)):
+                    actions.append({"action": "draw"})
+                return _and_any_time(state, seat, hand, actions)
             for card in dict.fromkeys(hand):
-                # matches(), inlined: this loop runs for every view and every bot move
+                # matches(), inlined
                 rank = RANK_OF[card]
                 if strict and rank != top_rank and rank in ACTION_RANKS:
                     continue
                 if COLOR_OF[card] == color or rank == top_rank or card in WILDS:
                     actions += _play_entries(state, seat, card)
-            if not (state.options.must_play and has_play(state, seat)):
+            if not (options.must_play and has_play(state, seat)):
                 actions.append({"action": "draw"})
         elif pending.kind == "color":
             actions += [{"action": "color", "color": color} for color in COLORS]
         elif pending.kind == "play_drawn":
             assert pending.card is not None
             actions += _play_entries(state, seat, pending.card)
-            if not state.options.force_play:
+            if not options.force_play:
                 actions.append({"action": "pass"})
         else:
             if pending.kind == "wild_draw4":
@@ -115,11 +139,19 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     elif may_jump_in(state, seat):
         top = state.discard_pile[-1]
         actions += _play_entries(state, seat, top)
+    return _and_any_time(state, seat, hand, actions)
+
+
+def _and_any_time(
+    state: GameState, seat: int, hand: tuple[str, ...], actions: list[Action]
+) -> list[Action]:
+    """``actions`` and the actions a seat may take at any time: say UNO, catch another seat."""
     if len(hand) == 1 and seat not in state.uno:
         actions.append({"action": "uno"})
-    for target in sorted(state.catchable):
-        if target != seat and not is_partner(state.options, seat, target):
-            actions.append({"action": "catch", "target": target})
+    if state.catchable:
+        for target in sorted(state.catchable):
+            if target != seat and not is_partner(state.options, seat, target):
+                actions.append({"action": "catch", "target": target})
     return actions
 
 

@@ -16,7 +16,7 @@ import os
 import random
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from itertools import chain
 from typing import Any
 
@@ -44,7 +44,7 @@ from games.engine import (
 from games.engine.cards import NUMBER_CARDS, RANK_OF, hand_points
 from games.engine.events import EVENT_TYPES, Event
 from games.engine.limits import TEAMS
-from games.engine.rules import discarded_with
+from games.engine.rules import discarded_with, quick_move, shuffle
 from games.engine.snapshot import state_from_data, state_to_data
 
 Action = dict[str, Any]
@@ -624,3 +624,121 @@ def test_event_views_hide_what_a_seat_may_not_see(setup: Setup) -> None:
         if viewer is not None:
             assert seen["you"]["hand"] == list(state.hands[viewer])
     assert json.dumps(log) == before, "event_view changed the log"
+
+
+FIELD_NAMES = frozenset(f.name for f in fields(GameState))
+
+
+@_settings(150)
+@given(setups())
+def test_moves_and_replays_leave_the_state_they_start_from_unchanged(setup: Setup) -> None:
+    """A move and a replay write their events into a copy (a draft), never into a state someone
+    holds: the state a move starts from is the same after it, and folding one event at a time
+    (``apply``) or the rest of a log from a state held midway reaches the state ``replay`` does."""
+    rng = random.Random(setup.play_seed)
+    log, state = new_game(setup)
+    held = [(state, len(log))]
+    while state.status == "active":
+        assert len(held) <= MAX_ACTIONS, "the game did not end"
+        move = choose(state, setup, rng)
+        kept = dict(vars(state))
+        events, after = perform(state, move)
+        assert vars(state) == kept, f"{move} changed the state it started from"
+        assert set(vars(after)) == FIELD_NAMES, "a state holds a field GameState does not define"
+        log += events
+        held.append((after, len(log)))
+        state = after
+    folded: GameState | None = None
+    for item in log:
+        folded = apply(folded, item)
+    assert folded == replay(log) == state
+    middle, at = held[len(held) // 2]
+    kept = dict(vars(middle))
+    assert replay(log[at:], middle) == state
+    assert vars(middle) == kept, "replay changed the state it started from"
+
+
+PLAIN_BREAKERS = (
+    "seven_zero",
+    "zero_swap",
+    "zero_discards_color",
+    "no_action_finish",
+    "no_wild_finish",
+)
+
+
+@_settings(100)
+@given(setups())
+def test_the_inline_listing_of_plain_plays_agrees_with_the_general_one(setup: Setup) -> None:
+    """``legal_actions`` lists a playable card inline when no rule adds to its entries
+    (``Options.plain_plays``): the same list as ``_play_entries`` gives, for every seat."""
+    rules = {k: v for k, v in setup.rules.items() if k not in PLAIN_BREAKERS}
+    plain = replace(setup, rules=rules)
+    checked = 0
+    for step in random_game(plain):
+        state = step.after
+        assert state.options.plain_plays
+        general_options = replace(state.options)
+        vars(general_options)["plain_plays"] = False  # the cached flag, forced: the general path
+        general = state.evolve(options=general_options)
+        for seat in range(state.players):
+            assert legal_actions(state, seat) == legal_actions(general, seat)
+            checked += 1
+    assert checked
+
+
+# The rules under which rules.quick_move never applies (Options.simple_moves).
+NOT_SIMPLE = (
+    *PLAIN_BREAKERS,
+    "eight_again",
+    "one_rotates",
+    "action_on_action",
+    "uno_auto_penalty",
+    "must_play",
+    "draw_until_playable",
+)
+
+
+def _outcome(state: GameState, seat: int, action: Action) -> Any:
+    try:
+        return act(state, seat, action)
+    except IllegalMove as error:
+        return error.code
+
+
+@_settings(120)
+@given(setups())
+def test_the_quick_path_of_common_moves_decides_as_the_full_rules(setup: Setup) -> None:
+    """``rules.quick_move`` (draws and simple plays in one step) gives the same events and the
+    same state as the full rules, and leaves every other action, legal or not, to them."""
+    rules = {k: v for k, v in setup.rules.items() if k not in NOT_SIMPLE}
+    simple = replace(setup, rules=rules)
+    rng = random.Random(setup.play_seed ^ 0x0F457)
+    universe = action_universe(setup.players)
+    quick = 0
+    for step in random_game(simple):
+        state = step.after
+        if state.status != "active":
+            continue
+        assert state.options.simple_moves
+        full_options = replace(state.options)
+        vars(full_options)["simple_moves"] = False  # the cached flag, forced: the full rules
+        full = state.evolve(options=full_options)
+        for seat in {state.actor, rng.randrange(state.players)}:
+            listed = legal_actions(state, seat)
+            tried = listed + rng.sample(universe, 5) + [near_miss(state, seat, rng)]
+            for action in tried:
+                assert _outcome(state, seat, action) == _outcome(full, seat, action), action
+            quick += sum(quick_move(state, seat, a) is not None for a in listed)
+    assert quick, "no move took the quick path"
+
+
+@_settings(200)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 250))
+def test_the_engine_shuffle_is_random_shuffle(seed: int, size: int) -> None:
+    """``rules.shuffle`` (one loop) puts the cards in the order ``random.shuffle`` does."""
+    cards = [DECK[i % len(DECK)] for i in range(size)]
+    expected = list(cards)
+    random.Random(seed).shuffle(expected)
+    shuffle(random.Random(seed), cards)
+    assert cards == expected
