@@ -301,7 +301,10 @@ class LeaderboardApi(APIView):
         ),
         tags=TAGS,
         parameters=[LeaderboardQuery],
-        responses={200: LeaderboardPageSerializer, **errors_for("invalid", "not_authenticated")},
+        responses={
+            200: LeaderboardPageSerializer,
+            **errors_for("invalid", "not_authenticated", "not_found"),
+        },
         examples=[
             OpenApiExample(
                 "The top",

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from games.engine import limits
 from games.engine.shapes import BOT_LEVELS
+from games.event_schema import ref
 from games.serializers import StrictCharField, StrictSerializer
 from players.selectors import PlayerStats
 
@@ -49,15 +50,15 @@ class RatingSerializer(serializers.Serializer[dict[str, float]]):
     ordinal = serializers.FloatField(help_text="mu - 3 sigma: what the leaderboard orders by.")
 
 
-class _PlayerRefSerializer(serializers.Serializer[dict[str, Any]]):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
+@extend_schema_field(ref("PlayerRef"))
+class PlayerRefField(serializers.JSONField):
+    """The game view's ``PlayerRef`` component (``{id, username}``), shared, not a copy."""
 
 
 @extend_schema_serializer(component_name="LeaderboardEntry")
 class LeaderboardEntrySerializer(serializers.Serializer[dict[str, Any]]):
     rank = serializers.IntegerField(help_text="1 for the highest ordinal.")
-    player = _PlayerRefSerializer()
+    player = PlayerRefField()
     rating = RatingSerializer()
     games_played = serializers.IntegerField(help_text="Rated games: finished games sat in.")
     games_won = serializers.IntegerField(help_text="Rated games won.")
