@@ -45,6 +45,11 @@ class GameWrite:
             self._state = eventstore.load_state(self.game)
         return self._state
 
+    @property
+    def loaded_state(self) -> engine.GameState | None:
+        """The engine state after the game's last event if this write has it (no query)."""
+        return self._state
+
     def append(
         self,
         events: Sequence[engine.Event],
@@ -135,6 +140,8 @@ def game_write(game_id: str | uuid.UUID, *, catch_up: bool = True) -> Iterator[G
                 write.outboxed = outboxed
         else:
             yield write
-        effects.after_write(write.game, write.appended, write.facts, write.outboxed)
+        effects.after_write(
+            write.game, write.appended, write.facts, write.outboxed, write.loaded_state
+        )
     if refusal is not None:
         raise refusal

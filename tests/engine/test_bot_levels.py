@@ -31,7 +31,7 @@ from games.engine.events import Event
 
 SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1
 # The search bot with its clock off: its choice then depends on its random source alone.
-STRONG_FIXED: Bot = functools.partial(strong.decide, budget=None, iterations=3)
+STRONG_FIXED: Bot = functools.partial(strong.decide, budget=0, iterations=3)
 BOTS: dict[str, Bot] = {**LEVELS, "strong": STRONG_FIXED}
 RULE_SETS: list[dict[str, Any]] = [
     {},

@@ -1,9 +1,10 @@
 """A sound heuristic player: the ``basic`` level.
 
-It says UNO and catches whenever it may, keeps its wild cards for when nothing else plays,
-steers play to the colour it holds most of, attacks a seat about to go out, stacks on a draw
-penalty, jumps in, gives a 7's swap to the seat with the fewest cards (when that helps), and
-challenges a wild-draw4 when the odds that its player bluffed make it pay.
+It says UNO and catches whenever it may (off its turn too), jumps in when the card sheds well,
+keeps its wild cards for when nothing else plays, steers play to the colour it holds most of,
+attacks a seat about to go out, stacks on a draw penalty, gives a 7's swap to the seat with the
+fewest cards (when that helps), and challenges a wild-draw4 when the odds that its player bluffed
+make it pay.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import random
 from collections.abc import Sequence
 
 from games.engine.bots.knowledge import Action, Knowledge, SeatView, most_held_color, read
+from games.engine.bots.random_play import is_actor
 from games.engine.cards import COLOR_OF, POINTS, RANK_OF, WILD_DRAW4, WILDS
 from games.engine.events import Event
 
@@ -101,11 +103,26 @@ def _best_play(seen: SeatView, hand: Sequence[str], plays: list[Action], k: Know
     return max(plays, key=lambda a: (_score_play(seen, hand, a, seven_zero), -plays.index(a)))
 
 
-def decide(rng: random.Random, seen: SeatView, events: Sequence[Event] = ()) -> Action:
-    """The basic player's action for the seat that sees ``seen`` (and ``events``)."""
+def _off_turn(seen: SeatView, by_kind: dict[str, list[Action]], k: Knowledge) -> Action | None:
+    """Off its turn the seat may jump in: it does when the card sheds well (a 7 or a 0 under
+    seven_zero must not take a bigger hand)."""
+    plays = by_kind.get("play", [])
+    if not plays:
+        return None
+    hand = seen["you"]["hand"]
+    best = _best_play(seen, hand, plays, k)
+    return best if _score_play(seen, hand, best, k.options.seven_zero) >= 0 else None
+
+
+def decide(rng: random.Random, seen: SeatView, events: Sequence[Event] = ()) -> Action | None:
+    """The basic player's action for the seat that sees ``seen`` (and ``events``); off its turn,
+    ``None`` when it does nothing now."""
     you = seen["you"]
     legal: list[Action] = you["legal_actions"] if you else []
+    actor = is_actor(seen)
     if not legal:
+        if not actor:
+            return None
         raise ValueError("the seat has no legal action now")
     by_kind: dict[str, list[Action]] = {}
     for action in legal:
@@ -117,6 +134,8 @@ def decide(rng: random.Random, seen: SeatView, events: Sequence[Event] = ()) -> 
         return min(by_kind["catch"], key=lambda a: counts[a["target"]])
     hand: list[str] = you["hand"]
     k = read(seen, events)
+    if not actor:
+        return _off_turn(seen, by_kind, k)
     plays = by_kind.get("play", [])
     pending = seen["round"]["pending"]
     mine = pending is not None and pending["seat"] == you["seat"]

@@ -36,6 +36,8 @@ class Knowledge:
     # only the cards it has taken since may be. Players do draw with a card to play, so the
     # search samples with these but drops them when the cards left cannot meet them.
     voids: list[dict[str, int]] = field(default_factory=list)
+    # The unknown cards, once worked out for a decision (``unknown_pool`` of the seat's hand).
+    pool: list[str] | None = None
 
     def unknown_pool(self, hand: Sequence[str]) -> list[str]:
         """The cards the seat cannot place: not in its hand, on the discard pile, or known to be
