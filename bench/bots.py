@@ -33,6 +33,7 @@ from games.engine import act, make_options, replay, start_game
 from games.engine.bots import LEVELS, Action, Bot, next_move, strong
 from games.engine.events import Event
 
+Times = list[tuple[float, float]]  # (wall, CPU) seconds of each decision of the strong seat
 HOUSE: dict[str, Any] = {"stacking": True, "jump_in": True, "seven_zero": True}
 
 
@@ -88,22 +89,22 @@ def _bot(level: str, search: Search) -> Bot:
     return LEVELS[level]
 
 
-def _timed(bot: Bot, times: list[float]) -> Bot:
-    """``bot``, its every decision's wall time added to ``times``."""
+def _timed(bot: Bot, times: Times) -> Bot:
+    """``bot``, its every decision's wall time and CPU time added to ``times``."""
 
     def timed(
         rng: random.Random, seen: Mapping[str, Any], events: Sequence[Event]
     ) -> Action | None:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         try:
             return bot(rng, seen, events)
         finally:
-            times.append(time.perf_counter() - started)
+            times.append((time.perf_counter() - started, time.thread_time() - cpu))
 
     return timed
 
 
-def play_round(line: Line, index: int, search: Search) -> tuple[bool, list[float], int]:
+def play_round(line: Line, index: int, search: Search) -> tuple[bool, Times, int]:
     """Round ``index`` of ``line``: whether the measured level won, its think times, moves."""
     players = len(line.levels)
     shift = index % players  # the measured level sits at seat ``shift``
@@ -113,7 +114,7 @@ def play_round(line: Line, index: int, search: Search) -> tuple[bool, list[float
     log = start_game(players, make_options(line.rules, target_score=10**6), seed)
     state = replay(log)
     rngs = [random.Random(seed + s) for s in range(players)]
-    thinking: list[float] = []
+    thinking: Times = []
     table = [
         _timed(bot, thinking) if level == "strong" else bot
         for bot, level in zip(bots, seats, strict=True)
@@ -128,7 +129,7 @@ def play_round(line: Line, index: int, search: Search) -> tuple[bool, list[float
     return state.last_round.winner_seat == shift, thinking, moves
 
 
-def _chunk(args: tuple[str, int, int, Search]) -> tuple[int, int, list[float], int]:
+def _chunk(args: tuple[str, int, int, Search]) -> tuple[int, int, Times, int]:
     name, start, stop, search = args
     wins, thinking, moves = 0, [], 0
     for index in range(start, stop):
@@ -150,7 +151,7 @@ def run_line(name: str, rounds: int, jobs: int, search: Search) -> str:
     chunks = [(name, i, min(i + step, rounds), search) for i in range(0, rounds, step)]
     started = time.perf_counter()
     wins = n = moves = 0
-    thinking: list[float] = []
+    thinking: Times = []
     with ProcessPoolExecutor(jobs) as pool:
         for w, count, times, m in pool.map(_chunk, chunks):
             wins += w
@@ -164,9 +165,12 @@ def run_line(name: str, rounds: int, jobs: int, search: Search) -> str:
         f"win {wins / n:6.1%}  95% CI [{low:5.1%}, {high:5.1%}]  chance {line.chance:.0%}"
     )
     if thinking:
+        wall = [w for w, _ in thinking]
+        cpu = [c for _, c in thinking]
         text += (
-            f"  think p50 {percentile(thinking, 0.5) * 1000:5.1f} ms"
-            f" p99 {percentile(thinking, 0.99) * 1000:5.1f} ms"
+            f"  think p50/p99 wall {percentile(wall, 0.5) * 1000:.1f}/"
+            f"{percentile(wall, 0.99) * 1000:.1f} ms"
+            f" CPU {percentile(cpu, 0.5) * 1000:.1f}/{percentile(cpu, 0.99) * 1000:.1f} ms"
         )
     text += f"  ({moves / n:.0f} moves/round, {time.perf_counter() - started:.0f} s)"
     return text
@@ -178,21 +182,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--lines", default=DEFAULT_LINES)
     parser.add_argument("--budget", type=float, default=None, help="strong's seconds per move")
+    parser.add_argument(
+        "--budgets",
+        default=None,
+        help="a sweep: comma-separated budgets in seconds, each line run at each (e.g. 0.01,0.03)",
+    )
     parser.add_argument("--iterations", type=int, default=None, help="strong's worlds at most")
     parser.add_argument(
         "--cpu", action="store_true", help="count strong's budget in its CPU time, not wall time"
     )
     args = parser.parse_args(argv)
-    search = Search(args.budget, args.iterations, args.cpu)
-    budget = args.budget if args.budget is not None else strong.BUDGET
+    budgets = [float(b) for b in args.budgets.split(",")] if args.budgets else [args.budget]
     iterations = args.iterations if args.iterations is not None else strong.ITERATIONS
     print(
-        f"python {platform.python_version()}, {args.jobs} processes, strong budget "
-        f"{budget * 1000:.0f} ms ({'CPU' if args.cpu else 'wall'}), iterations <= {iterations}",
+        f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"{args.jobs} processes, {args.rounds} rounds a line, strong iterations <= {iterations}, "
+        f"budget by {'CPU time' if args.cpu else 'wall clock'}",
         flush=True,
     )
-    for name in args.lines.split(","):
-        print(run_line(name, args.rounds, args.jobs, search), flush=True)
+    for budget in budgets:
+        search = Search(budget, args.iterations, args.cpu)
+        shown = budget if budget is not None else strong.BUDGET
+        for name in args.lines.split(","):
+            line = run_line(name, args.rounds, args.jobs, search)
+            print(f"{shown * 1000:4.0f} ms  {line}", flush=True)
     return 0
 
 

@@ -57,6 +57,18 @@ class Knowledge:
             return 0.0
         return sum(1 for card in pool if card.startswith(color + "-")) / len(pool)
 
+    def lacks(self, hand: Sequence[str], seat: int, color: str, held: int) -> float:
+        """The odds that ``seat``, holding ``held`` cards, holds none of ``color`` (``hand`` is
+        this seat's own): each card it may hold of the colour (its voids bound them) is one of
+        the unknown cards, drawn at random."""
+        if self.pool is None:
+            self.pool = self.unknown_pool(hand)
+        if not self.pool:
+            return 0.0
+        share = sum(1 for card in self.pool if COLOR_OF[card] == color) / len(self.pool)
+        may = min(held, self.voids[seat].get(color, held)) if self.voids else held
+        return float((1.0 - share) ** may)
+
 
 def _remove(cards: list[str], gone: Sequence[str]) -> None:
     for card in gone:

@@ -42,9 +42,11 @@ WILD_WEIGHT = 0.35
 CARDS = 8
 # The search overrules the basic player's choice only when another action wins more of the
 # same worlds by this many standard errors of the paired difference: few worlds are noisy.
-CONFIDENCE = 1.0
+CONFIDENCE = 0.5
 SEARCH_DRAWN = True
-DRAW_WITH_PLAYS = True  # search drawing (keeping every card) when a card could be played
+AWARE = True  # the heuristic it starts from steers to the colours the next seat lacks
+DRAW_WITH_PLAYS = False  # drawing with a card to play: rarely right, and noise to the search
+WILD_COLORS = 2  # a wild is searched in the colours the hand holds most of
 
 
 def depth_for(players: int) -> int:
@@ -197,7 +199,8 @@ def candidates(seen: SeatView, legal: Sequence[Action], k: Knowledge) -> list[Ac
         if action["card"] not in best_cards:
             best_cards.append(action["card"])
     best_cards = best_cards[:CARDS]
-    held = {COLOR_OF[c] for c in hand if c not in WILDS} or set(COLORS)
+    counts = Counter(COLOR_OF[c] for c in hand if c not in WILDS)
+    held = {color for color, _ in counts.most_common(WILD_COLORS)} or set(COLORS)
     with_uno = {(a.get("card"), a.get("color"), a.get("target")) for a in legal if a.get("uno")}
     chosen: list[Action] = []
     for action in legal:
@@ -232,19 +235,21 @@ def decide(
     budget = BUDGET if budget is None else budget
     iterations = ITERATIONS if iterations is None else iterations
     clock = clock or CLOCK
-    fallback = basic.decide(rng, seen, events)
+    fallback = basic.decide(rng, seen, events, aware=AWARE)
     you = seen["you"]
     me = you["seat"]
     rnd = seen["round"]
     pending = rnd["pending"]
     actor = pending["seat"] if pending is not None else rnd["current_seat"]
     legal: list[Action] = you["legal_actions"]
-    if actor != me or any(a["action"] in ("uno", "catch") for a in legal):
+    if actor != me or iterations <= 0 or any(a["action"] in ("uno", "catch") for a in legal):
         return fallback
     if pending is not None and pending["type"] == "play_drawn" and not SEARCH_DRAWN:
         return fallback
     k = read(seen, events)
     options = candidates(seen, legal, k)
+    if fallback is not None and fallback not in options:
+        options.append(fallback)
     if len(options) <= 1:
         return fallback
     k.pool = k.unknown_pool(you["hand"])
