@@ -242,7 +242,7 @@ def _color_for(hand: Sequence[str], card: str) -> str | None:
 def _plays_drawn(sim: Round, seat: int, card: str) -> bool:
     if card not in WILDS:
         return True
-    return len(sim.hands[seat]) <= 3 or min(sim._size(s) for s in sim.playing if s != seat) <= 2
+    return len(sim.hands[seat]) <= 2 or min(sim._size(s) for s in sim.playing if s != seat) <= 2
 
 
 _SHED = {card: POINTS[card] / 20.0 for card in COLOR_OF}

@@ -1,15 +1,21 @@
 """A search player: the ``strong`` level, determinised Monte Carlo over the engine.
 
-Each iteration deals the cards its seat cannot see at random, consistently with what it has seen
-(``knowledge.read``: the hand counts, the discard pile, cards known to be in a hand), then plays
-every candidate action in that same world with the same random source (common random numbers)
-and a fast heuristic playout for every seat, a few moves deep; the playout scores 1 for a round
-the seat wins and otherwise the seat's share of ``exp(-HAND_WEIGHT * hand size)`` at the end.
-The candidate with the best mean wins; the basic player's choice is kept on a tie.
+It starts from the aware heuristic (``basic.decide(aware=True)``: the basic player that also
+steers to a colour the next seat likely lacks). Each iteration deals the cards its seat cannot
+see at random, consistently with what it has seen (``knowledge.read``: the hand counts, the
+discard pile, cards known to be in a hand, the colours a seat that drew most likely lacks), then
+plays every candidate action in that same world (common random numbers): the move itself by the
+engine (``rules.act``), the rest of the round by the fast playout (``fastsim``: every seat the
+heuristic's cheap cousin, to the round's end), scoring 1 for a round the seat wins, else 0.
+Every ``PRUNE_EVERY`` worlds a candidate that clearly loses to the heuristic's choice is dropped.
+The heuristic's choice stands unless another wins more of the same worlds by ``CONFIDENCE``
+standard errors of the paired difference: with few worlds the search is noisy.
 
-It thinks until ``budget`` seconds have passed or after ``iterations`` worlds, whichever comes
-first: a ``budget`` of ``None`` makes its choice depend on the random source alone (the tests).
-Decisions off its own turn (UNO, catches, jumping in) and lone choices are the basic player's.
+It thinks until ``budget`` seconds have passed (by ``clock``) or after ``iterations`` worlds,
+whichever comes first: a ``budget`` of 0 makes its choice depend on the random source alone (the
+tests). Decisions off its own turn (UNO, catches, jumping in) and lone choices are the
+heuristic's. Under house rules the fast playout does not model, a world is played a few moves
+on by the engine instead and valued by the hand sizes.
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ CARDS = 8
 # The search overrules the basic player's choice only when another action wins more of the
 # same worlds by this many standard errors of the paired difference: few worlds are noisy.
 CONFIDENCE = 0.5
+# Every few worlds an action that loses to the heuristic's choice by this many standard errors is
+# dropped, so the worlds go to the contenders (and the search ends when none is left).
+PRUNE_EVERY = 6
+PRUNE_CONFIDENCE = 2.0
 SEARCH_DRAWN = True
 AWARE = True  # the heuristic it starts from steers to the colours the next seat lacks
 DRAW_WITH_PLAYS = False  # drawing with a card to play: rarely right, and noise to the search
@@ -253,19 +263,42 @@ def decide(
     if len(options) <= 1:
         return fallback
     k.pool = k.unknown_pool(you["hand"])
+    base = options.index(fallback) if fallback in options else None
     values: list[list[float]] = [[] for _ in options]
+    alive = list(range(len(options)))
     started = clock()
     done = 0
-    while done < iterations:
+    while done < iterations and len(alive) > 1:
         out_of_time = budget > 0 and clock() - started > budget
         if out_of_time and done >= MIN_ITERATIONS:
             break
         world = determinise(rng, seen, k)
         seed = rng.getrandbits(32)
-        for index, action in enumerate(options):
-            values[index].append(playout(world, me, action, seed))
+        for index in alive:
+            values[index].append(playout(world, me, options[index], seed))
         done += 1
-    return options[pick(values, options.index(fallback) if fallback in options else None)]
+        if base is not None and done % PRUNE_EVERY == 0:
+            alive = [i for i in alive if i == base or not _clearly_worse(values[i], values[base])]
+    chosen = pick([values[i] for i in alive], alive.index(base) if base is not None else None)
+    return options[alive[chosen]]
+
+
+def _paired(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
+    """The mean of the paired differences ``values - base`` and its standard error."""
+    n = len(base)
+    diffs = [a - b for a, b in zip(values, base, strict=True)]
+    mean = sum(diffs) / n
+    spread = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
+    return mean, math.sqrt(spread / n)
+
+
+def _clearly_worse(values: Sequence[float], base: Sequence[float]) -> bool:
+    """Whether an action is no contender: it loses clearly, or it has done no better than the
+    heuristic's choice in any world so far (after two rounds of pruning)."""
+    mean, error = _paired(values, base)
+    if error == 0 and mean <= 0 and len(base) >= 2 * PRUNE_EVERY:
+        return True
+    return mean + PRUNE_CONFIDENCE * error < 0
 
 
 def pick(values: Sequence[Sequence[float]], base: int | None) -> int:
@@ -273,6 +306,8 @@ def pick(values: Sequence[Sequence[float]], base: int | None) -> int:
     basic player's (``base``) unless another beats it by ``CONFIDENCE`` standard errors of the
     paired difference; without a ``base``, the best mean."""
     n = len(values[0])
+    if n == 0:
+        return base or 0
     means = [sum(v) / n for v in values]
     if base is None:
         return max(range(len(values)), key=lambda i: (means[i], -i))
@@ -280,10 +315,8 @@ def pick(values: Sequence[Sequence[float]], base: int | None) -> int:
     for index, v in enumerate(values):
         if index == base:
             continue
-        diffs = [a - b for a, b in zip(v, values[base], strict=True)]
-        mean = sum(diffs) / n
-        spread = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
-        margin = mean - CONFIDENCE * math.sqrt(spread / n)
+        mean, error = _paired(v, values[base])
+        margin = mean - CONFIDENCE * error
         if margin > best_margin:
             best, best_margin = index, margin
     return best
