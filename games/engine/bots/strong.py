@@ -38,15 +38,15 @@ from games.engine.views import legal_actions
 
 BUDGET = 0.03  # seconds per decision, by default: p99 under 100 ms on an idle core
 ITERATIONS = 400  # worlds per decision at most
-MIN_ITERATIONS = 4
+MIN_ITERATIONS = 4  # worlds per decision at least, whatever the clock says
 # The clock of the budget: the wall clock, what a player waits for. On a machine shared with other
 # work a benchmark may pass ``time.thread_time`` (this thread's CPU time) to measure strength.
 CLOCK: Callable[[], float] = time.perf_counter
 HAND_WEIGHT = 0.45
 WILD_WEIGHT = 0.35
-# Cards searched, among the basic player's best (a card in each colour and to each target).
+# Cards searched, among the heuristic's best (each in its colours and to each target).
 CARDS = 8
-# The search overrules the basic player's choice only when another action wins more of the
+# The search overrules the heuristic's choice only when another action wins more of the
 # same worlds by this many standard errors of the paired difference: few worlds are noisy.
 CONFIDENCE = 0.5
 # Every few worlds an action that loses to the heuristic's choice by this many standard errors is
