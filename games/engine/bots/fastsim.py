@@ -2,11 +2,11 @@
 
 The search player (``bots.strong``) decides its move with the engine (``rules.act``: the move it
 sends is always one ``legal_actions`` lists), then plays the rest of each sampled world out to the
-end of the round here: plain lists, no events, no frozen states, about fifteen times the engine's
-speed. The playout models the official rules and the house rules ``stacking``, ``jump_in`` and
-``seven_zero`` (``supports``); a world under other rules is played out by the engine instead. It
-is a model, not the rules: every seat says UNO, a wild-draw4 is never challenged in it, and a seat
-plays by ``_choose``, a cheap cousin of the basic player. Only the search's estimates depend on it.
+end of the round here: plain lists, no events, no frozen states. The playout models the official
+rules and the house rules ``stacking``, ``jump_in`` and ``seven_zero`` (``supports``); a world
+under other rules is played on by the engine instead. It is a model, not the rules: every seat
+says UNO, a wild-draw4 is never challenged in it, and a seat plays by ``_choose``, a cheap cousin
+of the basic player. Only the search's estimates depend on it.
 """
 
 from __future__ import annotations
