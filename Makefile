@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 MYPY_PATHS := $(wildcard unoservice games players streams notifications bench)
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check-clients lint format bench bench-service bench-streams clean
+.PHONY: help install run test check-clients lint format bench bench-bots bench-service bench-streams clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
@@ -22,6 +22,7 @@ help:
 	@echo "make lint     ruff check, ruff format --check, mypy"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make bench    run the engine benchmark, beside RLCard's UnoGame (installs the bench extra)"
+	@echo "make bench-bots  the bots' win rates and think times (BENCH_ARGS='--rounds 200 ...')"
 	@echo "make bench-service  measure the HTTP service (gunicorn + PostgreSQL)"
 	@echo "make bench-streams  2,000 open event streams: delivery latency, memory, throughput"
 
@@ -69,6 +70,10 @@ bench: install
 
 bench-service: install
 	$(BIN)/python bench/service.py
+
+# The bots' strength (docs/bots.md): e.g. make bench-bots BENCH_ARGS='--rounds 200 --cpu'
+bench-bots: install
+	$(BIN)/python bench/bots.py $(BENCH_ARGS)
 
 bench-streams: install
 	$(BIN)/python bench/streams.py

@@ -5,7 +5,8 @@ A line plays ``--rounds`` single rounds (a round is won by the seat that goes ou
 levels on the engine alone (no service). Each deal is played once with the measured level in
 every seat (two-player: the seats alternate on the same deal; four-player: its seat moves round
 the table), which takes the luck of the deal out of the comparison.
-Only the seat to act moves (as in the service, where a bot acts when it must). The interval is
+Every seat moves as in the service (``bots.next_move``): a bot off its turn that acts (UNO, a
+catch, a jump in) first, else the seat to act. The interval is
 Wilson's. The search bot keeps its default budget (``strong.BUDGET``) unless ``--budget`` says
 otherwise; its think time is the wall time of each of its decisions, lone choices included.
 
@@ -23,13 +24,16 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from games.engine import act, make_options, replay, start_game
-from games.engine.bots import LEVELS, Bot, play_for, strong
+from games.engine.bots import LEVELS, Action, Bot, next_move, strong
+from games.engine.events import Event
 
+Times = list[tuple[float, float]]  # (wall, CPU) seconds of each decision of the strong seat
 HOUSE: dict[str, Any] = {"stacking": True, "jump_in": True, "seven_zero": True}
 
 
@@ -66,41 +70,70 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def _bot(level: str, budget: float | None) -> Bot:
-    if level == "strong" and budget is not None:
-        return functools.partial(strong.decide, budget=budget)
+@dataclass(frozen=True)
+class Search:
+    """How the strong level thinks in a run: its budget (None: ``strong.BUDGET``), a cap on its
+    worlds (None: ``strong.ITERATIONS``), and whether the budget counts CPU time."""
+
+    budget: float | None = None
+    iterations: int | None = None
+    cpu: bool = False
+
+
+def _bot(level: str, search: Search) -> Bot:
+    if level == "strong":
+        clock = time.thread_time if search.cpu else None
+        return functools.partial(
+            strong.decide, budget=search.budget, iterations=search.iterations, clock=clock
+        )
     return LEVELS[level]
 
 
-def play_round(line: Line, index: int, budget: float | None) -> tuple[bool, list[float], int]:
+def _timed(bot: Bot, times: Times) -> Bot:
+    """``bot``, its every decision's wall time and CPU time added to ``times``."""
+
+    def timed(
+        rng: random.Random, seen: Mapping[str, Any], events: Sequence[Event]
+    ) -> Action | None:
+        started, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return bot(rng, seen, events)
+        finally:
+            times.append((time.perf_counter() - started, time.thread_time() - cpu))
+
+    return timed
+
+
+def play_round(line: Line, index: int, search: Search) -> tuple[bool, Times, int]:
     """Round ``index`` of ``line``: whether the measured level won, its think times, moves."""
     players = len(line.levels)
     shift = index % players  # the measured level sits at seat ``shift``
     seats = [line.levels[(s - shift) % players] for s in range(players)]
-    bots = [_bot(level, budget) for level in seats]
+    bots = [_bot(level, search) for level in seats]
     seed = 1_000_003 * (index // players) + 17  # each deal once per seat of the measured level
     log = start_game(players, make_options(line.rules, target_score=10**6), seed)
     state = replay(log)
     rngs = [random.Random(seed + s) for s in range(players)]
-    thinking: list[float] = []
+    thinking: Times = []
+    table = [
+        _timed(bot, thinking) if level == "strong" else bot
+        for bot, level in zip(bots, seats, strict=True)
+    ]
     moves = 0
     while state.last_round is None:
-        seat = state.actor
-        started = time.perf_counter()
-        action = play_for(bots[seat], rngs[seat], state, seat, log)
-        if seats[seat] == "strong":
-            thinking.append(time.perf_counter() - started)
-        events, state = act(state, seat, action)
+        move = next_move(table, rngs, state, log)
+        assert move is not None  # every seat is a bot's
+        events, state = act(state, *move)
         log += events
         moves += 1
     return state.last_round.winner_seat == shift, thinking, moves
 
 
-def _chunk(args: tuple[str, int, int, float | None]) -> tuple[int, int, list[float], int]:
-    name, start, stop, budget = args
+def _chunk(args: tuple[str, int, int, Search]) -> tuple[int, int, Times, int]:
+    name, start, stop, search = args
     wins, thinking, moves = 0, [], 0
     for index in range(start, stop):
-        won, times, count = play_round(LINES[name], index, budget)
+        won, times, count = play_round(LINES[name], index, search)
         wins += won
         thinking += times
         moves += count
@@ -112,13 +145,13 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def run_line(name: str, rounds: int, jobs: int, budget: float | None) -> str:
+def run_line(name: str, rounds: int, jobs: int, search: Search) -> str:
     line = LINES[name]
     step = max(1, rounds // (jobs * 8))
-    chunks = [(name, i, min(i + step, rounds), budget) for i in range(0, rounds, step)]
+    chunks = [(name, i, min(i + step, rounds), search) for i in range(0, rounds, step)]
     started = time.perf_counter()
     wins = n = moves = 0
-    thinking: list[float] = []
+    thinking: Times = []
     with ProcessPoolExecutor(jobs) as pool:
         for w, count, times, m in pool.map(_chunk, chunks):
             wins += w
@@ -132,9 +165,12 @@ def run_line(name: str, rounds: int, jobs: int, budget: float | None) -> str:
         f"win {wins / n:6.1%}  95% CI [{low:5.1%}, {high:5.1%}]  chance {line.chance:.0%}"
     )
     if thinking:
+        wall = [w for w, _ in thinking]
+        cpu = [c for _, c in thinking]
         text += (
-            f"  think p50 {percentile(thinking, 0.5) * 1000:5.1f} ms"
-            f" p99 {percentile(thinking, 0.99) * 1000:5.1f} ms"
+            f"  think p50/p99 wall {percentile(wall, 0.5) * 1000:.1f}/"
+            f"{percentile(wall, 0.99) * 1000:.1f} ms"
+            f" CPU {percentile(cpu, 0.5) * 1000:.1f}/{percentile(cpu, 0.99) * 1000:.1f} ms"
         )
     text += f"  ({moves / n:.0f} moves/round, {time.perf_counter() - started:.0f} s)"
     return text
@@ -146,15 +182,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--lines", default=DEFAULT_LINES)
     parser.add_argument("--budget", type=float, default=None, help="strong's seconds per move")
+    parser.add_argument(
+        "--budgets",
+        default=None,
+        help="a sweep: comma-separated budgets in seconds, each line run at each (e.g. 0.01,0.03)",
+    )
+    parser.add_argument("--iterations", type=int, default=None, help="strong's worlds at most")
+    parser.add_argument(
+        "--cpu", action="store_true", help="count strong's budget in its CPU time, not wall time"
+    )
     args = parser.parse_args(argv)
-    budget = args.budget if args.budget is not None else strong.BUDGET
+    budgets = [float(b) for b in args.budgets.split(",")] if args.budgets else [args.budget]
+    iterations = args.iterations if args.iterations is not None else strong.ITERATIONS
     print(
-        f"python {platform.python_version()}, {args.jobs} processes, strong budget "
-        f"{budget * 1000:.0f} ms, iterations <= {strong.ITERATIONS}",
+        f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"{args.jobs} processes, {args.rounds} rounds a line, strong iterations <= {iterations}, "
+        f"budget by {'CPU time' if args.cpu else 'wall clock'}",
         flush=True,
     )
-    for name in args.lines.split(","):
-        print(run_line(name, args.rounds, args.jobs, args.budget), flush=True)
+    for budget in budgets:
+        search = Search(budget, args.iterations, args.cpu)
+        shown = budget if budget is not None else strong.BUDGET
+        for name in args.lines.split(","):
+            line = run_line(name, args.rounds, args.jobs, search)
+            print(f"{shown * 1000:4.0f} ms  {line}", flush=True)
     return 0
 
 

@@ -2,10 +2,12 @@
 
 A bot is a user with a ``players.Bot`` row (it cannot sign in); its seat's roster entry carries
 ``"bot": level``. So does the seat of a person whose game has ``bot_takeover`` once they forfeit:
-a ``basic`` bot plays on for them. A bot acts when it must (it is the seat to act): the write
-that made it so declares the turn (``games.effects``), which runs ``UNO_BOT_DELAY`` seconds after
-the commit as a Celery task, or at once in-process without a broker. The task acts with the
-version it was declared at, so a bot turn racing a player's action or a timeout gives one outcome.
+a ``basic`` bot plays on for them. A bot acts when it must (it is the seat to act) and when it
+may off its turn (say UNO, catch a seat that did not, jump in): the write that made it so declares
+a bot turn (``games.effects``), which runs ``UNO_BOT_DELAY`` seconds after the commit as a Celery
+task, or at once in-process without a broker. The task makes one move (``play_move``) with the
+version it was declared at, so a bot turn racing a player's action or a timeout gives one
+outcome; a bot that declines to act off its turn writes nothing, so nothing is scheduled again.
 A bot's turn deadline is the delay plus ``UNO_BOT_GRACE``: a lost task is caught up by the sweep
 (and by the lazy path on reads), which plays the bot's move instead of timing it out.
 
@@ -22,7 +24,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from games import engine
-from games.engine.bots import LEVELS, play_for
+from games.engine.bots import LEVELS, next_move, play_for
 from games.models import Event, Game, GameStatus
 from players.models import Bot
 from unoservice.errors import DomainError
@@ -53,6 +55,20 @@ def seat_to_play(game: Game) -> int | None:
         return None
     seat = game.current_seat
     return seat if level_of(game, seat) is not None else None
+
+
+def may_act(game: Game, state: engine.GameState | None) -> bool:
+    """Whether a bot may act in ``game`` now: the seat to act is a bot's, or a bot's seat has
+    actions off its turn (say UNO, catch a seat, jump in) in ``state``."""
+    if seat_to_play(game) is not None:
+        return True
+    if state is None or state.status != "active":
+        return False
+    return any(
+        level_of(game, seat) is not None and engine.legal_actions(state, seat)
+        for seat in range(state.players)
+        if seat != state.actor
+    )
 
 
 def bot_user(level: str, taken: set[int]) -> User:
@@ -98,6 +114,11 @@ def _round_log(game: Game) -> list[engine.Event]:
     return [{"type": r.type, "seat": r.seat, "data": r.data} for r in rows]
 
 
+def _rng(game: Game, seat: int) -> random.Random:
+    # Bots' random sources are fixed by the position, never by the game's secret seed.
+    return random.Random(f"{game.pk}:{game.version}:{seat}")
+
+
 def play_turn(write: GameWrite) -> bool:
     """The bot of the seat to act plays its move in ``write`` (the game is locked)."""
     game = write.game
@@ -107,9 +128,30 @@ def play_turn(write: GameWrite) -> bool:
     level = level_of(game, seat)
     assert level is not None
     state = write.state
-    # Bots' random sources are fixed by the position, never by the game's secret seed.
-    rng = random.Random(f"{game.pk}:{game.version}:{seat}")
-    action = play_for(LEVELS[level], rng, state, seat, _round_log(game))
+    action = play_for(LEVELS[level], _rng(game, seat), state, seat, _round_log(game))
+    if action is None:  # a bot always acts on its turn
+        raise ValueError(f"the {level} bot of seat {seat} did not act on its turn")
     events, after = engine.act(state, seat, action, left=write.left())
+    write.append(events, after)
+    return True
+
+
+def play_move(write: GameWrite) -> bool:
+    """The next bot move of the game in ``write`` (locked), as ``engine.bots.next_move`` picks it:
+    a bot off its turn that acts (UNO, a catch, a jump in) first, else the bot of the seat to
+    act. False when no bot acts now."""
+    game = write.game
+    if game.status != GameStatus.ACTIVE:
+        return False
+    state = write.state
+    table = [
+        LEVELS[level] if (level := level_of(game, seat)) is not None else None
+        for seat in range(state.players)
+    ]
+    rngs = [_rng(game, seat) for seat in range(state.players)]
+    move = next_move(table, rngs, state, _round_log(game))
+    if move is None:
+        return False
+    events, after = engine.act(state, *move, left=write.left())
     write.append(events, after)
     return True

@@ -63,14 +63,16 @@ def after_write(
     appended: Sequence[engine.Event],
     facts: Sequence[outbox.Fact] = (),
     outboxed: int = 0,
+    state: engine.GameState | None = None,
     *,
     bots_due: datetime | None = None,
     reclocked: bool = False,
 ) -> None:
     """Declare the effects of a write that appended ``appended`` (nothing when it appended none),
     recorded ``facts`` and wrote ``outboxed`` notifications with its events that wait for the
-    drain (to be delivered to webhooks or browsers); ``reclocked`` when it moved the deadline
-    without an event (a vacation). Runs inside the write's transaction, before the commit."""
+    drain (to be delivered to webhooks or browsers); ``state`` is the game's engine state after the
+    write, when the write loaded it; ``reclocked`` when it moved the deadline without an event (a
+    vacation). Runs inside the write's transaction, before the commit."""
     if facts:
         outboxed += outbox.write_facts(game, facts, timezone.now())
     if outboxed:
@@ -84,7 +86,7 @@ def after_write(
     transaction.on_commit(longpoll.notify)
     if connection.vendor != "postgresql":  # PostgreSQL: the trigger's NOTIFY, on commit
         transaction.on_commit(partial(publish_committed, str(game.pk), game.version))
-    if bots.seat_to_play(game) is not None:
+    if bots.may_act(game, state):
         transaction.on_commit(partial(schedule_bot_turn, str(game.pk), game.version))
 
 
@@ -121,7 +123,7 @@ def schedule_deadline(deadline: Deadline) -> None:
 
 
 def schedule_bot_turn(game_id: str, version: int) -> None:
-    """Queue the turn of the bot that must act in ``game_id`` at ``version``, ``UNO_BOT_DELAY``
+    """Queue the move of a bot that must or may act in ``game_id`` at ``version``, ``UNO_BOT_DELAY``
     seconds on. Without a broker it plays at once, in this process: bot turns that follow from
     it queue behind it rather than nest (a game of bots would otherwise recurse to its end).
     A broker that does not answer costs a log line: the sweep plays the turn after its grace."""

@@ -110,12 +110,12 @@ def _require_not_bot_played(game: Game, seat: int) -> None:
 
 
 def game_bot_turn(*, game_id: str | uuid.UUID, version: int) -> bool:
-    """The bot that must act plays its move, through the same write as a player's action, if
+    """A bot that must or may act makes its move, through the same write as a player's action, if
     the game is still at ``version`` (a racing action or timeout got there first otherwise)."""
     with game_write(game_id, catch_up=False) as write:
         if write.game.version != version:
             return False
-        return bots.play_turn(write)
+        return bots.play_move(write)
 
 
 def game_resign(*, player: Player, game_id: str | uuid.UUID) -> Game:

@@ -27,7 +27,7 @@ def time_out_game(game_id: str, version: int) -> bool:
 
 @shared_task(name=BOT_TURN_TASK, ignore_result=False)
 def bot_turn(game_id: str, version: int) -> bool:
-    """The bot that must act in ``game_id`` plays, if the game is still at ``version``."""
+    """A bot that must or may act in ``game_id`` moves, if the game is still at ``version``."""
     from games.play import game_bot_turn
 
     return game_bot_turn(game_id=game_id, version=version)

@@ -50,6 +50,11 @@ class GameWrite:
             self._state = eventstore.load_state(self.game)
         return self._state
 
+    @property
+    def loaded_state(self) -> engine.GameState | None:
+        """The engine state after the game's last event if this write has it (no query)."""
+        return self._state
+
     def append(
         self,
         events: Sequence[engine.Event],
@@ -210,6 +215,7 @@ def game_write(
             write.appended,
             write.facts,
             write.outboxed,
+            write.loaded_state,
             bots_due=write.bots_due,
             reclocked=write.reclocked,
         )

@@ -26,12 +26,12 @@ from games.engine import (
     time_out,
     view,
 )
-from games.engine.bots import LEVELS, Bot, basic, choose, play_for, strong
+from games.engine.bots import LEVELS, Bot, basic, choose, fastsim, next_move, play_for, strong
 from games.engine.events import Event
 
 SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1
 # The search bot with its clock off: its choice then depends on its random source alone.
-STRONG_FIXED: Bot = functools.partial(strong.decide, budget=None, iterations=3)
+STRONG_FIXED: Bot = functools.partial(strong.decide, budget=0, iterations=3)
 BOTS: dict[str, Bot] = {**LEVELS, "strong": STRONG_FIXED}
 RULE_SETS: list[dict[str, Any]] = [
     {},
@@ -147,20 +147,27 @@ def test_a_bot_decides_the_same_whatever_the_cards_hidden_from_it(
     bot = BOTS[level]
     chosen = play_for(bot, random.Random(bot_seed), state, seat, log)
     assert chosen == play_for(bot, random.Random(bot_seed), other_state, seat, other_log)
+    if chosen is None:  # nothing now: only ever off the seat's turn
+        assert seat != state.actor
+        return
     legal = legal_actions(state, seat)
     assert chosen in legal
     act(state, seat, chosen)  # the engine accepts it
 
 
 def _whole_game(levels: list[str], seed: int, rules: dict[str, Any]) -> GameState:
+    """A game of bots as the service plays it (``next_move``: off-turn moves first)."""
     log = start_game(len(levels), make_options(rules, target_score=60), seed)
     state = replay(log)
     rngs = [random.Random(seed * 31 + s) for s in range(len(levels))]
+    table = [BOTS[level] for level in levels]
     for _ in range(20_000):
         if state.status != "active":
             break
-        seat = state.actor
-        action = play_for(BOTS[levels[seat]], rngs[seat], state, seat, log)
+        move = next_move(table, rngs, state, log)
+        assert move is not None
+        seat, action = move
+        assert action in legal_actions(state, seat)
         events, state = act(state, seat, action)
         log += events
     return state
@@ -171,6 +178,35 @@ def test_every_level_plays_a_whole_game_to_its_end(rules: dict[str, Any]) -> Non
     state = _whole_game(["strong", "basic", "random"], 5, rules)
     assert state.status == "finished"
     assert state.winner is not None
+
+
+@_settings(12)
+@given(
+    seed=st.integers(0, 2**31),
+    levels=st.lists(st.sampled_from(sorted(BOTS)), min_size=2, max_size=4),
+    rules=st.sampled_from(RULE_SETS),
+)
+def test_games_of_bots_end_with_off_turn_moves_legal(
+    seed: int, levels: list[str], rules: dict[str, Any]
+) -> None:
+    state = _whole_game(levels, seed, rules)
+    assert state.status == "finished"
+
+
+@_settings(100)
+@given(position=positions(), playout_seed=st.integers(0, 2**31))
+def test_a_fast_playout_keeps_the_cards_and_ends_with_a_seat_out(
+    position: tuple[GameState, list[Event], int], playout_seed: int
+) -> None:
+    state, _, _ = position
+    assume(state.status == "active" and state.discard_pile and fastsim.supports(state.options))
+    sim = fastsim.Round(state, random.Random(playout_seed))
+    winner = sim.run()
+    cards = [c for hand in sim.hands for c in hand] + sim.pile + sim.under + [sim.top]
+    assert sorted(cards) == sorted(DECK)
+    if winner is not None:
+        assert sim.hands[winner] == []
+    assert all(sim.hands[s] for s in sim.playing if s != winner)
 
 
 def test_basic_says_uno_catches_and_keeps_its_wild() -> None:

@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from games.engine.bots import choose
 from games.models import Event, Game
 from games.tasks import bot_turn, sweep_overdue_games
+from tests.support.decks import deck_for
 from tests.support.players import client_for
 from tests.support.timeouts import make_overdue
 
@@ -164,3 +165,69 @@ def test_with_bot_takeover_a_resigned_seat_is_played_on_by_a_basic_bot(
     refused = second.post(f"/api/v1/games/{view['id']}/actions/", {"action": "draw"}, format="json")
     assert refused.status_code == 403 and refused.json()["code"] == "not_a_player"
     assert not Event.objects.filter(game_id=view["id"], type="forfeited").exists()
+
+
+def _staff_game(
+    hands: list[list[str]], starter: str, rules: dict[str, Any], bots: list[str]
+) -> tuple[APIClient, dict[str, Any]]:
+    """A game dealt from a given deck: a staff person at seat 0, ``bots`` in the other seats."""
+    staff = User.objects.create_user(username="boss", password=None, is_staff=True)
+    client = client_for(staff)
+    body = {"max_players": len(hands), "rules": rules, "bots": bots}
+    view = _create(client, **body, deck=deck_for(hands, starter))
+    assert view["status"] == "active"
+    return client, view
+
+
+def _events(game_id: str, kind: str) -> list[Event]:
+    return list(Event.objects.filter(game_id=game_id, type=kind).order_by("seq"))
+
+
+def test_a_bot_catches_a_person_who_did_not_say_uno(players: list[User]) -> None:
+    # Two players: every skip gives seat 0 another turn, so the bot never has one of its own.
+    skips = ["red-skip", "red-skip", "yellow-skip", "yellow-skip", "green-skip", "green-skip"]
+    hands = [
+        [*skips, "blue-5"],
+        ["blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "blue-7", "blue-8"],
+    ]
+    client, view = _staff_game(hands, "red-3", {}, ["basic"])
+    url = f"/api/v1/games/{view['id']}/actions/"
+    for card in skips:
+        answer = client.post(url, {"action": "play", "card": card}, format="json")
+        assert answer.status_code == 200, answer.json()
+    # The last skip left one card and no UNO said: the bot caught it, off its turn.
+    caught = _events(view["id"], "uno_caught")
+    assert [(e.seat, e.data["target"]) for e in caught] == [(1, 0)]
+    after = client.get(f"/api/v1/games/{view['id']}/").json()
+    assert len(after["you"]["hand"]) == 1 + 2  # the UNO penalty
+
+
+JUMP_HANDS = [
+    ["red-5", "green-1", "green-2", "green-3", "green-4", "green-6", "green-7"],
+    ["blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "blue-7", "blue-8"],
+    ["red-5", "yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-6", "yellow-7"],
+]
+
+
+def _plays_after_red_5(levels: list[str]) -> list[tuple[int, list[str], bool]]:
+    """Seat 0 plays red-5 (seat 1 is to move next; seat 2 holds the other red-5)."""
+    client, view = _staff_game(JUMP_HANDS, "red-3", {"jump_in": True}, levels)
+    answer = client.post(
+        f"/api/v1/games/{view['id']}/actions/", {"action": "play", "card": "red-5"}, format="json"
+    )
+    assert answer.status_code == 200, answer.json()
+    return [
+        (e.seat, e.data["cards"], e.data.get("jump_in", False))
+        for e in _events(view["id"], "card_played")
+    ]
+
+
+def test_a_basic_bot_jumps_in_before_the_seat_to_move(players: list[User]) -> None:
+    played = _plays_after_red_5(["random", "basic"])
+    assert played[:2] == [(0, ["red-5"], False), (2, ["red-5"], True)]
+
+
+def test_a_random_bot_never_jumps_in(players: list[User]) -> None:
+    played = _plays_after_red_5(["basic", "random"])
+    assert played[0] == (0, ["red-5"], False)
+    assert not [seat for seat, _, jumped in played if jumped and seat == 2]

@@ -2,8 +2,9 @@
 
 A bot is a function ``(rng, seen, events) -> action`` from what one seat may see (its view,
 ``view(state, seat)``, and the event log as ``event_view`` shows it to that seat) to one of
-that seat's listed legal actions. ``play_for`` builds both from a full state and log, so a caller
-holding the whole game cannot hand a bot a hidden card by mistake.
+that seat's listed legal actions. Off its turn (when it may say UNO, catch or jump in) it may
+answer ``None``: nothing now. On its turn it always acts. ``play_for`` builds both from a full
+state and log, so a caller holding the whole game cannot hand a bot a hidden card by mistake.
 
 Levels: ``random`` (any listed action, leaning to card plays), ``basic`` (a sound heuristic,
 ``bots.basic``) and ``strong`` (determinised Monte Carlo search, ``bots.strong``). ``choose`` is the
@@ -22,19 +23,25 @@ from games.engine.bots.random_play import (
     Action,
     Seen,
     choose,
+    is_actor,
     listed_actions,
     with_same_number,
 )
 from games.engine.events import Event
 from games.engine.shapes import BOT_LEVELS
 from games.engine.state import GameState
-from games.engine.views import event_view, view
+from games.engine.views import event_view, legal_actions, view
 
-Bot = Callable[[random.Random, Mapping[str, Any], Sequence[Event]], Action]
+Bot = Callable[[random.Random, Mapping[str, Any], Sequence[Event]], Action | None]
 
 
-def _random(rng: random.Random, seen: Mapping[str, Any], events: Sequence[Event] = ()) -> Action:
+def _random(
+    rng: random.Random, seen: Mapping[str, Any], events: Sequence[Event] = ()
+) -> Action | None:
     # From the list alone: a bot level only ever sends a listed action (no multi_play combining).
+    # Off its turn it does nothing: it neither catches nor jumps in.
+    if not is_actor(seen):
+        return None
     return choose(rng, listed_actions(seen))
 
 
@@ -58,10 +65,40 @@ def seen_by(
 
 def play_for(
     bot: Bot, rng: random.Random, state: GameState, seat: int, log: Sequence[Event]
-) -> Action:
-    """``bot``'s action for ``seat``, decided from what that seat may see only."""
+) -> Action | None:
+    """``bot``'s action for ``seat``, decided from what that seat may see only (``None``: the
+    seat is not the one to act, and acts not)."""
     seen, events = seen_by(state, seat, log)
     return bot(rng, seen, events)
+
+
+def next_move(
+    bots: Sequence[Bot | None],
+    rngs: Sequence[random.Random],
+    state: GameState,
+    log: Sequence[Event],
+) -> tuple[int, Action] | None:
+    """The next move at a table where ``bots[seat]`` plays ``seat`` (``None``: a person): a bot off
+    its turn that acts (UNO, a catch, a jump in; the seats after the actor first), else the
+    actor's bot. ``None`` when no bot acts now (a person is to act). Every off-turn move uses up
+    something (a card, a catchable seat, an UNO not said), so a table of bots moves on."""
+    if state.status != "active":
+        return None
+    actor = state.actor
+    for step in range(1, state.players):
+        seat = (actor + step) % state.players
+        bot = bots[seat]
+        if bot is not None and legal_actions(state, seat):
+            action = play_for(bot, rngs[seat], state, seat, log)
+            if action is not None:
+                return seat, action
+    bot = bots[actor]
+    if bot is None:
+        return None
+    action = play_for(bot, rngs[actor], state, actor, log)
+    if action is None:
+        raise ValueError(f"the bot of seat {actor} did not act on its turn")
+    return actor, action
 
 
 __all__ = [
@@ -72,7 +109,9 @@ __all__ = [
     "Seen",
     "basic",
     "choose",
+    "is_actor",
     "listed_actions",
+    "next_move",
     "play_for",
     "seen_by",
     "strong",

@@ -36,6 +36,8 @@ class Knowledge:
     # only the cards it has taken since may be. Players do draw with a card to play, so the
     # search samples with these but drops them when the cards left cannot meet them.
     voids: list[dict[str, int]] = field(default_factory=list)
+    # The unknown cards, once worked out for a decision (``unknown_pool`` of the seat's hand).
+    pool: list[str] | None = None
 
     def unknown_pool(self, hand: Sequence[str]) -> list[str]:
         """The cards the seat cannot place: not in its hand, on the discard pile, or known to be
@@ -54,6 +56,18 @@ class Knowledge:
         if not pool:
             return 0.0
         return sum(1 for card in pool if card.startswith(color + "-")) / len(pool)
+
+    def lacks(self, hand: Sequence[str], seat: int, color: str, held: int) -> float:
+        """The odds that ``seat``, holding ``held`` cards, holds none of ``color`` (``hand`` is
+        this seat's own): each card it may hold of the colour (its voids bound them) is one of
+        the unknown cards, drawn at random."""
+        if self.pool is None:
+            self.pool = self.unknown_pool(hand)
+        if not self.pool:
+            return 0.0
+        share = sum(1 for card in self.pool if COLOR_OF[card] == color) / len(self.pool)
+        may = min(held, self.voids[seat].get(color, held)) if self.voids else held
+        return float((1.0 - share) ** may)
 
 
 def _remove(cards: list[str], gone: Sequence[str]) -> None:

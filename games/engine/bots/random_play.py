@@ -29,6 +29,18 @@ def listed_actions(seen: Seen) -> Sequence[Action]:
     return seen
 
 
+def is_actor(view: Mapping[str, Any]) -> bool:
+    """Whether the seat that sees ``view`` is the seat whose move the game waits for (off its
+    turn it may have actions still: say UNO, catch, jump in)."""
+    you = view.get("you")
+    if not you:
+        return False
+    rnd = view["round"]
+    pending = rnd["pending"]
+    actor = pending["seat"] if pending is not None else rnd["current_seat"]
+    return bool(actor == you["seat"])
+
+
 def choose(rng: random.Random, seen: Seen, *, prefer_play: float = PREFER_PLAY) -> Action:
     """A legal action for the seat that sees ``seen``: a card play with probability
     ``prefer_play`` when one is listed, otherwise any listed action, uniformly.
