@@ -106,16 +106,14 @@ class GameWrite:
             self._vacations = timekeeping.pauses_in(game.away)
         return self._vacations
 
-    def turn(self, state: engine.GameState | None = None) -> timekeeping.Turn | None:
-        """The clock of the seat that must act (in ``state``, by default the game's), or None
-        when no clock runs."""
+    def turn(self) -> timekeeping.Turn | None:
+        """The clock of the seat that must act, or None when no clock runs."""
         game = self.game
-        state = state or self.state
         started = game.turn_started_at
         if game.status != GameStatus.ACTIVE or started is None:
             return None
         bot = bots.seat_to_play(game) is not None
-        return timekeeping.turn_of(game, state, started, self._vacations_since(started), bot)
+        return timekeeping.turn_of(game, self.state, started, self._vacations_since(started), bot)
 
     def _set_clock(self, state: engine.GameState, started: datetime, bot: bool) -> None:
         game = self.game
