@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 MYPY_PATHS := $(wildcard unoservice games players streams notifications bench)
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check-clients lint format bench bench-service bench-streams clean
+.PHONY: help install run test check-clients check-web lint format bench bench-service bench-streams clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
@@ -19,6 +19,7 @@ help:
 	@echo "             CELERY_BROKER_URL set: web, worker and beat, from the Procfile)"
 	@echo "make test     run the test suite (PostgreSQL at 127.0.0.1:5432 or DATABASE_URL)"
 	@echo "make check-clients  generate Python and TypeScript clients from the schema, play games with them"
+	@echo "make check-web  the web client in Debian's Chromium (Playwright): play, replay, screenshots"
 	@echo "make lint     ruff check, ruff format --check, mypy"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make bench    run the engine benchmark"
@@ -44,14 +45,22 @@ run: install
 		exec $(BIN)/uvicorn unoservice.asgi:application --host 0.0.0.0 --port 8000 --no-proxy-headers; \
 	fi
 
-# The clients check takes about 1.5 minutes: its own target (run by .ci/run), not part of `make test`.
+# The clients check (about 1.5 minutes) and the browser tests (check-web) have targets of their own
+# (run by .ci/run), not part of `make test`: they need Node and Chromium.
 test: install
-	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest --ignore=tests/clients $(PYTEST_ARGS)
+	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest --ignore=tests/clients --ignore=tests/web $(PYTEST_ARGS)
 
 # Node 20 and npm: the pinned generators are installed with `npm ci` (package-lock.json).
 check-clients: install
 	cd tests/clients && { [ -x node_modules/.bin/tsc ] || npm ci --prefer-offline --no-audit --no-fund; }
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest tests/clients $(PYTEST_ARGS)
+
+# The browser tests need Chromium at /usr/bin/chromium (Debian's `chromium`; .ci/run installs it);
+# Playwright never downloads a browser. The client's type check comes first when web/ has one.
+check-web: install
+	@if grep -q '^check-web-types:' Makefile; then $(MAKE) --no-print-directory check-web-types; fi
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" \
+		$(BIN)/pytest tests/web $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
