@@ -4,6 +4,7 @@ card, the table root's ``data-game-status`` and ``data-version``, refused moves 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -59,6 +60,11 @@ def button(page: Page, name: str) -> Locator:
     return page.get_by_role("button", name=name, exact=True)
 
 
+def catch_button(page: Page) -> Locator:
+    """The Catch buttons (one per seat that can be caught, named after it)."""
+    return page.get_by_role("button", name=re.compile(r"^Catch\b"))
+
+
 def play_card(page: Page, card: str, color: str | None = None) -> None:
     """Click ``card`` in the hand; for a wild, then the colour in the picker."""
     hand(page).locator(f'[data-card="{card}"]').first.click()
@@ -83,7 +89,7 @@ def perform(page: Page, action: dict[str, Any]) -> None:
     elif kind == "color":
         button(page, COLOURS[action["color"]]).click()
     elif kind == "catch":
-        page.get_by_role("button", name="Catch").first.click()
+        catch_button(page).first.click()
     else:
         names = {
             "draw": "Draw",
