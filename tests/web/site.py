@@ -7,11 +7,11 @@ import os
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
 
+from bench.harness import children_of
 from tests.support.players import PASSWORD
 from tests.support.streams import HOST, Server
 
@@ -85,9 +85,8 @@ class Site:
         once, no graceful close), then start a new one on the same port."""
         assert self.restarter is not None, "only a test's own server (own_site) restarts"
         master = self.server.process
-        children = Path(f"/proc/{master.pid}/task/{master.pid}/children").read_text().split()
-        for pid in children:
-            os.kill(int(pid), signal.SIGKILL)
+        for pid in children_of(master.pid):
+            os.kill(pid, signal.SIGKILL)
         master.kill()
         master.wait(timeout=30)
         self.server = self.restarter(self.server.port)
