@@ -32,6 +32,13 @@ def sign_in(page: Page, username: str, password: str = PASSWORD) -> None:
     expect(page.get_by_role("button", name="Sign out")).to_be_visible()
 
 
+def open_lobby(page: Page) -> None:
+    """The lobby as it is now (loaded afresh: it lists the games once, when it opens)."""
+    page.goto("/#/")
+    page.reload()
+    expect(page.get_by_role("button", name="Create game")).to_be_visible()
+
+
 def table(page: Page) -> Locator:
     return page.locator("[data-game-status]")
 
@@ -39,13 +46,39 @@ def table(page: Page) -> Locator:
 def open_table(page: Page, game: str) -> Locator:
     page.goto(f"/#/game/{game}")
     root = table(page)
-    expect(root).not_to_have_attribute("data-version", "0")
+    expect(root).not_to_have_attribute("data-game-status", "loading")
     return root
 
 
 def at_version(page: Page, version: int) -> None:
     """Wait until the table shows the game as of ``version`` (the seq of its last event)."""
     expect(table(page)).to_have_attribute("data-version", str(version))
+
+
+def shown_version(page: Page) -> int:
+    return int(table(page).get_attribute("data-version") or 0)
+
+
+def at_least(page: Page, version: int) -> None:
+    """Wait until the table shows ``version`` or a later one."""
+    page.wait_for_function(
+        "(v) => Number(document.querySelector('[data-game-status]')?.dataset.version) >= v",
+        arg=version,
+    )
+
+
+def next_decision(page: Page, site: Site, game: str, token: str) -> dict[str, Any]:
+    """The seat's view once the others (bots, playing in the server meanwhile) have moved and
+    the page shows it: the seat has a legal action, or the game is over. Each wait is for the
+    page to show a newer event, never for time to pass."""
+    while True:
+        view = site.view(game, token)
+        at_least(page, view["version"])
+        if shown_version(page) != view["version"]:
+            continue  # the page is ahead of what we read: read again
+        if view["status"] != "active" or view["you"]["legal_actions"]:
+            return view
+        expect(table(page)).not_to_have_attribute("data-version", str(view["version"]))
 
 
 def hand(page: Page) -> Locator:
@@ -108,11 +141,12 @@ def cards_in_page(page: Page) -> list[str]:
     return [str(c.get_attribute("data-card")) for c in page.locator("[data-card]").all()]
 
 
-def cards_seen_by(site: Site, game: str, token: str) -> tuple[Counter[str], set[str]]:
-    """(the seat's own hand, every card that was face up for everyone in the game so far), as
-    the API tells that seat."""
+def cards_seen_by(site: Site, game: str, token: str) -> tuple[Counter[str] | None, set[str]]:
+    """(the seat's own hand while the game is on, every card that was face up for everyone in
+    the game so far), as the API tells that seat."""
     view = site.view(game, token)
-    own = Counter(view["you"]["hand"] if view.get("you") else [])
+    playing = view["status"] == "active" and view.get("you")
+    own = Counter(view["you"]["hand"]) if playing else None
     public: set[str] = set()
     for event in site.events(game, token):
         data = event["data"]
@@ -127,10 +161,11 @@ def cards_seen_by(site: Site, game: str, token: str) -> tuple[Counter[str], set[
 
 
 def assert_no_foreign_cards(page: Page, site: Site, game: str, token: str) -> None:
-    """The page shows the seat's own hand exactly, and no other card than those and the cards
-    turned face up for everyone: no card of another seat is in its DOM. Call it once the page
-    shows the game's current version."""
+    """While the game is on, the page shows the seat's own hand exactly; and no card but those
+    and the cards turned face up for everyone: no card of another seat is in its DOM. Call it
+    once the page shows the game's current version."""
     own, public = cards_seen_by(site, game, token)
-    assert Counter(hand_cards(page)) == own
-    foreign = [c for c in cards_in_page(page) if c not in own and c not in public]
+    if own is not None:
+        assert Counter(hand_cards(page)) == own, (hand_cards(page), own)
+    foreign = [c for c in cards_in_page(page) if c not in (own or ()) and c not in public]
     assert not foreign, f"cards of other seats in the page: {foreign}"

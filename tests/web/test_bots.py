@@ -1,7 +1,8 @@
 """One person plays a whole game against bots in the browser, clicking whatever the page offers
 for the first of their legal actions each time it is their move, until the game ends. The game
 is seeded (staff may give a seed), so the same clicks play the same game on every run; the
-bots play at once, in the request that made them due, and their moves reach the page live."""
+bots play at once, in the server, after the move that made them due, and their moves reach
+the page live."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from playwright.sync_api import expect
 from tests.web.conftest import OpenPage
 from tests.web.pages import (
     assert_no_foreign_cards,
-    at_version,
+    next_decision,
     open_table,
     perform,
     register,
@@ -42,15 +43,12 @@ def test_one_person_plays_a_whole_game_against_bots_by_clicking(
 
     rounds = set()
     for _ in range(MOST_MOVES):
-        view = site.view(game, token)
-        at_version(page, view["version"])
+        view = next_decision(page, site, game, token)
         if view["status"] != "active":
             break
         rounds.add(view["round"]["number"])
         assert_no_foreign_cards(page, site, game, token)
-        legal = view["you"]["legal_actions"]
-        assert legal, "the bots played: the move is the person's"
-        perform(page, legal[0])
+        perform(page, view["you"]["legal_actions"][0])
         expect(table(page)).not_to_have_attribute("data-version", str(view["version"]))
     else:
         raise AssertionError(f"the game did not end within {MOST_MOVES} moves")

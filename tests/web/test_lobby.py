@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.web.conftest import OpenPage
-from tests.web.pages import assert_no_foreign_cards, open_table, register, table
+from tests.web.pages import assert_no_foreign_cards, open_lobby, open_table, register, table
 from tests.web.screens import take
 from tests.web.site import GAMES, Site
 
@@ -26,8 +26,8 @@ def test_a_person_creates_a_game_in_the_lobby_adds_a_bot_and_starts_it(
     expect(table(host)).to_have_attribute("data-game-status", "waiting")
 
     # The waiting game is in the other person's lobby, with a Join button.
-    guest.goto("/#/")
-    expect(guest.get_by_role("button", name="Join")).to_be_visible()
+    open_lobby(guest)
+    expect(guest.get_by_role("button", name="Join", exact=True)).to_be_visible()
     take(guest, "lobby")
 
     host.get_by_role("button", name="Add bot").click()

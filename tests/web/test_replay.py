@@ -28,7 +28,7 @@ def _cards_at(replayed: dict[str, Any]) -> Counter[str]:
 def _shows(page: Page, site: Site, game: str, token: str, at: int) -> None:
     position = page.get_by_label("Position")
     expect(position).to_have_value(str(at))
-    expect(page.locator("[data-replay-at]")).to_have_attribute("data-replay-at", str(at))
+    expect(page.locator(".replay")).to_have_attribute("data-at", str(at))
     assert Counter(cards_in_page(page)) == _cards_at(site.replay(game, token, at)), at
 
 

@@ -17,6 +17,7 @@ from tests.web.pages import (
     at_version,
     catch_button,
     hand_cards,
+    open_lobby,
     open_table,
     perform,
     register,
@@ -34,8 +35,8 @@ def _sit_down(site: Site, bea: Page, game: dict[str, object]) -> None:
     if "invite_code" in game:
         bea.goto(f"/#/join/{game['invite_code']}")
     else:
-        bea.goto("/#/")
-        bea.get_by_role("button", name="Join").click()
+        open_lobby(bea)
+        bea.get_by_role("button", name="Join", exact=True).click()
     expect(bea).to_have_url(re.compile(rf"#/game/{game['id']}$"))
 
 
