@@ -36,6 +36,7 @@ const STRINGS = {
     'Join the oldest open game with these players and rules, or open one; bots fill the free seats after the wait.',
     'Junta-se ao jogo aberto mais antigo com estes jogadores e regras, ou abre um; bots ocupam os lugares livres após a espera.',
   ],
+  qm_players: ['Players wanted', 'Jogadores pretendidos'],
   fill_with_bots_after: ['Bots after (seconds)', 'Bots após (segundos)'],
   join_code: ['Invite code', 'Código de convite'],
   join_by_code: ['Join by code', 'Entrar com código'],

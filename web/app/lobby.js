@@ -135,8 +135,8 @@ function quickMatch() {
   } },
   h('p', { class: 'muted small' }, t('quick_match_help')),
   h('div', { class: 'row' },
-    h('div', {}, h('label', { for: 'qm-players' }, t('max_players')), players),
-    h('div', {}, h('label', { for: 'qm-wait' }, t('fill_with_bots_after')), wait)),
+    field('qm-players', t('qm_players'), players),
+    field('qm-wait', t('fill_with_bots_after'), wait)),
   alert, button);
 }
 
@@ -269,7 +269,7 @@ function createForm() {
       field('c-bot-level', t('bot_level'), botLevel)),
     h('div', { class: 'check' }, takeover, h('label', { for: 'c-takeover' }, t('bot_takeover'))),
     h('div', { class: 'check' }, isPrivate, h('label', { for: 'c-private' }, t('private_game')))),
-  h('details', { class: 'house-rules' }, h('summary', {}, t('house_rules')), groups),
+  h('details', { class: 'house-rules' }, h('summary', {}, t('house_rules')), h('div', { class: 'rule-groups' }, groups)),
   alert, submit);
 }
 

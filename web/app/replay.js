@@ -25,6 +25,12 @@ export function describe(event, name) {
     }
     case 'cards_drawn':
       return `${who} ▸ ${t('draw')} ${Array.isArray(data.cards) ? data.cards.map(cardName).join(', ') : data.count ?? ''}`;
+    case 'turn_changed':
+      return `→ ${name(data.seat)}`;
+    case 'passed':
+      return `${who} ▸ ${t('pass')}`;
+    case 'uno_said':
+      return `${who} ▸ ${t('uno')}`;
     case 'color_chosen':
       return `${who} ▸ ${t(data.color)}`;
     case 'round_ended':

@@ -78,10 +78,10 @@ export async function tablePage(root, gameId) {
       selected = [];
       unoArmed = false;
     }
+    connect();
     table.dataset.gameStatus = next.status;
     table.dataset.version = String(next.version);
     draw();
-    connect();
   };
 
   const refresh = async () => {
@@ -456,10 +456,10 @@ export async function tablePage(root, gameId) {
         if (selecting) {
           const on = selected.includes(i);
           return cardEl(code, { tag: 'button', label, attrs: { type: 'button', 'data-key': key, 'aria-pressed': on ? 'true' : 'false',
-            class: undefined, onclick: () => toggleSelected(i) } });
+            onclick: () => toggleSelected(i) } });
         }
         const playable = playsOf(code).length > 0 && !choice;
-        if (!playable) return cardEl(code, { label, attrs: { 'data-key': key, class: undefined } });
+        if (!playable) return cardEl(code, { label, attrs: { 'data-key': key } });
         const el = cardEl(code, { tag: 'button', label, attrs: { type: 'button', 'data-key': key, onclick: () => playCard(code) } });
         el.classList.add('playable');
         if (drawn === code) el.classList.add('drawn');
