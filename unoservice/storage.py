@@ -48,3 +48,6 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         super().__init__(get_response, settings=_Settings())
+        # The web client's assets (web/app/), at /app/. Only that folder: web/ also holds the
+        # client's node tooling, which is not for serving.
+        self.add_files(str(Path(settings.UNO_WEB_ROOT) / "app"), prefix="/app/")

@@ -1,0 +1,118 @@
+// Profiles (#/players/<name or id>) and the leaderboard (#/leaderboard).
+
+import { ApiError, call, listGames, session } from './api.js';
+import { h, render } from './dom.js';
+import { t } from './i18n.js';
+
+/** @typedef {import('./api.js').PublicProfile} PublicProfile */
+/** @typedef {import('./api.js').OwnProfile} OwnProfile */
+/**
+ * The rating of the tables issue (api.md: `rating: {mu, sigma, ordinal}`), typed here until the
+ * schema has it.
+ * @typedef {{mu: number, sigma: number, ordinal: number}} Rating
+ * @typedef {{id: number, username: string, rating?: Rating, games_played?: number, games_won?: number, stats?: {games_played: number, games_won: number}, bot?: string}} Ranked
+ * @typedef {{count: number, next: string | null, results: Ranked[]}} RankedPage
+ */
+
+/** Names seen in lists, so a profile link can carry a name (#/players/alice). */
+const known = new Map();
+
+/** @param {{id: number, username: string}} player */
+export function remember(player) {
+  known.set(player.username.toLowerCase(), player.id);
+}
+
+/**
+ * The id of a player named in the route: a number is an id; a name is looked up among the
+ * players seen so far, the caller, and then the leaderboard.
+ * @param {string} ref
+ * @returns {Promise<number | null>}
+ */
+async function resolve(ref) {
+  if (/^\d+$/.test(ref)) return Number(ref);
+  const me = session();
+  if (me && me.username.toLowerCase() === ref.toLowerCase()) return me.id;
+  const hit = known.get(ref.toLowerCase());
+  if (hit !== undefined) return hit;
+  for (const game of (await listGames({ mine: true, page_size: 100 })).results) {
+    for (const seat of game.seats) remember(seat.player);
+  }
+  if (known.has(ref.toLowerCase())) return known.get(ref.toLowerCase());
+  let url = 'leaderboard/';
+  for (let page = 1; page <= 20; page += 1) {
+    /** @type {RankedPage} */
+    const ranked = await call('GET', url, { query: { page, page_size: 100 } });
+    for (const row of ranked.results) remember(row);
+    if (known.has(ref.toLowerCase())) return known.get(ref.toLowerCase());
+    if (!ranked.next) break;
+  }
+  return null;
+}
+
+/** @param {Rating | undefined} rating */
+const ratingText = (rating) => (rating ? rating.ordinal.toFixed(1) : '–');
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} ref
+ */
+export async function profilePage(root, ref) {
+  render(root, h('p', { class: 'muted' }, t('loading')));
+  try {
+    const id = await resolve(ref);
+    if (id === null) {
+      render(root, h('p', { role: 'alert', class: 'error' }, t('not_found')));
+      return;
+    }
+    const me = session();
+    /** @type {(PublicProfile | OwnProfile) & {rating?: Rating}} */
+    const profile = await call('GET', me && me.id === id ? 'players/me/' : `players/${id}/`);
+    const stats = profile.stats;
+    render(root, h('section', { class: 'panel profile', 'data-player': profile.username },
+      h('h1', {}, profile.username),
+      h('p', { class: 'muted' }, t('joined_on', { date: new Date(profile.date_joined).toLocaleDateString() })),
+      h('dl', { class: 'stats' },
+        profile.rating ? [h('dt', {}, t('rating')), h('dd', { 'data-rating': profile.rating.ordinal }, ratingText(profile.rating),
+          h('span', { class: 'muted small' }, ` (μ ${profile.rating.mu.toFixed(1)}, σ ${profile.rating.sigma.toFixed(1)})`))] : null,
+        h('dt', {}, t('games_played')), h('dd', {}, stats.games_played),
+        h('dt', {}, t('games_won')), h('dd', {}, stats.games_won),
+        h('dt', {}, t('games_active')), h('dd', {}, stats.games_active))));
+  } catch (error) {
+    render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+  }
+}
+
+/** @param {HTMLElement} root */
+export async function leaderboardPage(root) {
+  const body = h('tbody', {});
+  const more = h('button', { type: 'button', hidden: true }, t('more'));
+  render(root, h('section', { class: 'panel' }, h('h1', {}, t('nav_leaderboard')),
+    h('table', { class: 'leaderboard' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('rank')), h('th', { scope: 'col' }, t('player')),
+        h('th', { scope: 'col' }, t('rating')), h('th', { scope: 'col' }, t('played')), h('th', { scope: 'col' }, t('won')))),
+      body), more));
+  let page = 1;
+  let rank = 0;
+  const load = async () => {
+    try {
+      /** @type {RankedPage} */
+      const ranked = await call('GET', 'leaderboard/', { query: { page, page_size: 50 } });
+      for (const row of ranked.results) {
+        remember(row);
+        rank += 1;
+        body.append(h('tr', { 'data-player': row.username },
+          h('td', {}, rank),
+          h('td', {}, h('a', { href: `#/players/${encodeURIComponent(row.username)}` }, row.username), row.bot ? h('span', { class: 'tag' }, t('bot')) : null),
+          h('td', {}, ratingText(row.rating)),
+          h('td', {}, row.games_played ?? row.stats?.games_played ?? ''),
+          h('td', {}, row.games_won ?? row.stats?.games_won ?? '')));
+      }
+      more.hidden = !ranked.next;
+      page += 1;
+    } catch (error) {
+      root.append(h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+    }
+  };
+  more.addEventListener('click', () => void load());
+  await load();
+}

@@ -1,0 +1,556 @@
+// The table: #/game/<id>. It renders the game view and the caller's legal actions as buttons,
+// and re-reads the view whenever the stream says the game moved.
+
+import { ApiError, act, addBot, gameCall, getGame, session } from './api.js';
+import { cardBack, cardEl, h, render } from './dom.js';
+import { cardName, countdown, currentLang, t } from './i18n.js';
+import { follow } from './live.js';
+import { clockText } from './lobby.js';
+import { go } from './main.js';
+import { ruleSummary } from './rules.js';
+
+/** @typedef {import('./api.js').GameView} GameView */
+/** @typedef {import('./api.js').Action} Action */
+/** @typedef {import('./api.js').SeatView} SeatView */
+/** @typedef {import('./api.js').BotLevel} BotLevel */
+/** @typedef {import('./api.js').Schemas['PlayAction']} PlayAction */
+/** @typedef {import('./api.js').Schemas['ColorEnum']} Color */
+/** @typedef {import('./api.js').Schemas['CardEnum']} Card */
+/**
+ * A seat's and a round's fields of the clocks issue (api.md), typed here until the schema has
+ * them.
+ * @typedef {{bank?: number | null, on_vacation_until?: string | null}} SeatExtras
+ * @typedef {{bank_runs_out_at?: string | null}} RoundExtras
+ * @typedef {{invite_code?: string | null, deck_commitment?: string}} GameExtras
+ */
+
+/** @type {Color[]} */
+const COLORS = ['red', 'yellow', 'green', 'blue'];
+
+/**
+ * What the person is in the middle of choosing for a card: its colour, then its target, then
+ * (two_gives) a gift.
+ * @typedef {{card: Card, options: PlayAction[], step: 'color' | 'target' | 'give', give: number[]}} Choice
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} gameId
+ */
+export async function tablePage(root, gameId) {
+  const me = session();
+  /** @type {GameView | null} */
+  let view = null;
+  /** @type {Choice | null} */
+  let choice = null;
+  let unoArmed = false;
+  let selecting = false;
+  /** @type {number[]} hand indexes, in the order picked */
+  let selected = [];
+  let busy = false;
+  /** @type {import('./live.js').LinkState | 'off'} */
+  let link = 'off';
+  /** @type {{stop: () => void, kick: () => void} | null} */
+  let stream = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let waitingPoll;
+  let refreshing = false;
+  let refreshAgain = false;
+
+  const alert = h('p', { role: 'alert', class: 'error', id: 'table-alert' });
+  const board = h('div', { class: 'board' });
+  const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, board);
+  render(root, table);
+  board.append(h('p', { class: 'muted' }, t('loading')));
+
+  /** @param {unknown} error */
+  const showError = (error) => {
+    alert.textContent = error instanceof ApiError ? error.detail : String(error);
+  };
+
+  /** @param {GameView} next */
+  const apply = (next) => {
+    if (view && next.version < view.version && next.status === view.status) return;
+    const moved = !view || next.version !== view.version || next.status !== view.status;
+    view = next;
+    if (moved) {
+      choice = null;
+      selected = [];
+      unoArmed = false;
+    }
+    connect();
+    table.dataset.gameStatus = next.status;
+    table.dataset.version = String(next.version);
+    draw();
+  };
+
+  const refresh = async () => {
+    if (refreshing) {
+      refreshAgain = true;
+      return;
+    }
+    refreshing = true;
+    try {
+      do {
+        refreshAgain = false;
+        apply(await getGame(gameId));
+      } while (refreshAgain);
+    } catch (error) {
+      showError(error);
+    } finally {
+      refreshing = false;
+    }
+  };
+
+  /** Live updates while the game is on: the stream; while it waits for players: a poll. */
+  const connect = () => {
+    if (!view) return;
+    if (view.status === 'active' && !stream) {
+      stream = follow(gameId, view.version, (seq) => {
+        if (!view || seq > view.version) void refresh();
+      }, (state) => {
+        link = state;
+        const el = board.querySelector('.link-state');
+        if (el) el.textContent = linkText();
+      });
+    } else if (view.status !== 'active' && stream) {
+      stream.stop();
+      stream = null;
+      link = 'off';
+    }
+    if (view.status === 'waiting' && waitingPoll === undefined) {
+      waitingPoll = setInterval(() => void refresh(), 2000);
+    } else if (view.status !== 'waiting' && waitingPoll !== undefined) {
+      clearInterval(waitingPoll);
+      waitingPoll = undefined;
+    }
+  };
+
+  const linkText = () => (link === 'live' ? t('live') : link === 'reconnecting' ? t('reconnecting') : link === 'polling' ? t('polling') : '');
+
+  /**
+   * Send one action; the answer is the new view.
+   * @param {Action} action
+   */
+  const send = async (action) => {
+    if (!view || busy) return;
+    busy = true;
+    alert.textContent = '';
+    try {
+      apply(await act(gameId, action, view.version));
+    } catch (error) {
+      showError(error);
+      if (error instanceof ApiError && (error.status === 409 || error.status === 422)) void refresh();
+    } finally {
+      busy = false;
+    }
+  };
+
+  /**
+   * A game call (join, start, leave, resign, rematch, add bot).
+   * @param {() => Promise<GameView>} request
+   */
+  const lobbyCall = async (request) => {
+    alert.textContent = '';
+    try {
+      const next = await request();
+      if (next.id !== gameId) go(`/game/${next.id}`);
+      else apply(next);
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  /** @param {number} seat */
+  const nameOf = (seat) => {
+    const entry = view?.seats.find((s) => s.seat === seat);
+    return entry ? entry.player.username : `#${seat}`;
+  };
+
+  // --- playing a card -------------------------------------------------------------------------
+
+  /** @param {PlayAction[]} options */
+  const withUno = (options) => {
+    const said = options.filter((a) => a.uno);
+    if (!said.length) return options;
+    return unoArmed ? said : options.filter((a) => !a.uno);
+  };
+
+  /**
+   * Go on with a card's choice: send it when one action is left, else ask for what varies.
+   * @param {Choice} next
+   */
+  const advance = (next) => {
+    const options = withUno(next.options);
+    const colors = new Set(options.map((a) => a.color).filter(Boolean));
+    const targets = new Set(options.map((a) => a.target));
+    if (colors.size > 1) {
+      choice = { ...next, step: 'color' };
+    } else if (targets.size > 1) {
+      choice = { ...next, step: 'target' };
+    } else if (view?.settings.rules.two_gives && next.card.split('-')[1] === '2' && next.step !== 'give' && (view.you?.hand.length ?? 0) > 1) {
+      choice = { ...next, step: 'give', give: [] };
+    } else {
+      choice = null;
+      void send(options[0]);
+      return;
+    }
+    draw();
+  };
+
+  /** @param {Card} card */
+  const playCard = (card) => {
+    const options = playsOf(card);
+    if (options.length) advance({ card, options, step: 'color', give: [] });
+  };
+
+  /** @param {Card} card */
+  const playsOf = (card) => /** @type {PlayAction[]} */ ((view?.you?.legal_actions ?? [])
+    .filter((a) => a.action === 'play' && /** @type {PlayAction} */ (a).card === card));
+
+  /** @param {number} index */
+  const toggleSelected = (index) => {
+    selected = selected.includes(index) ? selected.filter((i) => i !== index) : [...selected, index];
+    draw();
+  };
+
+  const playSelected = () => {
+    const hand = view?.you?.hand ?? [];
+    const cards = selected.map((i) => hand[i]);
+    if (cards.length === 1) {
+      selecting = false;
+      selected = [];
+      playCard(cards[0]);
+      return;
+    }
+    /** @type {PlayAction} */
+    const action = { action: 'play', cards };
+    if (unoArmed && hand.length - cards.length === 1) action.uno = true;
+    void send(action);
+  };
+
+  // --- drawing --------------------------------------------------------------------------------
+
+  const draw = () => {
+    if (!view) return;
+    const v = view;
+    const you = v.you;
+    const legal = you?.legal_actions ?? [];
+    /** @param {string} kind */
+    const has = (kind) => legal.some((a) => a.action === kind);
+    const round = v.round;
+    const seated = !!me && v.seats.some((s) => s.player.id === me.id);
+    /** @type {(Node | null)[]} */
+    const parts = [];
+
+    parts.push(header(v));
+    if (v.status === 'waiting') parts.push(waitingPanel(v, seated));
+    if (round && (v.status === 'active' || v.status === 'finished')) {
+      parts.push(seatsList(v, legal));
+      parts.push(centre(v));
+    } else if (v.status !== 'waiting') {
+      parts.push(seatsList(v, legal));
+    }
+    if (v.status === 'active' && !you) parts.push(h('p', { class: 'muted' }, t('spectating')));
+    if (v.status === 'active' && you) {
+      parts.push(prompt(v));
+      parts.push(actionBar(v, has));
+      parts.push(handView(v));
+    }
+    if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(v, seated));
+    if (v.last_round) parts.push(lastRound(v));
+    render(board, ...parts);
+    tick();
+  };
+
+  /** @param {GameView} v */
+  const header = (v) => {
+    const round = v.round;
+    const current = round ? v.seats.find((s) => s.seat === round.current_seat) : undefined;
+    const yours = !!(current && me && current.player.id === me.id);
+    const settings = v.settings;
+    const rules = ruleSummary(settings.rules, currentLang() === 'pt' ? 1 : 0);
+    return h('div', { class: 'table-head' },
+      h('h1', {}, round ? t('round_n', { n: round.number }) : t('waiting_players')),
+      v.status === 'active' && current
+        ? h('p', { class: yours ? 'turn yours' : 'turn', 'data-turn': current.seat }, yours ? t('your_turn') : t('turn_of', { name: current.player.username }),
+          ' ', h('span', { class: 'deadline', 'aria-live': 'off' }))
+        : null,
+      h('p', { class: 'muted small' }, `${clockText(settings)} · ${t('target_score')} ${settings.target_score}`,
+        rules.length ? ` · ${rules.join(' · ')}` : '',
+        ' ', h('span', { class: 'link-state' }, linkText())));
+  };
+
+  /**
+   * @param {GameView} v
+   * @param {Action[]} legal
+   */
+  const seatsList = (v, legal) => {
+    const round = v.round;
+    return h('ul', { class: 'seats', 'data-region': 'seats', 'aria-label': t('seats') },
+      v.seats.map((s) => {
+        const extras = /** @type {SeatView & SeatExtras} */ (s);
+        const current = v.status === 'active' && round?.current_seat === s.seat;
+        const catchIt = legal.find((a) => a.action === 'catch' && a.target === s.seat);
+        const mine = !!me && s.player.id === me.id;
+        return h('li', {
+          class: ['seat', current ? 'current' : '', mine ? 'mine' : '', s.status !== 'playing' ? 'gone' : ''].join(' '),
+          'data-seat': s.seat, 'aria-current': current ? 'true' : false,
+        },
+        h('div', { class: 'seat-name' },
+          h('a', { href: `#/players/${encodeURIComponent(s.player.username)}` }, s.player.username),
+          mine ? h('span', { class: 'tag' }, t('you')) : null,
+          s.bot ? h('span', { class: 'tag' }, `${t('bot')} ${t(/** @type {'bot_basic'} */ (`bot_${s.bot}`))}`) : null,
+          s.team !== undefined && v.settings.teams ? h('span', { class: `tag team-${s.team}` }, t('team_n', { n: s.team + 1 })) : null),
+        h('div', { class: 'seat-stats' },
+          h('span', { class: 'count', 'data-hand-count': s.hand_count }, s.hand_count === 1 ? t('card_1') : t('cards_n', { n: s.hand_count })),
+          h('span', { class: 'score' }, t('score_n', { n: s.score })),
+          s.uno ? h('span', { class: 'tag uno' }, t('uno_said')) : null,
+          s.status === 'forfeited' ? h('span', { class: 'tag' }, t('forfeited')) : null,
+          s.status === 'out' ? h('span', { class: 'tag' }, t('out')) : null,
+          extras.on_vacation_until ? h('span', { class: 'tag' }, t('on_vacation')) : null,
+          typeof extras.bank === 'number' ? h('span', { class: 'muted small' }, t('bank_left', { t: countdown(extras.bank) })) : null),
+        s.hand && s.hand.length
+          ? h('div', { class: 'mini-hand' }, s.hand.map((c) => cardEl(c, { label: cardName(c), small: true })))
+          : h('div', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(s.hand_count, 12) }, () => h('span', { class: 'back-mini' }))),
+        catchIt
+          ? h('button', { type: 'button', class: 'danger', 'aria-label': t('catch_name', { name: s.player.username }), 'data-key': `catch-${s.seat}`,
+            onclick: () => void send(catchIt) }, t('catch'))
+          : null);
+      }));
+  };
+
+  /** @param {GameView} v */
+  const centre = (v) => {
+    const round = v.round;
+    if (!round) return null;
+    const dir = round.direction === 1 ? t('clockwise') : t('counterclockwise');
+    return h('div', { class: 'centre' },
+      h('div', { class: 'pile' }, cardBack(), h('span', { class: 'muted small' }, t('draw_pile_n', { n: round.draw_pile }))),
+      h('div', { class: 'pile', 'data-region': 'discard', 'aria-label': t('discard_pile') },
+        round.top_card ? cardEl(round.top_card, { label: `${t('discard_pile')}: ${cardName(round.top_card)}` }) : null),
+      h('div', { class: 'state' },
+        round.color
+          ? h('p', { class: `color-chip c-${round.color}`, 'data-color': round.color }, t('current_color', { color: t(round.color) }))
+          : null,
+        h('p', { class: 'direction', 'data-direction': round.direction }, h('span', { 'aria-hidden': 'true', class: round.direction === 1 ? 'cw' : 'ccw' }, '↻'), ` ${t('direction')}: ${dir}`)));
+  };
+
+  /** @param {GameView} v */
+  const prompt = (v) => {
+    const pending = v.round?.pending;
+    const yours = v.you && pending && pending.seat === v.you.seat;
+    if (choice) {
+      const c = choice;
+      const options = withUno(c.options);
+      if (c.step === 'color') {
+        const colors = COLORS.filter((color) => options.some((a) => a.color === color));
+        return h('div', { class: 'prompt', role: 'group', 'aria-label': t('choose_color') },
+          h('p', {}, `${cardName(c.card)}: ${t('choose_color')}`),
+          h('div', { class: 'picker' }, colors.map((color) => h('button', { type: 'button', class: `swatch c-${color}`, 'data-key': `color-${color}`,
+            onclick: () => advance({ ...c, options: options.filter((a) => a.color === color), step: 'target' }) }, t(color))),
+          h('button', { type: 'button', class: 'link', onclick: () => { choice = null; draw(); } }, t('cancel'))));
+      }
+      if (c.step === 'target') {
+        const withTarget = options.filter((a) => a.target !== undefined);
+        const without = options.find((a) => a.target === undefined);
+        return h('div', { class: 'prompt', role: 'group', 'aria-label': t('choose_seat') },
+          h('p', {}, `${cardName(c.card)}: ${t('choose_seat')}`),
+          h('div', { class: 'picker' },
+            withTarget.map((a) => h('button', { type: 'button', 'data-key': `target-${a.target}`, 'data-seat': a.target,
+              onclick: () => { choice = null; void send(a); } }, nameOf(/** @type {number} */ (a.target)))),
+            without ? h('button', { type: 'button', onclick: () => { choice = null; void send(without); } }, t('no_swap')) : null,
+            h('button', { type: 'button', class: 'link', onclick: () => { choice = null; draw(); } }, t('cancel'))));
+      }
+      const hand = v.you?.hand ?? [];
+      const base = options[0];
+      const others = v.seats.filter((s) => s.seat !== v.you?.seat && s.status === 'playing');
+      return h('div', { class: 'prompt', role: 'group', 'aria-label': t('give_cards') },
+        h('p', {}, `${cardName(c.card)}: ${t('give_cards')}`),
+        h('div', { class: 'picker' }, hand.map((code, i) => {
+          if (i === hand.indexOf(c.card)) return null;
+          const on = c.give.includes(i);
+          return cardEl(code, { tag: 'button', label: cardName(code), small: true, attrs: {
+            type: 'button', 'aria-pressed': on ? 'true' : 'false', 'data-key': `give-${i}`,
+            disabled: !on && c.give.length >= 2,
+            onclick: () => { choice = { ...c, give: on ? c.give.filter((j) => j !== i) : [...c.give, i] }; draw(); } } });
+        })),
+        c.give.length
+          ? h('div', { class: 'picker' }, h('span', {}, t('give_to')), others.map((s) => h('button', { type: 'button', 'data-seat': s.seat,
+            onclick: () => {
+              const give = c.give.map((i) => hand[i]);
+              /** @type {PlayAction} */
+              const action = { ...base, target: s.seat, give };
+              if (hand.length - 1 - give.length === 1) action.uno = true;
+              else delete action.uno;
+              choice = null;
+              void send(action);
+            } }, s.player.username)))
+          : null,
+        h('div', { class: 'picker' },
+          h('button', { type: 'button', onclick: () => { choice = null; void send(base); } }, t('give_nothing')),
+          h('button', { type: 'button', class: 'link', onclick: () => { choice = null; draw(); } }, t('cancel'))));
+    }
+    if (!pending || !yours) return unoArmed ? h('p', { class: 'prompt muted' }, t('uno_armed')) : null;
+    if (pending.type === 'wild_draw4') {
+      return h('p', { class: 'prompt' }, t('pending_wd4', { name: nameOf(pending.from_seat), n: pending.amount }));
+    }
+    if (pending.type === 'draw_penalty') return h('p', { class: 'prompt' }, t('pending_penalty', { n: pending.amount }));
+    if (pending.type === 'play_drawn' && pending.card) return h('p', { class: 'prompt' }, t('pending_drawn', { card: cardName(pending.card) }));
+    if (pending.type === 'color') {
+      return h('div', { class: 'prompt', role: 'group', 'aria-label': t('choose_color') }, h('p', {}, t('pending_color')),
+        h('div', { class: 'picker' }, COLORS.map((color) => {
+          const action = v.you?.legal_actions.find((a) => a.action === 'color' && a.color === color);
+          return action ? h('button', { type: 'button', class: `swatch c-${color}`, 'data-key': `color-${color}`, onclick: () => void send(action) }, t(color)) : null;
+        })));
+    }
+    return null;
+  };
+
+  /**
+   * @param {GameView} v
+   * @param {(kind: string) => boolean} has
+   */
+  const actionBar = (v, has) => {
+    const legal = v.you?.legal_actions ?? [];
+    const hand = v.you?.hand ?? [];
+    const canPlay = legal.some((a) => a.action === 'play');
+    const unoVariant = legal.some((a) => a.action === 'play' && /** @type {PlayAction} */ (a).uno);
+    const multi = v.settings.rules.multi_play || v.settings.rules.color_runs;
+    const selectionLeavesOne = selecting && selected.length > 0 && hand.length - selected.length === 1;
+    /** @param {Action} action */
+    const bySend = (action) => () => void send(action);
+    const drawAction = legal.find((a) => a.action === 'draw');
+    const buttons = [
+      drawAction ? h('button', { type: 'button', class: 'primary', 'data-key': 'draw', onclick: bySend(drawAction) }, t('draw')) : null,
+      has('pass') ? h('button', { type: 'button', 'data-key': 'pass', onclick: bySend({ action: 'pass' }) }, t('pass')) : null,
+      has('challenge') ? h('button', { type: 'button', 'data-key': 'challenge', onclick: bySend({ action: 'challenge' }) }, t('challenge')) : null,
+      has('accept') ? h('button', { type: 'button', 'data-key': 'accept', onclick: bySend({ action: 'accept' }) }, t('accept')) : null,
+      has('uno')
+        ? h('button', { type: 'button', class: 'uno', 'data-key': 'uno', onclick: bySend({ action: 'uno' }) }, t('uno'))
+        : (unoVariant || selectionLeavesOne)
+          ? h('button', { type: 'button', class: 'uno', 'data-key': 'uno', 'aria-pressed': unoArmed ? 'true' : 'false',
+            onclick: () => { unoArmed = !unoArmed; draw(); } }, t('uno'))
+          : null,
+      multi && canPlay
+        ? h('button', { type: 'button', 'data-key': 'select', 'aria-pressed': selecting ? 'true' : 'false',
+          onclick: () => { selecting = !selecting; selected = []; draw(); } }, t('select_several'))
+        : null,
+      selecting && selected.length
+        ? h('button', { type: 'button', class: 'primary', 'data-key': 'play-selected', onclick: playSelected }, t('play_selected'))
+        : null,
+    ];
+    return h('div', { class: 'actions', role: 'group', 'aria-label': 'Actions' }, buttons);
+  };
+
+  /** @param {GameView} v */
+  const handView = (v) => {
+    const hand = v.you?.hand ?? [];
+    const pending = v.round?.pending;
+    const drawn = pending?.type === 'play_drawn' && pending.seat === v.you?.seat ? pending.card : undefined;
+    return h('section', { class: 'hand', 'data-region': 'hand', 'aria-label': t('your_hand') },
+      h('h2', { class: 'sr-only' }, t('your_hand')),
+      h('div', { class: 'cards' }, hand.map((code, i) => {
+        const key = `card-${i}-${code}`;
+        const label = cardName(code);
+        if (selecting) {
+          const on = selected.includes(i);
+          return cardEl(code, { tag: 'button', label, attrs: { type: 'button', 'data-key': key, 'aria-pressed': on ? 'true' : 'false',
+            onclick: () => toggleSelected(i) } });
+        }
+        const playable = playsOf(code).length > 0 && !choice;
+        if (!playable) return cardEl(code, { label, attrs: { 'data-key': key } });
+        const el = cardEl(code, { tag: 'button', label, attrs: { type: 'button', 'data-key': key, onclick: () => playCard(code) } });
+        el.classList.add('playable');
+        if (drawn === code) el.classList.add('drawn');
+        return el;
+      })));
+  };
+
+  /**
+   * @param {GameView} v
+   * @param {boolean} seated
+   */
+  const waitingPanel = (v, seated) => {
+    const host = !!me && v.created_by === me.id;
+    const code = /** @type {GameView & GameExtras} */ (v).invite_code;
+    const level = h('select', { id: 'bot-level', 'aria-label': t('bot_level') },
+      /** @type {BotLevel[]} */ (['random', 'basic', 'strong']).map((l) => h('option', { value: l, selected: l === 'basic' }, t(/** @type {'bot_basic'} */ (`bot_${l}`)))));
+    const free = v.settings.max_players - v.seats.length;
+    const invite = code ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(code)}` : '';
+    return h('section', { class: 'waiting panel' },
+      h('p', {}, t('players_n', { n: v.seats.length, max: v.settings.max_players })),
+      h('ul', { class: 'seat-names' }, v.seats.map((s) => h('li', { 'data-seat': s.seat }, s.player.username, s.bot ? ` (${t('bot')})` : ''))),
+      invite
+        ? h('div', { class: 'invite' }, h('label', { for: 'invite-link' }, t('invite_link')),
+          h('input', { id: 'invite-link', readonly: true, value: invite, onfocus: (e) => /** @type {HTMLInputElement} */ (e.target).select() }),
+          h('button', { type: 'button', onclick: async (e) => {
+            const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
+            try { await navigator.clipboard.writeText(invite); button.textContent = t('copied'); } catch { /* no clipboard: the field is selectable */ }
+          } }, t('copy')))
+        : null,
+      h('div', { class: 'actions' },
+        !seated ? h('button', { type: 'button', class: 'primary', onclick: () => void lobbyCall(() => gameCall(gameId, 'join')) }, t('join')) : null,
+        host && free > 0 ? [level, h('button', { type: 'button', onclick: () => void lobbyCall(() => addBot(gameId, /** @type {BotLevel} */ (level.value))) }, t('add_bot'))] : null,
+        host && v.seats.length >= 2 ? h('button', { type: 'button', class: 'primary', onclick: () => void lobbyCall(() => gameCall(gameId, 'start')) }, t('start')) : null,
+        seated ? h('button', { type: 'button', class: 'link', onclick: async () => {
+          await lobbyCall(() => gameCall(gameId, 'leave'));
+          if (!alert.textContent) go('/');
+        } }, t('leave')) : null));
+  };
+
+  /**
+   * @param {GameView} v
+   * @param {boolean} seated
+   */
+  const endPanel = (v, seated) => {
+    const text = v.status === 'abandoned'
+      ? t('game_abandoned')
+      : v.winner_team !== undefined && v.winner_team !== null && v.settings.teams
+        ? t('game_over_team', { n: v.winner_team + 1 })
+        : v.winner_seat !== null ? t('game_over', { name: nameOf(v.winner_seat) }) : '';
+    return h('section', { class: 'end panel', 'data-region': 'end' },
+      h('h2', {}, text),
+      h('div', { class: 'actions' },
+        seated && v.status === 'finished' ? h('button', { type: 'button', class: 'primary', onclick: () => void lobbyCall(() => gameCall(gameId, 'rematch')) }, t('rematch')) : null,
+        h('a', { class: 'button', href: `#/replay/${gameId}` }, t('replay'))));
+  };
+
+  /** @param {GameView} v */
+  const lastRound = (v) => {
+    const last = v.last_round;
+    if (!last) return null;
+    return h('section', { class: 'last-round panel', 'data-region': 'last-round' },
+      h('h2', {}, last.winner_seat !== null ? t('round_over', { n: last.number, name: nameOf(last.winner_seat) }) : t('round_n', { n: last.number })),
+      h('ul', {}, v.seats.map((s) => {
+        const cards = last.hands[String(s.seat)] ?? [];
+        const points = last.points[s.seat] ?? 0;
+        return h('li', { 'data-seat': s.seat },
+          h('strong', {}, s.player.username), points ? h('span', { class: 'tag' }, t('points_n', { n: points })) : null,
+          h('div', { class: 'mini-hand' }, cards.map((c) => cardEl(c, { label: cardName(c), small: true }))));
+      })));
+  };
+
+  /** The countdown of the turn's deadline (or the running bank), once a second. */
+  const tick = () => {
+    const el = board.querySelector('.deadline');
+    const round = /** @type {(import('./api.js').Schemas['Round'] & RoundExtras) | null | undefined} */ (view?.round);
+    if (!el || !round) return;
+    const until = round.bank_runs_out_at ?? round.turn_deadline;
+    el.textContent = until ? t('deadline', { t: countdown((Date.parse(until) - Date.now()) / 1000) }) : '';
+  };
+  const ticker = setInterval(tick, 1000);
+  const onOnline = () => stream?.kick();
+  addEventListener('online', onOnline);
+  const onVisible = () => { if (document.visibilityState === 'visible') void refresh(); };
+  document.addEventListener('visibilitychange', onVisible);
+
+  await refresh();
+  return () => {
+    stream?.stop();
+    clearInterval(ticker);
+    if (waitingPoll !== undefined) clearInterval(waitingPoll);
+    removeEventListener('online', onOnline);
+    document.removeEventListener('visibilitychange', onVisible);
+  };
+}
