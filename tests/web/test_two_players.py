@@ -68,7 +68,8 @@ def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
             assert_no_foreign_cards(page, site, game_id, token)
         if number == 0:
             assert sorted(hand_cards(ana)) == sorted(scripted.HANDS[0])
-            take(ana, "table")
+        if number == 3:
+            take(ana, "table")  # the blue wild on the pile, Bea's card drawn and kept
         if action == {"action": "pass"}:
             # Bea drew blue-9, which she could play: she is offered Pass, and keeps it.
             assert "blue-9" in hand_cards(bea)
