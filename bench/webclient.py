@@ -13,7 +13,7 @@ a bot (``#/game/<id>``) and the replay viewer of a finished game (``#/replay/<id
   uncompressed, and as sent (the encoded bodies: compressed where the server compressed them);
 - time to show: from the start of the navigation (``performance.timeOrigin``) until the page
   shows what it is for (the lobby's Create game button, the first card of the player's hand, the
-  replay's first card), read in the page at the first animation frame that shows it; cold (a new
+  replay's first position drawn), read in the page at the first animation frame that shows it; cold (a new
   browser context: empty cache, no service worker) and warm (the same page loaded again), the
   median and the slowest of ``--runs``.
 
@@ -38,7 +38,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
-from playwright.sync_api import Browser, BrowserContext, Page, Response, sync_playwright  # noqa: E402
+from playwright.sync_api import (  # noqa: E402
+    Browser,
+    BrowserContext,
+    Page,
+    Response,
+    sync_playwright,
+)
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from bench import harness  # noqa: E402
 from games.engine.bots import choose  # noqa: E402
@@ -63,7 +70,7 @@ READY = {
     "lobby": "[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === "
     "'Create game')",
     "table": "document.querySelector('[data-region=hand] [data-card]') !== null",
-    "replay": "document.querySelector('[data-card]') !== null",
+    "replay": "document.querySelector('.replay[data-at]') !== null",
 }
 
 
@@ -126,17 +133,18 @@ def setting_up(client: harness.Client) -> tuple[str, str]:
     status, finished = client.call("POST", "/api/v1/games/", token, {**create, "target_score": 1})
     assert status == 201, finished
     rng = random.Random(7)
+    path = f"/api/v1/games/{finished['id']}/"
     view = finished
-    for _ in range(2000):
+    for _ in range(5000):
+        status, view = client.call("GET", path, token)
         if view["status"] != "active":
             break
         legal = view["you"]["legal_actions"]
-        path = f"/api/v1/games/{view['id']}/"
-        if legal:
-            status, view = client.call("POST", f"{path}actions/", token, choose(rng, legal))
-            assert status == 200, view
-        else:  # the bot's turn, played in-process by the request before
-            status, view = client.call("GET", path, token)
+        if legal:  # else a bot is moving, in the server, after our last move
+            action = {**choose(rng, legal), "expected_version": view["version"]}
+            status, answer = client.call("POST", f"{path}actions/", token, action)
+            # 409: the bots moved since we read; 422: what we read had changed meanwhile.
+            assert status in (200, 409, 422), answer
     assert view["status"] == "finished", view["status"]
     return str(playing["id"]), str(finished["id"])
 
@@ -159,9 +167,12 @@ def shown_after(page: Page, route: str, ready: str) -> float:
     """Load ``route`` afresh; milliseconds from the navigation's start until ``ready`` holds."""
     page.goto("about:blank")
     page.goto(f"/{route}", wait_until="commit")
-    handle = page.wait_for_function(
-        f"() => ({ready}) && performance.now()", polling="raf", timeout=WAIT_MS
-    )
+    try:
+        handle = page.wait_for_function(
+            f"() => ({ready}) && performance.now()", polling="raf", timeout=WAIT_MS
+        )
+    except PlaywrightError as error:
+        raise RuntimeError(f"{route} did not show within {WAIT_MS} ms: {page.url}") from error
     return float(handle.json_value())
 
 
@@ -169,7 +180,11 @@ def weigh(context: BrowserContext, route: str, ready: str) -> tuple[Weight, floa
     weight = Weight()
     responses: list[Response] = []
     page = context.new_page()
-    page.on("response", responses.append)
+
+    def keep(response: Response) -> None:
+        responses.append(response)
+
+    page.on("response", keep)
     took = shown_after(page, route, ready)
     for response in responses:
         if response.url.startswith("about:") or response.status != 200:
@@ -234,7 +249,8 @@ def main() -> None:
                 browser.close()
         print(
             f"{args.runs} loads of each page, cold and warm, Chromium headless, "
-            f"{os.cpu_count()} cores, {time.monotonic() - started:.0f} s\n"
+            f"{os.cpu_count()} cores, {time.monotonic() - started:.0f} s, load average "
+            f"{os.getloadavg()[0]:.1f} at the end\n"
         )
         print(
             "| page | JS + CSS | as sent | everything | as sent | cold: median | slowest "
