@@ -12,10 +12,10 @@ a bot (``#/game/<id>``) and the replay viewer of a finished game (``#/replay/<id
 - weight, on a cold load: the bodies of the scripts and stylesheets, and of everything loaded,
   uncompressed, and as sent (the encoded bodies: compressed where the server compressed them);
 - time to show: from the start of the navigation (``performance.timeOrigin``) until the page
-  shows what it is for (the lobby's Create game button, the first card of the player's hand, the
-  replay's first position drawn), read in the page at the first animation frame that shows it; cold (a new
-  browser context: empty cache, no service worker) and warm (the same page loaded again), the
-  median and the slowest of ``--runs``.
+  shows what it is for (the lobby's Create game button, the first card of the player's hand,
+  the replay's first position drawn), read in the page at the first animation frame that shows
+  it; cold (a new browser context: empty cache, no service worker) and warm (the same page
+  loaded again), the median and the slowest of ``--runs``.
 
 The tests assert only the table page's weight (tests/web/test_weight.py): times depend on the
 machine. It stops by itself: every wait is bounded, and the server is stopped at the end.
