@@ -5,9 +5,8 @@ import { ApiError, act, addBot, gameCall, getGame, session } from './api.js';
 import { cardBack, cardEl, h, render } from './dom.js';
 import { cardName, countdown, currentLang, t } from './i18n.js';
 import { follow } from './live.js';
-import { clockText } from './lobby.js';
 import { go } from './main.js';
-import { ruleSummary } from './rules.js';
+import { clockText, ruleSummary } from './rules.js';
 
 /** @typedef {import('./api.js').GameView} GameView */
 /** @typedef {import('./api.js').Action} Action */
@@ -76,6 +75,7 @@ export async function tablePage(root, gameId) {
     if (moved) {
       choice = null;
       selected = [];
+      selecting = false;
       unoArmed = false;
     }
     connect();
@@ -223,10 +223,24 @@ export async function tablePage(root, gameId) {
       playCard(cards[0]);
       return;
     }
-    /** @type {PlayAction} */
-    const action = { action: 'play', cards };
-    if (unoArmed && hand.length - cards.length === 1) action.uno = true;
-    void send(action);
+    // The first card's complete plays carry what the set needs (a 7's target, a colour), so
+    // the same choices are asked for; the set goes as `cards`.
+    const uno = unoArmed && hand.length - cards.length === 1 ? { uno: true } : {};
+    /** @type {Map<string, PlayAction>} */
+    const variants = new Map();
+    for (const entry of playsOf(cards[0])) {
+      if (entry.uno) continue;
+      const { card: _card, ...rest } = entry;
+      variants.set(`${entry.color}/${entry.target}`, { ...rest, cards, ...uno });
+    }
+    const options = [...variants.values()];
+    if (!options.length) {
+      void send({ action: 'play', cards, ...uno });
+      return;
+    }
+    selecting = false;
+    selected = [];
+    advance({ card: cards[0], options, step: 'color', give: [] });
   };
 
   // --- drawing --------------------------------------------------------------------------------
