@@ -132,6 +132,27 @@ class Event(models.Model):
         return f"{self.game_id}#{self.seq} {self.type}"
 
 
+class Checkpoint(models.Model):
+    """The engine state right after event ``seq``, kept every ``limits.CHECKPOINT_EVERY`` events
+    so that a replay folds a bounded number of events whatever the game's length.
+
+    Derived from the log like the other projections (``manage.py rebuild_projections`` rewrites
+    them); never shown to players as such: a replay renders it through the viewer's view.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")
+    seq = models.PositiveIntegerField()
+    state = JSONTextField(help_text="Engine state after `seq` (games.engine.snapshot).")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="checkpoint_unique_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.seq}"
+
+
 class IdempotentRequest(models.Model):
     """The first answer to an action sent with an ``Idempotency-Key``, returned to retries."""
 

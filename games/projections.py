@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from games import engine, eventstore
+from games import checkpoints, engine, eventstore
 from games.engine.snapshot import state_to_data
 from games.models import Event, Game, GameStatus, Hand, Seat
 
@@ -97,7 +97,9 @@ def rebuild_game(game: Game) -> bool:
             return False
         if [r.seq for r in rows] != list(range(1, len(rows) + 1)):
             raise ValueError(f"the log of game {game.pk} has gaps")
-        state = engine.replay({"type": r.type, "seat": r.seat, "data": r.data} for r in rows)
+        log: list[engine.Event] = [{"type": r.type, "seat": r.seat, "data": r.data} for r in rows]
+        state = engine.replay(log)
+        checkpoints.rebuild(game, log)
         before = _summary(game)
         game.version = rows[-1].seq
         project_summary(game, state)

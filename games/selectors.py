@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, QuerySet
 
-from games import engine
+from games import checkpoints, engine
 from games.engine import shapes
 from games.engine.snapshot import state_from_data
 from games.eventstore import parse_game_id
@@ -206,8 +206,7 @@ def game_replay(game: Game, player: Player, *, at: int) -> dict[str, Any]:
             if game.version
             else "The game has no events yet.",
         )
-    rows = Event.objects.filter(game=game, seq__lte=at).order_by("seq")
-    state = engine.replay({"type": r.type, "seat": r.seat, "data": r.data} for r in rows)
+    state = checkpoints.state_at(game, at)
     revealed = game.status == GameStatus.FINISHED
     seat = seat_of(game, player)
     body = view_of_state(game, state, seat, revealed=revealed or state.status == "finished")

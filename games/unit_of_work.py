@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, effects, engine, eventstore
+from games import bots, checkpoints, effects, engine, eventstore
 from games.engine.limits import MAX_CATCH_UP
 from games.models import Game, GameStatus
 from games.projections import blank, changes, project_summary, projection_of
@@ -71,6 +71,7 @@ class GameWrite:
         outbox = effects.written_with(game, before, now)
         changed = changes(current, projection_of(after))
         returned = eventstore.save(game, base + 1, events, changed, now, outbox.statements)
+        checkpoints.keep(game, base, after)
         self._state = after
         self.appended.extend(events)
         self.outboxed += outbox.waiting(returned)

@@ -51,6 +51,10 @@ LONG_POLL_WAIT: Final = Bound("wait", 0, 30)
 GAMES_PAGE: Final = Bound("page_size", 1, 100)
 GAMES_PAGE_DEFAULT: Final = 20
 
+# A replay folds at most this many events past the nearest checkpoint (plus one write's events):
+# the log of a game has no bound of its own, the cost of reading it back at any point has.
+CHECKPOINT_EVERY: Final = 200
+
 # A bound on the timeouts one write applies in a row: a game ends long before (forfeits).
 MAX_CATCH_UP: Final = 1000
 
