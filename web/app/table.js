@@ -47,6 +47,8 @@ export async function tablePage(root, gameId) {
   /** @type {number[]} hand indexes, in the order picked */
   let selected = [];
   let busy = false;
+  /** @type {string | null} a selector to focus after the next draw */
+  let focusNext = null;
   /** @type {import('./live.js').LinkState | 'off'} */
   let link = 'off';
   /** @type {{stop: () => void, kick: () => void} | null} */
@@ -195,6 +197,7 @@ export async function tablePage(root, gameId) {
       void send(options[0]);
       return;
     }
+    focusNext = '.prompt button';
     draw();
   };
 
@@ -273,7 +276,16 @@ export async function tablePage(root, gameId) {
     }
     if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(v, seated));
     if (v.last_round) parts.push(lastRound(v));
+    const hadFocus = board.contains(document.activeElement);
     render(board, ...parts);
+    // Keyboard users keep their place: a new choice takes the focus, and a move that removed
+    // the focused card hands it to the next thing to do.
+    const target = focusNext ? board.querySelector(focusNext)
+      : hadFocus && !board.contains(document.activeElement)
+        ? board.querySelector('.prompt button, [data-region=hand] button, .actions button, [data-region=hand]')
+        : null;
+    focusNext = null;
+    if (target instanceof HTMLElement) target.focus();
     tick();
   };
 
@@ -462,7 +474,7 @@ export async function tablePage(root, gameId) {
     const hand = v.you?.hand ?? [];
     const pending = v.round?.pending;
     const drawn = pending?.type === 'play_drawn' && pending.seat === v.you?.seat ? pending.card : undefined;
-    return h('section', { class: 'hand', 'data-region': 'hand', 'aria-label': t('your_hand') },
+    return h('section', { class: 'hand', 'data-region': 'hand', 'aria-label': t('your_hand'), tabindex: -1 },
       h('h2', { class: 'sr-only' }, t('your_hand')),
       h('div', { class: 'cards' }, hand.map((code, i) => {
         const key = `card-${i}-${code}`;
@@ -554,6 +566,13 @@ export async function tablePage(root, gameId) {
     el.textContent = until ? t('deadline', { t: countdown((Date.parse(until) - Date.now()) / 1000) }) : '';
   };
   const ticker = setInterval(tick, 1000);
+  board.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && choice) {
+      choice = null;
+      focusNext = '[data-region=hand] button, [data-region=hand]';
+      draw();
+    }
+  });
   const onOnline = () => stream?.kick();
   addEventListener('online', onOnline);
   const onVisible = () => { if (document.visibilityState === 'visible') void refresh(); };
