@@ -1,7 +1,7 @@
 // The table: #/game/<id>. It renders the game view and the caller's legal actions as buttons,
 // and re-reads the view whenever the stream says the game moved.
 
-import { ApiError, act, addBot, gameCall, getGame, session } from './api.js';
+import { ApiError, act, addBot, call, gameCall, getGame, session } from './api.js';
 import { cardBack, cardEl, h, render } from './dom.js';
 import { cardName, countdown, currentLang, t } from './i18n.js';
 import { follow } from './live.js';
@@ -20,7 +20,7 @@ import { clockText, ruleSummary } from './rules.js';
  * them.
  * @typedef {{bank?: number | null, on_vacation_until?: string | null}} SeatExtras
  * @typedef {{bank_runs_out_at?: string | null}} RoundExtras
- * @typedef {{invite_code?: string | null, deck_commitment?: string}} GameExtras
+ * @typedef {{invite_code?: string | null, deck_commitment?: string | null, seed?: number, salt?: string | null, rematch?: string}} GameExtras
  */
 
 /** @type {Color[]} */
@@ -296,6 +296,7 @@ export async function tablePage(root, gameId) {
     const yours = !!(current && me && current.player.id === me.id);
     const settings = v.settings;
     const rules = ruleSummary(settings.rules, currentLang() === 'pt' ? 1 : 0);
+    const commitment = /** @type {GameView & GameExtras} */ (v).deck_commitment;
     return h('div', { class: 'table-head' },
       h('h1', {}, round ? t('round_n', { n: round.number }) : t('waiting_players')),
       v.status === 'active' && current
@@ -304,7 +305,10 @@ export async function tablePage(root, gameId) {
         : null,
       h('p', { class: 'muted small' }, `${clockText(settings)} · ${t('target_score')} ${settings.target_score}`,
         rules.length ? ` · ${rules.join(' · ')}` : '',
-        ' ', h('span', { class: 'link-state' }, linkText())));
+        ' ', h('span', { class: 'link-state' }, linkText())),
+      commitment && v.status !== 'finished'
+        ? h('p', { class: 'muted small commitment', title: commitment }, `${t('deck_commitment')}: `, h('code', {}, `${commitment.slice(0, 16)}…`))
+        : null);
   };
 
   /**
@@ -535,11 +539,50 @@ export async function tablePage(root, gameId) {
       : v.winner_team !== undefined && v.winner_team !== null && v.settings.teams
         ? t('game_over_team', { n: v.winner_team + 1 })
         : v.winner_seat !== null ? t('game_over', { name: nameOf(v.winner_seat) }) : '';
+    const extras = /** @type {GameView & GameExtras} */ (v);
     return h('section', { class: 'end panel', 'data-region': 'end' },
       h('h2', {}, text),
       h('div', { class: 'actions' },
         seated && v.status === 'finished' ? h('button', { type: 'button', class: 'primary', onclick: () => void lobbyCall(() => gameCall(gameId, 'rematch')) }, t('rematch')) : null,
-        h('a', { class: 'button', href: `#/replay/${gameId}` }, t('replay'))));
+        h('a', { class: 'button', href: `#/replay/${gameId}` }, t('replay')),
+        v.status === 'finished' ? h('button', { type: 'button', onclick: () => void download() }, t('export')) : null),
+      extras.deck_commitment && extras.seed !== undefined && extras.salt ? fairness(extras.deck_commitment, extras.seed, extras.salt) : null);
+  };
+
+  /** The finished game as one JSON document (the export), saved as a file. */
+  const download = async () => {
+    try {
+      const doc = await call('GET', `games/${encodeURIComponent(gameId)}/export/`);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
+      const link = h('a', { href: url, download: `uno-${gameId}.json` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  /**
+   * The deck commitment checked in the browser: sha256("seed:salt") must be what the game showed
+   * from its first event on.
+   * @param {string} commitment
+   * @param {number} seed
+   * @param {string} salt
+   */
+  const fairness = (commitment, seed, salt) => {
+    const result = h('span', { class: 'verdict', 'aria-live': 'polite' });
+    if (crypto.subtle) {
+      void crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${seed}:${salt}`)).then((hash) => {
+        const hex = Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
+        result.textContent = hex === commitment ? t('fair_ok') : t('fair_bad');
+        result.dataset.verified = String(hex === commitment);
+      });
+    }
+    return h('details', { class: 'fair small' }, h('summary', {}, t('fair_deck'), ' ', result),
+      h('p', {}, `${t('deck_commitment')}: `, h('code', {}, commitment)),
+      h('p', {}, `seed: `, h('code', {}, seed), ` · salt: `, h('code', {}, salt)));
   };
 
   /** @param {GameView} v */
