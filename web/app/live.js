@@ -22,6 +22,9 @@ const EVENT_TYPES = {
 
 /** Stream failures in a row (without one message between) before falling back to the long poll. */
 const MAX_FAILURES = 3;
+/** A stream open this long had worked; the long poll tries the stream again this often. */
+const STABLE_MS = 30_000;
+const RETRY_STREAM_MS = 120_000;
 
 /**
  * Follow a game's events from `after` on. `onSeq` is called with each new seq (the table then
@@ -66,11 +69,18 @@ export function follow(gameId, after, onSeq, onState) {
     source = new EventSource(url);
     for (const type of Object.keys(EVENT_TYPES)) source.addEventListener(type, onMessage);
     source.addEventListener('message', onMessage);
-    source.onopen = () => onState('live');
+    let openedAt = 0;
+    source.onopen = () => {
+      openedAt = Date.now();
+      onState('live');
+    };
     source.onerror = () => {
       // The browser would retry with the same (used) ticket: close, and reopen with a new one.
+      // A stream that stayed open a while (a quiet game behind a proxy that cuts idle
+      // connections) was no failure.
       source?.close();
       source = null;
+      if (openedAt && Date.now() - openedAt > STABLE_MS) failures = 0;
       failures += 1;
       retry();
     };
@@ -89,7 +99,14 @@ export function follow(gameId, after, onSeq, onState) {
   };
 
   const longPoll = async () => {
+    const since = Date.now();
     while (!stopped && polling) {
+      if (Date.now() - since > RETRY_STREAM_MS) {
+        polling = false;
+        failures = MAX_FAILURES - 1;
+        void open();
+        return;
+      }
       poll = new AbortController();
       try {
         const page = await events(gameId, last, { wait: 25, signal: poll.signal });

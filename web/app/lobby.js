@@ -5,7 +5,7 @@ import { ApiError, call, createGame, gameCall, listGames, session } from './api.
 import { h, render } from './dom.js';
 import { currentLang, duration, t, tr } from './i18n.js';
 import { go } from './main.js';
-import { GROUPS, RULES, RULE_NAMES, ruleSummary } from './rules.js';
+import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 /** @typedef {import('./api.js').GameCreate} GameCreate */
@@ -21,17 +21,6 @@ import { GROUPS, RULES, RULE_NAMES, ruleSummary } from './rules.js';
 const TIMEOUTS = [15, 30, 60, 300, 3600, 86400, 259200];
 /** @type {BotLevel[]} */
 const BOT_LEVELS = ['random', 'basic', 'strong'];
-
-/**
- * How a game is timed: "30 s a turn" or "bank 3 days".
- * @param {GameSummary['settings']} settings
- */
-export function clockText(settings) {
-  /** @type {any} */
-  const clock = /** @type {any} */ (settings).clock;
-  if (clock && clock.type === 'bank') return `${t('clock_bank')}: ${duration(clock.initial ?? 0)} +${duration(clock.increment ?? 0)}`;
-  return `${t('clock_move')}: ${duration(settings.turn_timeout)}`;
-}
 
 /** @param {GameSummary['settings']} settings */
 function rulesText(settings) {

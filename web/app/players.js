@@ -10,7 +10,7 @@ import { t } from './i18n.js';
  * The rating of the tables issue (api.md: `rating: {mu, sigma, ordinal}`), typed here until the
  * schema has it.
  * @typedef {{mu: number, sigma: number, ordinal: number}} Rating
- * @typedef {{id: number, username: string, rating?: Rating, games_played?: number, games_won?: number, stats?: {games_played: number, games_won: number}, bot?: string}} Ranked
+ * @typedef {{rank: number, player: {id: number, username: string}, rating: Rating, games_played: number, games_won: number, bot?: string}} Ranked
  * @typedef {{count: number, next: string | null, results: Ranked[]}} RankedPage
  */
 
@@ -42,7 +42,7 @@ async function resolve(ref) {
   for (let page = 1; page <= 20; page += 1) {
     /** @type {RankedPage} */
     const ranked = await call('GET', url, { query: { page, page_size: 100 } });
-    for (const row of ranked.results) remember(row);
+    for (const row of ranked.results) remember(row.player);
     if (known.has(ref.toLowerCase())) return known.get(ref.toLowerCase());
     if (!ranked.next) break;
   }
@@ -76,7 +76,8 @@ export async function profilePage(root, ref) {
           h('span', { class: 'muted small' }, ` (μ ${profile.rating.mu.toFixed(1)}, σ ${profile.rating.sigma.toFixed(1)})`))] : null,
         h('dt', {}, t('games_played')), h('dd', {}, stats.games_played),
         h('dt', {}, t('games_won')), h('dd', {}, stats.games_won),
-        h('dt', {}, t('games_active')), h('dd', {}, stats.games_active))));
+        h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),
+      me && me.id === id ? vacation() : null));
   } catch (error) {
     render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
   }
@@ -92,20 +93,19 @@ export async function leaderboardPage(root) {
         h('th', { scope: 'col' }, t('rating')), h('th', { scope: 'col' }, t('played')), h('th', { scope: 'col' }, t('won')))),
       body), more));
   let page = 1;
-  let rank = 0;
   const load = async () => {
     try {
       /** @type {RankedPage} */
       const ranked = await call('GET', 'leaderboard/', { query: { page, page_size: 50 } });
       for (const row of ranked.results) {
-        remember(row);
-        rank += 1;
-        body.append(h('tr', { 'data-player': row.username },
-          h('td', {}, rank),
-          h('td', {}, h('a', { href: `#/players/${encodeURIComponent(row.username)}` }, row.username), row.bot ? h('span', { class: 'tag' }, t('bot')) : null),
+        remember(row.player);
+        const name = row.player.username;
+        body.append(h('tr', { 'data-player': name },
+          h('td', {}, row.rank),
+          h('td', {}, h('a', { href: `#/players/${encodeURIComponent(name)}` }, name), row.bot ? h('span', { class: 'tag' }, t('bot')) : null),
           h('td', {}, ratingText(row.rating)),
-          h('td', {}, row.games_played ?? row.stats?.games_played ?? ''),
-          h('td', {}, row.games_won ?? row.stats?.games_won ?? '')));
+          h('td', {}, row.games_played),
+          h('td', {}, row.games_won)));
       }
       more.hidden = !ranked.next;
       page += 1;
@@ -115,4 +115,29 @@ export async function leaderboardPage(root) {
   };
   more.addEventListener('click', () => void load());
   await load();
+}
+
+/** The rule book's vacation: the caller's clocks stand still for up to 14 days a year. */
+function vacation() {
+  const days = h('input', { id: 'vacation-days', type: 'number', min: 1, max: 14, value: 7, required: true });
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const status = h('p', { role: 'status', class: 'muted small' });
+  /** @param {'POST' | 'DELETE'} method */
+  const send = async (method) => {
+    alert.textContent = '';
+    status.textContent = '';
+    try {
+      await call(method, 'players/me/vacation/', method === 'POST' ? { body: { days: Number(days.value) } } : {});
+      status.textContent = method === 'POST' ? t('vacation_started') : t('vacation_ended');
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+    }
+  };
+  return h('form', { class: 'vacation stack', onsubmit: (event) => { event.preventDefault(); void send('POST'); } },
+    h('h2', {}, t('vacation')),
+    h('p', { class: 'muted small' }, t('vacation_help')),
+    h('div', { class: 'inline' }, h('label', { for: 'vacation-days' }, t('vacation_days')), days,
+      h('button', { type: 'submit' }, t('start_vacation')),
+      h('button', { type: 'button', onclick: () => void send('DELETE') }, t('end_vacation'))),
+    alert, status);
 }

@@ -2,6 +2,8 @@
 // The names come from the schema: the type below makes `tsc` fail when the schema gains or loses
 // a rule that is not listed here (make check-web-types), so the list cannot drift from the API.
 
+import { duration, t } from './i18n.js';
+
 /** @typedef {import('../types/schema').components['schemas']['RulesRequest']} RulesRequest */
 /** @typedef {import('../types/schema').components['schemas']['Rules']} Rules */
 /** @typedef {keyof RulesRequest} RuleName */
@@ -142,3 +144,15 @@ export function ruleSummary(rules, lang) {
   }
   return on;
 }
+
+/**
+ * How a game is timed: "30 s a turn" or "bank 3 days".
+ * @param {import('../types/schema').components['schemas']['Settings']} settings
+ */
+export function clockText(settings) {
+  /** @type {any} */
+  const clock = /** @type {any} */ (settings).clock;
+  if (clock && clock.type === 'bank') return `${t('clock_bank')}: ${duration(clock.initial ?? 0)} +${duration(clock.increment ?? 0)}`;
+  return `${t('clock_move')}: ${duration(settings.turn_timeout)}`;
+}
+

@@ -1,13 +1,12 @@
 // The table: #/game/<id>. It renders the game view and the caller's legal actions as buttons,
 // and re-reads the view whenever the stream says the game moved.
 
-import { ApiError, act, addBot, gameCall, getGame, session } from './api.js';
+import { ApiError, act, addBot, call, gameCall, getGame, session } from './api.js';
 import { cardBack, cardEl, h, render } from './dom.js';
 import { cardName, countdown, currentLang, t } from './i18n.js';
 import { follow } from './live.js';
-import { clockText } from './lobby.js';
 import { go } from './main.js';
-import { ruleSummary } from './rules.js';
+import { clockText, ruleSummary } from './rules.js';
 
 /** @typedef {import('./api.js').GameView} GameView */
 /** @typedef {import('./api.js').Action} Action */
@@ -21,7 +20,7 @@ import { ruleSummary } from './rules.js';
  * them.
  * @typedef {{bank?: number | null, on_vacation_until?: string | null}} SeatExtras
  * @typedef {{bank_runs_out_at?: string | null}} RoundExtras
- * @typedef {{invite_code?: string | null, deck_commitment?: string}} GameExtras
+ * @typedef {{invite_code?: string | null, deck_commitment?: string | null, seed?: number, salt?: string | null, rematch?: string}} GameExtras
  */
 
 /** @type {Color[]} */
@@ -48,6 +47,8 @@ export async function tablePage(root, gameId) {
   /** @type {number[]} hand indexes, in the order picked */
   let selected = [];
   let busy = false;
+  /** @type {string | null} a selector to focus after the next draw */
+  let focusNext = null;
   /** @type {import('./live.js').LinkState | 'off'} */
   let link = 'off';
   /** @type {{stop: () => void, kick: () => void} | null} */
@@ -76,6 +77,7 @@ export async function tablePage(root, gameId) {
     if (moved) {
       choice = null;
       selected = [];
+      selecting = false;
       unoArmed = false;
     }
     connect();
@@ -195,6 +197,7 @@ export async function tablePage(root, gameId) {
       void send(options[0]);
       return;
     }
+    focusNext = '.prompt button';
     draw();
   };
 
@@ -223,10 +226,24 @@ export async function tablePage(root, gameId) {
       playCard(cards[0]);
       return;
     }
-    /** @type {PlayAction} */
-    const action = { action: 'play', cards };
-    if (unoArmed && hand.length - cards.length === 1) action.uno = true;
-    void send(action);
+    // The first card's complete plays carry what the set needs (a 7's target, a colour), so
+    // the same choices are asked for; the set goes as `cards`.
+    const uno = unoArmed && hand.length - cards.length === 1 ? { uno: true } : {};
+    /** @type {Map<string, PlayAction>} */
+    const variants = new Map();
+    for (const entry of playsOf(cards[0])) {
+      if (entry.uno) continue;
+      const { card: _card, ...rest } = entry;
+      variants.set(`${entry.color}/${entry.target}`, { ...rest, cards, ...uno });
+    }
+    const options = [...variants.values()];
+    if (!options.length) {
+      void send({ action: 'play', cards, ...uno });
+      return;
+    }
+    selecting = false;
+    selected = [];
+    advance({ card: cards[0], options, step: 'color', give: [] });
   };
 
   // --- drawing --------------------------------------------------------------------------------
@@ -259,7 +276,16 @@ export async function tablePage(root, gameId) {
     }
     if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(v, seated));
     if (v.last_round) parts.push(lastRound(v));
+    const hadFocus = board.contains(document.activeElement);
     render(board, ...parts);
+    // Keyboard users keep their place: a new choice takes the focus, and a move that removed
+    // the focused card hands it to the next thing to do.
+    const target = focusNext ? board.querySelector(focusNext)
+      : hadFocus && !board.contains(document.activeElement)
+        ? board.querySelector('.prompt button, [data-region=hand] button, .actions button, [data-region=hand]')
+        : null;
+    focusNext = null;
+    if (target instanceof HTMLElement) target.focus();
     tick();
   };
 
@@ -270,6 +296,7 @@ export async function tablePage(root, gameId) {
     const yours = !!(current && me && current.player.id === me.id);
     const settings = v.settings;
     const rules = ruleSummary(settings.rules, currentLang() === 'pt' ? 1 : 0);
+    const commitment = /** @type {GameView & GameExtras} */ (v).deck_commitment;
     return h('div', { class: 'table-head' },
       h('h1', {}, round ? t('round_n', { n: round.number }) : t('waiting_players')),
       v.status === 'active' && current
@@ -278,7 +305,10 @@ export async function tablePage(root, gameId) {
         : null,
       h('p', { class: 'muted small' }, `${clockText(settings)} · ${t('target_score')} ${settings.target_score}`,
         rules.length ? ` · ${rules.join(' · ')}` : '',
-        ' ', h('span', { class: 'link-state' }, linkText())));
+        ' ', h('span', { class: 'link-state' }, linkText())),
+      commitment && v.status !== 'finished'
+        ? h('p', { class: 'muted small commitment', title: commitment }, `${t('deck_commitment')}: `, h('code', {}, `${commitment.slice(0, 16)}…`))
+        : null);
   };
 
   /**
@@ -448,7 +478,7 @@ export async function tablePage(root, gameId) {
     const hand = v.you?.hand ?? [];
     const pending = v.round?.pending;
     const drawn = pending?.type === 'play_drawn' && pending.seat === v.you?.seat ? pending.card : undefined;
-    return h('section', { class: 'hand', 'data-region': 'hand', 'aria-label': t('your_hand') },
+    return h('section', { class: 'hand', 'data-region': 'hand', 'aria-label': t('your_hand'), tabindex: -1 },
       h('h2', { class: 'sr-only' }, t('your_hand')),
       h('div', { class: 'cards' }, hand.map((code, i) => {
         const key = `card-${i}-${code}`;
@@ -509,11 +539,50 @@ export async function tablePage(root, gameId) {
       : v.winner_team !== undefined && v.winner_team !== null && v.settings.teams
         ? t('game_over_team', { n: v.winner_team + 1 })
         : v.winner_seat !== null ? t('game_over', { name: nameOf(v.winner_seat) }) : '';
+    const extras = /** @type {GameView & GameExtras} */ (v);
     return h('section', { class: 'end panel', 'data-region': 'end' },
       h('h2', {}, text),
       h('div', { class: 'actions' },
         seated && v.status === 'finished' ? h('button', { type: 'button', class: 'primary', onclick: () => void lobbyCall(() => gameCall(gameId, 'rematch')) }, t('rematch')) : null,
-        h('a', { class: 'button', href: `#/replay/${gameId}` }, t('replay'))));
+        h('a', { class: 'button', href: `#/replay/${gameId}` }, t('replay')),
+        v.status === 'finished' ? h('button', { type: 'button', onclick: () => void download() }, t('export')) : null),
+      extras.deck_commitment && extras.seed !== undefined && extras.salt ? fairness(extras.deck_commitment, extras.seed, extras.salt) : null);
+  };
+
+  /** The finished game as one JSON document (the export), saved as a file. */
+  const download = async () => {
+    try {
+      const doc = await call('GET', `games/${encodeURIComponent(gameId)}/export/`);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
+      const link = h('a', { href: url, download: `uno-${gameId}.json` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  /**
+   * The deck commitment checked in the browser: sha256("seed:salt") must be what the game showed
+   * from its first event on.
+   * @param {string} commitment
+   * @param {number} seed
+   * @param {string} salt
+   */
+  const fairness = (commitment, seed, salt) => {
+    const result = h('span', { class: 'verdict', 'aria-live': 'polite' });
+    if (crypto.subtle) {
+      void crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${seed}:${salt}`)).then((hash) => {
+        const hex = Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
+        result.textContent = hex === commitment ? t('fair_ok') : t('fair_bad');
+        result.dataset.verified = String(hex === commitment);
+      });
+    }
+    return h('details', { class: 'fair small' }, h('summary', {}, t('fair_deck'), ' ', result),
+      h('p', {}, `${t('deck_commitment')}: `, h('code', {}, commitment)),
+      h('p', {}, `seed: `, h('code', {}, seed), ` · salt: `, h('code', {}, salt)));
   };
 
   /** @param {GameView} v */
@@ -540,6 +609,13 @@ export async function tablePage(root, gameId) {
     el.textContent = until ? t('deadline', { t: countdown((Date.parse(until) - Date.now()) / 1000) }) : '';
   };
   const ticker = setInterval(tick, 1000);
+  board.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && choice) {
+      choice = null;
+      focusNext = '[data-region=hand] button, [data-region=hand]';
+      draw();
+    }
+  });
   const onOnline = () => stream?.kick();
   addEventListener('online', onOnline);
   const onVisible = () => { if (document.visibilityState === 'visible') void refresh(); };
