@@ -76,10 +76,6 @@ class Site:
     def act(self, game: str, token: str, action: dict[str, Any]) -> dict[str, Any]:
         return dict(self.api("POST", f"{GAMES}{game}/actions/", token, action))
 
-    def has_path(self, path: str) -> bool:
-        """Does the served schema have ``path`` (a call another branch may not have yet)?"""
-        return path in self.api("GET", "/api/schema/?format=json")["paths"]
-
     def crash_and_restart(self) -> None:
         """Kill the server, workers first, as a crash would (every open connection drops at
         once, no graceful close), then start a new one on the same port."""

@@ -1,14 +1,14 @@
-"""Two people, each in a browser of their own, register, meet at a table and play a whole round
-by clicking: a wild and its colour, a draw kept with Pass, UNO said with the second-to-last card,
-and the last card. The round is dealt from a given deck (tests/web/scripted.py), so every click
-is known in advance; after every move both pages show the game as the API does, and neither page
-ever holds a card of the other seat."""
+"""Two people, each in a browser of their own, register, meet at a private table through its
+invite link and play a whole round by clicking: a wild and its colour, a draw kept with Pass,
+UNO said with the second-to-last card, and the last card. The round is dealt from a given deck
+(tests/web/scripted.py), so every click is known in advance; after every move both pages show
+the game as the API does, and neither page ever holds a card of the other seat."""
 
 from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.web import scripted
 from tests.web.conftest import OpenPage
@@ -17,27 +17,13 @@ from tests.web.pages import (
     at_version,
     catch_button,
     hand_cards,
-    open_lobby,
     open_table,
     perform,
     register,
     table,
 )
 from tests.web.screens import take
-from tests.web.site import GAMES, Site
-
-JOIN_BY_CODE = f"{GAMES}join-by-code/"
-
-
-def _sit_down(site: Site, bea: Page, game: dict[str, object]) -> None:
-    """Bea takes the free seat: through the invite link where the service has invite codes,
-    else through the lobby's Join button."""
-    if "invite_code" in game:
-        bea.goto(f"/#/join/{game['invite_code']}")
-    else:
-        open_lobby(bea)
-        bea.get_by_role("button", name="Join", exact=True).click()
-    expect(bea).to_have_url(re.compile(rf"#/game/{game['id']}$"))
+from tests.web.site import Site
 
 
 def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
@@ -48,14 +34,16 @@ def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
     register(bea, "bea")
     # Only staff may deal a given deck: Ana is made staff, and creates the table over the API.
     tokens = [site.make_staff("ana"), site.token("bea")]
-    private = {"private": True} if site.has_path(JOIN_BY_CODE) else {}
-    game = scripted.create(site, tokens[0], **private)
-    assert ("invite_code" in game) == bool(private), game
+    game = scripted.create(site, tokens[0], private=True)
     game_id = str(game["id"])
 
     open_table(ana, game_id)
     expect(table(ana)).to_have_attribute("data-game-status", "waiting")
-    _sit_down(site, bea, game)
+    # Ana sends Bea the invite link her waiting table shows; Bea opens it.
+    invite = ana.get_by_label("Invite link")
+    expect(invite).to_have_value(re.compile(rf"#/join/{game['invite_code']}$"))
+    bea.goto(str(invite.input_value()))
+    expect(bea).to_have_url(re.compile(rf"#/game/{game_id}$"))
     pages = [ana, bea]
     for page in pages:
         expect(table(page)).to_have_attribute("data-game-status", "active")
