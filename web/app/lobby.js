@@ -38,7 +38,7 @@ function gameItem(game, mode) {
   const names = game.seats.map((seat) => seat.player.username).join(', ');
   const alert = h('span', { role: 'alert', class: 'error' });
   const action = mode === 'join'
-    ? h('button', { type: 'button', class: 'primary', onclick: async () => {
+    ? h('button', { type: 'button', class: 'primary', 'data-key': `join-${game.id}`, onclick: async () => {
       try {
         await gameCall(game.id, 'join');
         go(`/game/${game.id}`);
@@ -46,7 +46,7 @@ function gameItem(game, mode) {
         alert.textContent = error instanceof ApiError ? error.detail : String(error);
       }
     } }, t('join'))
-    : h('a', { class: 'button', href: mode === 'open' ? `#/game/${game.id}` : `#/replay/${game.id}` },
+    : h('a', { class: 'button', 'data-key': `${mode}-${game.id}`, href: mode === 'open' ? `#/game/${game.id}` : `#/replay/${game.id}` },
       mode === 'open' ? t('open') : t('replay'));
   const me = session();
   const myTurn = me && game.current_seat !== null && game.seats.find((s) => s.seat === game.current_seat)?.player.id === me.id;
@@ -88,9 +88,20 @@ export function lobbyPage(root) {
       h('section', { class: 'panel' }, h('h2', {}, t('quick_match')), quickMatch()),
       h('section', { class: 'panel wide' }, h('h2', {}, t('new_game')), createForm()),
       h('section', { class: 'panel' }, h('h2', {}, t('finished_games')), finished)));
-  void fillList(mine, listGames({ mine: true, page_size: 50 }), 'open', (g) => g.status === 'waiting' || g.status === 'active');
-  void fillList(open, listGames({ status: 'waiting', page_size: 50 }), 'join', (g) => !g.seats.some((s) => s.player.id === me?.id));
+  const lists = () => {
+    void fillList(mine, listGames({ mine: true, page_size: 50 }), 'open', (g) => g.status === 'waiting' || g.status === 'active');
+    void fillList(open, listGames({ status: 'waiting', page_size: 50 }), 'join', (g) => !g.seats.some((s) => s.player.id === me?.id));
+  };
+  lists();
   void fillList(finished, listGames({ mine: true, status: 'finished', page_size: 20 }), 'replay');
+  // The open games change as people come and go: read them again now and then, and at once
+  // when a notification says something happened (a player joined, a game started).
+  const timer = setInterval(() => { if (document.visibilityState === 'visible') lists(); }, 10000);
+  addEventListener('uno:notification', lists);
+  return () => {
+    clearInterval(timer);
+    removeEventListener('uno:notification', lists);
+  };
 }
 
 function joinByCode() {
