@@ -23,6 +23,7 @@ from games.serializers import (
     EventPageSerializer,
     EventsQuerySerializer,
     GameCreateSerializer,
+    GameExportSerializer,
     GameListQuerySerializer,
     GamePageSerializer,
     GameViewSerializer,
@@ -30,6 +31,7 @@ from games.serializers import (
     MatchmakingSerializer,
     ReplayQuerySerializer,
     action_shape_problem,
+    bank_of,
 )
 from unoservice.errors import DomainError
 from unoservice.schema import errors_for
@@ -105,6 +107,7 @@ class GameListApi(APIView):
                 "invalid",
                 "invalid_rules",
                 "invalid_deck",
+                "invalid_clock",
                 "permission_denied",
                 "too_many_waiting_games",
                 "not_authenticated",
@@ -116,6 +119,14 @@ class GameListApi(APIView):
                 request_only=True,
                 value={"max_players": 4, "turn_timeout": 3600, "rules": {"stacking": True}},
             ),
+            OpenApiExample(
+                "Correspondence play with a time bank",
+                request_only=True,
+                value={
+                    "max_players": 3,
+                    "clock": {"type": "bank", "initial": 259200, "increment": 86400, "max": 604800},
+                },
+            ),
             GAME_EXAMPLE,
         ],
     )
@@ -123,6 +134,7 @@ class GameListApi(APIView):
         data = _validated(GameCreateSerializer, request.data)
         if "bots" in data:
             data["bots"] = tuple(data["bots"])
+        data["bank"] = bank_of(data.pop("clock", None))
         game = lobby.game_create(player=_player(request), spec=lobby.NewGame(**data))
         body = selectors.game_view(game, _player(request))
         return Response(body, status=status.HTTP_201_CREATED)
@@ -465,3 +477,24 @@ class GameReplayApi(APIView):
         player = _player(request)
         game = clock.caught_up(selectors.get_game(game_id, player))
         return Response(selectors.game_replay(game, player, at=query["at"]))
+
+
+class GameExportApi(APIView):
+    throttle_scope = "replays"  # rates: settings.UNO_THROTTLE_RATES
+
+    @extend_schema(
+        operation_id="games_export",
+        summary="A finished game as one document, to replay and verify",
+        description=(
+            "Settings, seats, every event as stored (every card revealed) with its `hash`, and "
+            "the `seed` and `salt` the `deck_commitment` commits to. `manage.py verify_game` and "
+            "`python -m games.fairness EXPORT.json` check it: docs/fairness.md."
+        ),
+        responses={
+            200: GameExportSerializer,
+            **errors_for(*ON_A_GAME, "game_not_finished"),
+        },
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = clock.caught_up(selectors.get_game(game_id, _player(request)))
+        return Response(selectors.game_export(game))

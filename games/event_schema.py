@@ -20,6 +20,8 @@ from drf_spectacular.utils import OpenApiExample
 
 from games.engine import make_options, start_game, view
 from games.engine.evolve import replay
+from games.engine.limits import DEFAULT_BANK_INCREMENT, DEFAULT_BANK_INITIAL, DEFAULT_BANK_MAX
+from games.engine.options import Bank
 from games.engine.shapes import (
     EVENT_DATA,
     GAME_STATUSES,
@@ -29,6 +31,7 @@ from games.engine.shapes import (
     Enum,
     Field,
     Format,
+    GameExport,
     GameView,
     Hidden,
     OneOf,
@@ -38,6 +41,7 @@ from games.engine.shapes import (
     kind_of,
     unwrap,
 )
+from games.fairness import commitment
 from games.models import GameStatus
 
 Schema = dict[str, Any]
@@ -164,6 +168,17 @@ class _Deriver:
         return ref(union.component)
 
 
+EVENT_HASH: Final[Schema] = {
+    "type": "string",
+    "description": (
+        "Finished games only: the event's link in the log's hash chain, sha256(previous hash + "
+        "canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of "
+        "an event that hides a card would let anyone who knows the previous hash try the few "
+        "possible cards until one matches."
+    ),
+}
+
+
 def _derive() -> dict[str, Schema]:
     deriver = _Deriver()
     events: dict[str, Schema] = {}
@@ -178,6 +193,7 @@ def _derive() -> dict[str, Schema]:
                 "seat": {"type": "integer", "nullable": True},
                 "at": {"type": "string", "format": "date-time"},
                 "data": data,
+                "hash": EVENT_HASH,
             },
             "required": ["seq", "type", "seat", "at", "data"],
             "additionalProperties": False,
@@ -201,6 +217,7 @@ def _derive() -> dict[str, Schema]:
         "additionalProperties": False,
     }
     deriver.shape(GameView)
+    deriver.shape(GameExport)
     return deriver.components
 
 
@@ -210,14 +227,18 @@ COMPONENTS: Final[dict[str, Schema]] = _derive()
 
 def _example() -> dict[str, Any]:
     """A real game seen by seat 0, just after the deal: what the engine and the selectors build."""
-    log = start_game(2, make_options({"stacking": True}), seed=7)
+    salt = "5c" * 32
+    bank = Bank(DEFAULT_BANK_INITIAL, DEFAULT_BANK_INCREMENT, DEFAULT_BANK_MAX)
+    log = start_game(2, make_options({"stacking": True}, bank=bank), seed=7, salt=salt)
     state = replay(log)
     shown = view(state, 0)
     del shown["status"]
     players: list[PlayerRef] = [{"id": 1, "username": "ada"}, {"id": 2, "username": "bob"}]
     for entry in shown["seats"]:
         entry["player"] = players[entry["seat"]]
-    shown["round"]["turn_deadline"] = "2026-11-30T12:00:00+00:00"
+    shown["seats"][1]["on_vacation_until"] = "2026-12-04T09:00:00+00:00"
+    shown["round"]["turn_deadline"] = "2026-12-02T12:00:00+00:00"
+    shown["round"]["bank_runs_out_at"] = "2026-12-02T12:00:00+00:00"
     body: GameView = {
         "id": "5f0c6f9e-2b1a-4a53-9a3e-6c1f7d1e2a10",
         "status": "active",
@@ -227,8 +248,10 @@ def _example() -> dict[str, Any]:
             "target_score": 500,
             "turn_timeout": 86400,
             "max_timeouts": 3,
+            "clock": {"type": "bank", **bank._asdict()},
             "rules": state.options.rules(),
         },
+        "deck_commitment": commitment(7, salt),
         "created_by": 1,
         "created_at": "2026-11-29T12:00:00+00:00",
         **shown,  # type: ignore[typeddict-item]

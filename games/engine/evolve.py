@@ -15,6 +15,7 @@ from games.engine.events import PENALTY_DRAWS, VOLUNTARY_DRAWS, Event
 from games.engine.options import options_from_data
 from games.engine.shapes import (
     EVENT_DATA,
+    BankChangedData,
     CardPlayedData,
     CardsDrawnData,
     CardsGivenData,
@@ -87,7 +88,9 @@ def _own_move(state: GameState, seat: int, data: Mapping[str, Any]) -> dict[str,
 
 @applies("game_started")
 def _game_started(state: GameState, seat: int, data: GameStartedData) -> GameState:
-    return initial_state(data["players"], options_from_data(data["options"]), data["seed"])
+    return initial_state(
+        data["players"], options_from_data(data["options"]), data["seed"], data.get("salt", "")
+    )
 
 
 @applies("round_started")
@@ -343,6 +346,11 @@ def _timed_out(state: GameState, seat: int, data: TimedOutData) -> GameState:
         catchable=frozenset(),
         penalty_drawn=None,
     )
+
+
+@applies("bank_changed")
+def _bank_changed(state: GameState, seat: int, data: BankChangedData) -> GameState:
+    return state.evolve(banks=_replace_at(state.banks, seat, data["bank"]))
 
 
 @applies("went_out")

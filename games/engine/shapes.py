@@ -160,6 +160,15 @@ class GameStartedData(TypedDict):
     players: int
     options: Annotated[dict[str, Any], Doc("target_score, max_timeouts and the house rules.")]
     seed: Annotated[int, SECRET]
+    salt: NotRequired[
+        Annotated[
+            str,
+            SECRET,
+            Doc(
+                "32 random bytes in hex, mixed with the seed into every shuffle (docs/fairness.md)."
+            ),
+        ]
+    ]
 
 
 class RoundStartedData(TypedDict):
@@ -261,6 +270,14 @@ class TimedOutData(TypedDict):
     count: Annotated[int, Doc("Consecutive timeouts of the seat.")]
 
 
+class BankChangedData(TypedDict):
+    """The bank clock: what ``seat``'s bank holds after the move that handed on its turn (its
+    time used taken off, its increment added up to the max) or after a timeout (the
+    increment)."""
+
+    bank: Annotated[int, Doc("Seconds left in the seat's bank.")]
+
+
 class WentOutData(TypedDict):
     pass
 
@@ -309,6 +326,7 @@ EVENT_DATA: Final[dict[str, type]] = {
     "hands_swapped": HandsSwappedData,
     "hands_rotated": HandsRotatedData,
     "timed_out": TimedOutData,
+    "bank_changed": BankChangedData,
     "went_out": WentOutData,
     "forfeited": ForfeitedData,
     "round_ended": RoundEndedData,
@@ -358,10 +376,30 @@ class Rules(TypedDict):
     uno_auto_penalty: bool
 
 
+class MoveClock(TypedDict):
+    """Each turn has ``turn_timeout`` seconds."""
+
+    type: Literal["move"]
+
+
+class BankClock(TypedDict):
+    """Each seat has a time bank that runs down only while it must act."""
+
+    type: Literal["bank"]
+    initial: Annotated[int, Doc("Seconds in each seat's bank at the start.")]
+    increment: Annotated[int, Doc("Seconds a seat gains after each of its moves.")]
+    max: Annotated[int, Doc("The most a bank holds.")]
+
+
+CLOCKS: Final[dict[str, type]] = {"move": MoveClock, "bank": BankClock}
+Clock = Annotated[dict[str, Any], OneOf("Clock", "type", tuple(CLOCKS.values()))]
+
+
 class Settings(TypedDict):
     max_players: int
     target_score: int
-    turn_timeout: Annotated[int, Doc("Seconds a seat has to act.")]
+    turn_timeout: Annotated[int, Doc("Seconds a seat has to act (the move clock).")]
+    clock: Clock
     max_timeouts: Annotated[int, Doc("Consecutive timeouts before a forfeit.")]
     teams: NotRequired[Annotated[int, Doc("Partners: 2 or 3 teams, seat % teams (no teams).")]]
     rules: Rules
@@ -382,6 +420,12 @@ class SeatView(TypedDict):
     catchable: Annotated[bool, Doc("Holds one card without saying UNO: catch it.")]
     status: Annotated[SeatStatus, Enum("SeatStatusEnum", ("playing", "forfeited", "out"))]
     timeouts: Annotated[int, Doc("Consecutive timeouts so far.")]
+    bank: NotRequired[
+        Annotated[int, Doc("The bank clock: seconds left in the seat's bank as of its last move.")]
+    ]
+    on_vacation_until: NotRequired[
+        Annotated[str, Format("date-time"), Doc("Sent while the seat's player is on vacation.")]
+    ]
     team: NotRequired[Annotated[int, Doc("With teams: the seat's team, seat % teams.")]]
     hand: NotRequired[Annotated[list[Card], Doc("Finished games only.")]]
     bot: NotRequired[
@@ -404,6 +448,12 @@ class Round(TypedDict):
     discard_pile: Annotated[int, Doc("Cards in the discard pile.")]
     pending: Pending | None
     turn_deadline: NotRequired[Annotated[str, Format("date-time")] | None]
+    bank_runs_out_at: NotRequired[
+        Annotated[
+            Annotated[str, Format("date-time")] | None,
+            Doc("The bank clock: when the bank of the seat that must act runs out."),
+        ]
+    ]
 
 
 class You(TypedDict):
@@ -449,6 +499,25 @@ class PlayView(TypedDict):
 GAME_STATUSES: Final = ("waiting", "active", "finished", "abandoned")
 
 
+Hash = Annotated[str, Doc("64 hex digits (SHA-256).")]
+DeckCommitment = Annotated[
+    Hash | None,
+    Doc(
+        'sha256(f"{seed}:{salt}") in hex, fixed when the game is created, before the first deal: '
+        "the finished game reveals the seed and salt to check it against (docs/fairness.md). "
+        "Null for games begun before fair decks."
+    ),
+]
+RevealedSeed = Annotated[int, Doc("Finished games only: the seed every shuffle followed.")]
+RevealedSalt = Annotated[
+    str | None,
+    Doc(
+        "Finished games only: the secret salt (32 bytes in hex) mixed with the seed into every "
+        "shuffle; null for games begun before fair decks."
+    ),
+]
+
+
 class GameView(TypedDict):
     """One game as the caller may see it: the engine's ``PlayView`` and the game's own fields."""
 
@@ -456,6 +525,9 @@ class GameView(TypedDict):
     status: Annotated[str, Enum("GameStatusEnum", GAME_STATUSES)]
     version: Annotated[int, Doc("The seq of the last event.")]
     settings: Settings
+    deck_commitment: DeckCommitment
+    seed: NotRequired[RevealedSeed]
+    salt: NotRequired[RevealedSalt]
     created_by: NotRequired[int]
     created_at: NotRequired[Annotated[str, Format("date-time")]]
     seats: list[SeatView]
@@ -481,6 +553,52 @@ class GameView(TypedDict):
             Doc("Once a player asked for a rematch (POST .../rematch/): the new game's id."),
         ]
     ]
+
+
+class ExportedSeat(TypedDict):
+    seat: int
+    player: PlayerRef
+    score: int
+    status: Annotated[SeatStatus, Enum("SeatStatusEnum", ("playing", "forfeited", "out"))]
+    team: NotRequired[Annotated[int, Doc("With teams: the seat's team, seat % teams.")]]
+    bot: NotRequired[Annotated[str, Enum("BotLevelEnum", BOT_LEVELS)]]
+
+
+class ExportedEvent(TypedDict):
+    """One event exactly as the log stores it: every field revealed, nothing derived."""
+
+    seq: int
+    type: Annotated[str, Enum("EventTypeEnum", tuple(EVENT_DATA))]
+    seat: int | None
+    at: Annotated[str, Format("date-time")]
+    data: Annotated[
+        dict[str, Any],
+        Doc(
+            "The data of the event type's component (the event log's), every hidden field "
+            "present and without the fields only viewers see (count, draw_pile_count, hand)."
+        ),
+    ]
+    hash: Annotated[
+        Hash,
+        Doc(
+            "sha256(previous event's hash + canonical JSON of seq, type, seat and data) in hex; "
+            "the first event's previous hash is 64 zeros (docs/fairness.md)."
+        ),
+    ]
+
+
+class GameExport(TypedDict):
+    """A finished game as one document: what a replay viewer, an analysis tool and
+    ``manage.py verify_game`` read (docs/fairness.md)."""
+
+    id: Annotated[str, Format("uuid")]
+    settings: Settings
+    seats: list[ExportedSeat]
+    events: Annotated[list[ExportedEvent], Doc("Every event of the game, in seq order.")]
+    seed: RevealedSeed
+    salt: RevealedSalt
+    deck_commitment: DeckCommitment
+    winner_seat: int | None
 
 
 def seat_view(seat: int, player: PlayerRef | None) -> SeatView:

@@ -55,6 +55,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "winner": state.winner,
         "given_deck": state.given_deck,
         "winner_team": state.winner_team,
+        "salt": state.salt,
+        "banks": list(state.banks),
     }
 
 
@@ -96,4 +98,6 @@ def state_from_data(data: dict[str, Any]) -> GameState:
         winner=data["winner"],
         given_deck=data["given_deck"],
         winner_team=data.get("winner_team"),
+        salt=data.get("salt", ""),
+        banks=tuple(data.get("banks", ())),
     )
