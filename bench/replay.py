@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import SERVER, prepare_database, service_env, setup_django  # noqa: E402
+from bench.harness import SERVER, prepare_database, service_env, setup_django
 
 
 def main() -> None:

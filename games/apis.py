@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import clock, lobby, longpoll, play, selectors
+from games import clock, lobby, longpoll, play, selectors, tables
 from games.engine import limits
 from games.engine.errors import ACTION_CODES
 from games.event_schema import GAME_EXAMPLE
@@ -26,6 +26,8 @@ from games.serializers import (
     GameListQuerySerializer,
     GamePageSerializer,
     GameViewSerializer,
+    JoinByCodeSerializer,
+    MatchmakingSerializer,
     ReplayQuerySerializer,
     action_shape_problem,
 )
@@ -57,8 +59,9 @@ def _player(request: Request) -> User:
 
 
 def _view(game_id: str, request: Request) -> dict[str, Any]:
-    game = clock.caught_up(selectors.get_game(game_id))
-    return selectors.game_view(game, _player(request))
+    player = _player(request)
+    game = clock.caught_up(selectors.get_game(game_id, player))
+    return selectors.game_view(game, player)
 
 
 class GamePagination(PageNumberPagination):
@@ -161,6 +164,105 @@ class GameJoinApi(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         return _game_answer(lobby.game_join(player=_player(request), game_id=game_id), request)
+
+
+class GameJoinByCodeApi(APIView):
+    throttle_scope = (
+        "joins"  # also what keeps codes from being guessed; settings.UNO_THROTTLE_RATES
+    )
+
+    @extend_schema(
+        operation_id="games_join_by_code",
+        summary="Take the next free seat of a private game by its invite code",
+        description=(
+            "The code is the `invite_code` a seated player sees in the game view. A caller who "
+            "already sits in the game gets its view."
+        ),
+        request=JoinByCodeSerializer,
+        responses={
+            200: GameViewSerializer,
+            **errors_for(
+                "invalid",
+                "not_authenticated",
+                "invite_code_unknown",
+                "game_full",
+                "game_not_waiting",
+                "too_many_waiting_games",
+            ),
+        },
+        examples=[
+            OpenApiExample("A code", request_only=True, value={"code": "7KQ2-MXW9PA"}),
+            GAME_EXAMPLE,
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _validated(JoinByCodeSerializer, request.data)
+        game = tables.game_join_by_code(player=_player(request), code=data["code"])
+        return _game_answer(game, request)
+
+
+class MatchmakingApi(APIView):
+    throttle_scope = "joins"  # rates: settings.UNO_THROTTLE_RATES
+
+    @extend_schema(
+        operation_id="matchmaking",
+        summary="Quick match: a seat in a waiting public game of these settings",
+        description=(
+            "Seats the caller in the oldest waiting public game with exactly these settings and "
+            "a free seat, or creates one (never two half-filled games of the same settings at "
+            "once). A caller already seated in such a game gets it back. With "
+            "`fill_with_bots_after`, basic bots fill the free seats that many seconds from now "
+            "and the game starts."
+        ),
+        tags=["games"],
+        request=MatchmakingSerializer,
+        responses={
+            200: GameViewSerializer,
+            **errors_for(
+                "invalid",
+                "invalid_rules",
+                "not_authenticated",
+                "game_full",
+                "too_many_waiting_games",
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Two players, stacking, bots after a minute",
+                request_only=True,
+                value={"players": 2, "rules": {"stacking": True}, "fill_with_bots_after": 60},
+            ),
+            GAME_EXAMPLE,
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _validated(MatchmakingSerializer, request.data)
+        game = tables.game_matchmake(player=_player(request), match=tables.Match(**data))
+        return _game_answer(game, request)
+
+
+class GameRematchApi(APIView):
+    @extend_schema(
+        operation_id="games_rematch",
+        summary="Play again with the same players and settings",
+        description=(
+            "After a finished game, by one of its players: the first caller creates the "
+            "rematch (the same settings; the game's bots seated; private, reserved for these "
+            "players, who are sent `invited`), the others join it by the same call, in any "
+            "order. It starts once every person has joined, with the seats in the finished "
+            "game's order shifted by one (the next dealer deals). The answer is the rematch's "
+            "view; the finished game's view shows its id as `rematch`."
+        ),
+        request=None,
+        responses={
+            200: GameViewSerializer,
+            **errors_for(*ON_A_GAME, "not_a_player", "game_not_finished", "too_many_waiting_games"),
+        },
+        examples=[GAME_EXAMPLE],
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = tables.game_rematch(player=_player(request), game_id=game_id)
+        return _game_answer(game, request)
 
 
 class GameBotsApi(APIView):
@@ -325,11 +427,11 @@ class GameEventsApi(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         query = _query(EventsQuerySerializer, request)
         after, limit = query["after"], query["limit"]
-        clock.caught_up(selectors.get_game(game_id))
         player = _player(request)
+        clock.caught_up(selectors.get_game(game_id, player))
 
         def fetch() -> tuple[Game, list[dict[str, Any]]]:
-            game = selectors.get_game(game_id)
+            game = selectors.get_game(game_id, player)
             return game, selectors.game_events(game, player, after=after, limit=limit)
 
         game, events = longpoll.poll(player.pk, query["wait"], fetch, lambda found: bool(found[1]))
@@ -360,5 +462,6 @@ class GameReplayApi(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = _query(ReplayQuerySerializer, request)
-        game = clock.caught_up(selectors.get_game(game_id))
-        return Response(selectors.game_replay(game, _player(request), at=query["at"]))
+        player = _player(request)
+        game = clock.caught_up(selectors.get_game(game_id, player))
+        return Response(selectors.game_replay(game, player, at=query["at"]))

@@ -11,6 +11,7 @@ import uuid
 
 from django.utils import timezone
 
+from games import tables
 from games.models import Game, GameStatus
 from games.unit_of_work import game_write, is_overdue
 
@@ -28,7 +29,10 @@ def game_time_out(*, game_id: str | uuid.UUID, version: int | None = None) -> bo
 
 
 def caught_up(game: Game) -> Game:
-    """The lazy path: a game read after its deadline first gets its overdue timeouts."""
+    """The lazy path: a game read after its deadline first gets its overdue timeouts, and a
+    quick match read after its time for bots gets them (``tables``)."""
+    if tables.bots_due(game):
+        return tables.game_fill_with_bots(game_id=game.pk)
     if not is_overdue(game):
         return game
     with game_write(game.pk) as write:
@@ -39,5 +43,14 @@ def overdue_game_ids(limit: int) -> list[uuid.UUID]:
     return list(
         Game.objects.filter(status=GameStatus.ACTIVE, turn_deadline__lte=timezone.now())
         .order_by("turn_deadline")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+def bots_due_game_ids(limit: int) -> list[uuid.UUID]:
+    """Quick matches whose time for bots has passed (a task lost, or no worker)."""
+    return list(
+        Game.objects.filter(status=GameStatus.WAITING, fill_bots_at__lte=timezone.now())
+        .order_by("fill_bots_at")
         .values_list("id", flat=True)[:limit]
     )

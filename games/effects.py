@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 
 TIME_OUT_TASK = "games.time_out_game"
 BOT_TURN_TASK = "games.bot_turn"
+BOT_FILL_TASK = "games.fill_with_bots"
 _draining = threading.local()
 
 
@@ -62,6 +63,8 @@ def after_write(
     appended: Sequence[engine.Event],
     facts: Sequence[outbox.Fact] = (),
     outboxed: int = 0,
+    *,
+    bots_due: datetime | None = None,
 ) -> None:
     """Declare the effects of a write that appended ``appended`` (nothing when it appended none),
     recorded ``facts`` and wrote ``outboxed`` notifications with its events that wait for the
@@ -71,6 +74,8 @@ def after_write(
         outboxed += outbox.write_facts(game, facts, timezone.now())
     if outboxed:
         transaction.on_commit(delivery.queue_drain)
+    if bots_due is not None:
+        transaction.on_commit(partial(schedule_bot_fill, str(game.pk), bots_due))
     if not appended:
         return
     transaction.on_commit(longpoll.notify)
@@ -138,3 +143,18 @@ def schedule_bot_turn(game_id: str, version: int) -> None:
                 log.exception("the bot turn of game %s failed", next_id)
     finally:
         _draining.queue = None
+
+
+def schedule_bot_fill(game_id: str, at: datetime) -> None:
+    """Queue the task that fills a quick match's free seats with bots at ``at``. As for a
+    deadline, a time beyond ``UNO_SCHEDULE_HORIZON`` is left to the beat sweep, and without a
+    broker (or with one that does not answer) the sweep and reads after ``at`` fill the game
+    (``clock.caught_up``)."""
+    if at - timezone.now() > timedelta(seconds=settings.UNO_SCHEDULE_HORIZON):
+        return
+    if app.conf.task_always_eager:
+        return
+    try:
+        app.send_task(BOT_FILL_TASK, args=[game_id], eta=at, retry=False)
+    except Exception:
+        log.warning("could not schedule the bots of game %s", game_id, exc_info=True)

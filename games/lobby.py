@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F
 
-from games import bots, engine, eventstore
+from games import bots, engine, eventstore, matching
 from games.engine import limits
 from games.engine.options import preset_rules
 from games.engine.rules import check_deck, check_teams
@@ -41,6 +43,7 @@ class NewGame:
     preset: str = "official"
     bots: tuple[str, ...] = ()  # bot levels for the next seats
     bot_takeover: bool = False
+    private: bool = False
 
 
 def options_of(game: Game) -> engine.Options:
@@ -80,8 +83,9 @@ def _roster_entry(player: Player) -> dict[str, Any]:
     return {"id": player.pk, "username": player.get_username()}
 
 
-def game_create(*, player: Player, spec: NewGame) -> Game:
-    """A new game waiting for players; the creator takes seat 0."""
+def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
+    """A new game checked and not yet saved, and the levels of the bots it seats: creation,
+    quick match (which compares its ``match_key`` first) and rematches build games here."""
     for bound, value in (
         (limits.PLAYERS, spec.max_players),
         (limits.TURN_TIMEOUT, spec.turn_timeout),
@@ -111,34 +115,59 @@ def game_create(*, player: Player, spec: NewGame) -> Game:
         raise DomainError(
             "invalid", f"{len(levels)} bots and you do not fit {spec.max_players} seats."
         )
+    game = Game(
+        max_players=spec.max_players,
+        target_score=spec.target_score,
+        turn_timeout=spec.turn_timeout,
+        max_timeouts=spec.max_timeouts,
+        rules={**options.rules(), **({TEAMS_KEY: teams} if teams else {})},
+        seed=seed,
+        deck=spec.deck,
+        created_by=player,
+        roster=[_roster_entry(player)],
+        bot_takeover=spec.bot_takeover,
+        private=spec.private,
+    )
+    if spec.private:
+        game.invite_code = matching.new_invite_code()
+    elif spec.deck is None and spec.seed is None:  # a game quick match may seat strangers in
+        game.match_key = matching.settings_key(game)
+    return game, levels
+
+
+def game_create(*, player: Player, spec: NewGame) -> Game:
+    """A new game waiting for players; the creator takes seat 0."""
+    game, levels = game_build(player=player, spec=spec)
     with transaction.atomic():
-        _require_room_for_a_waiting_game(player)
-        game = Game.objects.create(
-            max_players=spec.max_players,
-            target_score=spec.target_score,
-            turn_timeout=spec.turn_timeout,
-            max_timeouts=spec.max_timeouts,
-            rules={**options.rules(), **({TEAMS_KEY: teams} if teams else {})},
-            seed=seed,
-            deck=spec.deck,
-            created_by=player,
-            roster=[_roster_entry(player)],
-            bot_takeover=spec.bot_takeover,
-        )
-        Seat.objects.create(game=game, number=0, player=player)
-        if levels:
-            with game_write(game.pk) as write:
-                for level in levels:
-                    _seat_bot(write.game, level)
-                if len(write.game.roster) == write.game.max_players:
-                    _start(write)
-            game = write.game
+        return game_save(game, levels)
+
+
+def game_save(game: Game, levels: Sequence[str] = ()) -> Game:
+    """Save a game of ``game_build`` (in the caller's transaction): its creator takes seat 0,
+    the bots the next seats; a game they fill starts."""
+    _require_room_for_a_waiting_game(game.created_by)
+    game.save()
+    Seat.objects.create(game=game, number=0, player=game.created_by)
+    if levels:
+        with game_write(game.pk) as write:
+            for level in levels:
+                _seat_bot(write.game, level)
+            if len(write.game.roster) == write.game.max_players:
+                _start(write)
+        game = write.game
     return game
 
 
 def _seat_bot(game: Game, level: str) -> None:
     """A bot of ``level`` takes the next free seat (the caller starts a full game)."""
-    user = bots.bot_user(level, {entry["id"] for entry in game.roster})
+    seat_bot_user(game, bots.bot_user(level, {entry["id"] for entry in game.roster}), level)
+
+
+seat_bot = _seat_bot
+
+
+def seat_bot_user(game: Game, user: User, level: str) -> None:
+    """The bot ``user`` takes the next free seat (the caller starts a full game)."""
     Seat.objects.create(game=game, number=len(game.roster), player=user)
     game.roster = [*game.roster, bots.roster_entry(user, level)]
     game.save(update_fields=["roster", "updated_at"])
@@ -147,7 +176,7 @@ def _seat_bot(game: Game, level: str) -> None:
 def game_add_bot(*, player: Player, game_id: str | uuid.UUID, level: str) -> Game:
     """The host seats a bot of ``level`` in a waiting game; a game it fills starts."""
     level = bots.check_level(level)
-    with game_write(game_id) as write:
+    with game_write(game_id, viewer=player) as write:
         game = write.game
         number = require_seat(game, player)
         if len(game.roster) >= game.max_players:
@@ -163,29 +192,38 @@ def game_add_bot(*, player: Player, game_id: str | uuid.UUID, level: str) -> Gam
 
 def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """Take the next free seat; a game whose seats are all taken starts by itself."""
-    with game_write(game_id) as write:
-        game = write.game
-        if seat_of(game, player) is not None:
-            raise DomainError("already_seated", "You already have a seat in this game.")
-        # Checked before the status: a game whose seats are all taken has started by itself.
-        if len(game.roster) >= game.max_players:
-            raise DomainError("game_full", "Every seat of this game is taken.")
-        _require_waiting(game)
-        if len(game.roster) + 1 < game.max_players:  # the game stays waiting after this join
-            _require_room_for_a_waiting_game(player)
-        seat = len(game.roster)
-        Seat.objects.create(game=game, number=seat, player=player)
-        game.roster = [*game.roster, _roster_entry(player)]
-        game.save(update_fields=["roster", "updated_at"])
-        write.record(Joined(seat, player.pk, player.get_username()))
-        if len(game.roster) == game.max_players:
-            _start(write)
-    return game
+    with game_write(game_id, viewer=player) as write:
+        if write.game.private and seat_of(write.game, player) is None:
+            raise DomainError("permission_denied", "A private game is joined by its invite code.")
+        take_seat(write, player)
+    return write.game
+
+
+def take_seat(write: GameWrite, player: Player, *, start_when_full: bool = True) -> int:
+    """``player`` takes the next free seat of the locked game (its number is returned); a game
+    it fills starts (unless ``start_when_full`` is False: the caller starts it)."""
+    game = write.game
+    if seat_of(game, player) is not None:
+        raise DomainError("already_seated", "You already have a seat in this game.")
+    # Checked before the status: a game whose seats are all taken has started by itself.
+    if len(game.roster) >= game.max_players:
+        raise DomainError("game_full", "Every seat of this game is taken.")
+    _require_waiting(game)
+    if len(game.roster) + 1 < game.max_players:  # the game stays waiting after this join
+        _require_room_for_a_waiting_game(player)
+    seat = len(game.roster)
+    Seat.objects.create(game=game, number=seat, player=player)
+    game.roster = [*game.roster, _roster_entry(player)]
+    game.save(update_fields=["roster", "updated_at"])
+    write.record(Joined(seat, player.pk, player.get_username()))
+    if start_when_full and len(game.roster) == game.max_players:
+        _start(write)
+    return seat
 
 
 def game_leave(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """Leave a game that has not started; the seats after close up. An empty game is abandoned."""
-    with game_write(game_id) as write:
+    with game_write(game_id, viewer=player) as write:
         game = write.game
         number = require_seat(game, player)
         _require_waiting(game)
@@ -201,7 +239,7 @@ def game_leave(*, player: Player, game_id: str | uuid.UUID) -> Game:
 
 def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """The host (seat 0, the creator unless they left) starts the game with 2 or more seated."""
-    with game_write(game_id) as write:
+    with game_write(game_id, viewer=player) as write:
         game = write.game
         number = require_seat(game, player)
         _require_waiting(game)
@@ -222,7 +260,33 @@ def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
 
 def _start(write: GameWrite) -> None:
     game = write.game
+    _arrange_rematch(game)
     players = len(game.roster)
     events = engine.start_game(players, options_of(game), game.seed, deck=game.deck)
     eventstore.create_hands(game, players)
     write.append(events, engine.replay(events))
+
+
+start = _start
+
+
+def _arrange_rematch(game: Game) -> None:
+    """A rematch (``games.tables``) takes its seats, at the start, in the finished game's order
+    shifted by one: the player after the first round's dealer (the last seat) deals now. The
+    seats are numbered in the order of joining until then."""
+    if not game.private or game.invite_code:
+        return
+    previous = Game.objects.filter(rematch=game).values_list("roster", flat=True).first()
+    if previous is None:
+        return
+    ids = [entry["id"] for entry in previous]
+    rank = {pid: i for i, pid in enumerate(ids[1:] + ids[:1])}
+    arranged = sorted(game.roster, key=lambda entry: rank.get(entry["id"], len(rank)))
+    if arranged == game.roster:
+        return
+    # Out of the way first: (game, number) is unique at every statement.
+    Seat.objects.filter(game=game).update(number=F("number") + limits.PLAYERS.high)
+    for number, entry in enumerate(arranged):
+        Seat.objects.filter(game=game, player_id=entry["id"]).update(number=number)
+    game.roster = arranged
+    game.save(update_fields=["roster", "updated_at"])

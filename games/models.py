@@ -45,6 +45,30 @@ class Game(models.Model):
     bot_takeover = models.BooleanField(
         default=False, help_text="A seat that forfeits is played on by a basic bot."
     )
+    # Tables (games.tables): private games and their codes, quick match, rematches.
+    private = models.BooleanField(
+        default=False, help_text="Left out of the lobby; seen by its seated players only."
+    )
+    invite_code = models.CharField(
+        max_length=16, null=True, blank=True, unique=True, help_text="Joins a private game."
+    )
+    match_key = models.CharField(
+        max_length=64,
+        null=True,
+        blank=True,
+        help_text="The hash of the settings quick match compares (public games only).",
+    )
+    fill_bots_at = models.DateTimeField(
+        null=True, blank=True, help_text="Quick match: free seats get basic bots from then on."
+    )
+    rematch = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch_of",
+        help_text="The game its players play next (POST .../rematch/).",
+    )
     deck = models.JSONField(null=True, blank=True, help_text="A given first-round deck (staff).")
     state = JSONTextField(null=True, blank=True, help_text="Engine state after `version`.")
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -58,7 +82,19 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            models.Index(
+                fields=["match_key", "created_at"],
+                condition=models.Q(status="waiting"),
+                name="game_match_waiting",
+            ),
+            models.Index(
+                fields=["fill_bots_at"],
+                condition=models.Q(status="waiting"),
+                name="game_fill_bots_waiting",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.id} ({self.status}, v{self.version})"

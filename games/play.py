@@ -73,7 +73,7 @@ def game_act(
         if idempotency_key is not None
         else ""
     )
-    with game_write(game_id) as write:
+    with game_write(game_id, viewer=player) as write:
         game = write.game
         if idempotency_key is not None:
             answer = _stored_answer(game, player, idempotency_key, fingerprint)
@@ -120,7 +120,7 @@ def game_bot_turn(*, game_id: str | uuid.UUID, version: int) -> bool:
 
 def game_resign(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """Leave a started game for good: a forfeit. A game left with one player ends."""
-    with game_write(game_id) as write:
+    with game_write(game_id, viewer=player) as write:
         _resign(write, require_seat(write.game, player))
     return write.game
 

@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games import checkpoints, engine
 from games.engine import shapes
@@ -37,6 +37,7 @@ def settings_of(game: Game) -> dict[str, Any]:
         "rules": rules,
         # Shown when set: the settings of games without it stay as they were.
         **({"bot_takeover": True} if game.bot_takeover else {}),
+        **({"private": True} if game.private else {}),
     }
     if teams:
         shown["teams"] = teams
@@ -58,6 +59,29 @@ def _mark_bots(seats: list[dict[str, Any]], roster: list[dict[str, Any]]) -> Non
 def seat_of(game: Game, player: Player) -> int | None:
     """The caller's seat in ``game``, or None for a spectator."""
     return next((i for i, entry in enumerate(game.roster) if entry["id"] == player.pk), None)
+
+
+def may_see(game: Game, viewer: Player) -> bool:
+    """The one rule of who may see a game at all (its view, log, replay, stream, and any write
+    by a player): a private game only its seated players and staff; anyone else is told there is
+    no such game (404), the same answer as for a game that does not exist."""
+    return not game.private or viewer.is_staff or seat_of(game, viewer) is not None
+
+
+def require_visible(game: Game, viewer: Player) -> Game:
+    if not may_see(game, viewer):
+        raise DomainError("not_found", "No such game.")
+    return game
+
+
+def _tables_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """The view's tables fields: a private game's code for its seated players, the rematch."""
+    shown: dict[str, Any] = {}
+    if game.invite_code and seat is not None:
+        shown["invite_code"] = game.invite_code
+    if game.rematch_id is not None:
+        shown["rematch"] = str(game.rematch_id)
+    return shown
 
 
 def _waiting_view(game: Game, seat: int | None) -> dict[str, Any]:
@@ -120,20 +144,26 @@ def game_view(game: Game, player: Player, state: engine.GameState | None = None)
         "created_by": game.created_by_id,
         "created_at": game.created_at.isoformat(),
         **body,
+        **_tables_view(game, seat),
     }
 
 
-def get_game(game_id: str | uuid.UUID) -> Game:
+def get_game(game_id: str | uuid.UUID, viewer: Player) -> Game:
+    """The game ``viewer`` asks for, if they may see it (``may_see``), else ``not_found``."""
     try:
-        return Game.objects.get(pk=parse_game_id(game_id))
+        game = Game.objects.get(pk=parse_game_id(game_id))
     except Game.DoesNotExist:
         raise DomainError("not_found", "No such game.") from None
+    return require_visible(game, viewer)
 
 
 def game_list(
     player: Player, *, status: str | None = None, mine: bool = False, my_turn: bool = False
 ) -> QuerySet[Game]:
     games = Game.objects.all().prefetch_related("seats")
+    if not player.is_staff:  # may_see, as a filter: private games for their seated players only
+        seated = Exists(Seat.objects.filter(game=OuterRef("pk"), player_id=player.pk))
+        games = games.filter(Q(private=False) | seated)
     if status is not None:
         games = games.filter(status=status)
     if mine or my_turn:

@@ -42,6 +42,15 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class StrictCharField(serializers.CharField):
+    """A CharField that takes only JSON strings: DRF's own also turns numbers into text."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class StrictIntegerField(serializers.IntegerField):
     """A JSON number only: DRF's own also takes ``"4"`` (a string) and ``true``."""
 
@@ -170,6 +179,45 @@ class GameCreateSerializer(StrictSerializer):
     )
     bot_takeover = StrictBooleanField(
         required=False, help_text="A seat that forfeits is played on by a basic bot."
+    )
+    private = StrictBooleanField(
+        required=False,
+        help_text=(
+            "Left out of the lobby and seen by its seated players only (404 for others); "
+            "joined by the view's invite_code (POST /api/v1/games/join-by-code/)."
+        ),
+    )
+
+
+class JoinByCodeSerializer(StrictSerializer):
+    code = StrictCharField(
+        min_length=limits.INVITE_CODE_INPUT.low,
+        max_length=limits.INVITE_CODE_INPUT.high,
+        help_text="A private game's invite_code (any case; spaces and dashes are ignored).",
+    )
+
+
+class MatchmakingSerializer(StrictSerializer):
+    players = _bounded(limits.PLAYERS, help_text="The number of seats of the game.")
+    rules = RulesSerializer(
+        required=False, help_text="House rules; each one given overrides the preset's."
+    )
+    preset = serializers.ChoiceField(
+        choices=list(PRESETS), default="official", help_text="As when creating a game."
+    )
+    target_score = _bounded(limits.TARGET_SCORE, default=limits.DEFAULT_TARGET_SCORE)
+    turn_timeout = _bounded(
+        limits.TURN_TIMEOUT,
+        default=limits.DEFAULT_TURN_TIMEOUT,
+        help_text="Seconds a seat has to act.",
+    )
+    fill_with_bots_after = _bounded(
+        limits.FILL_WITH_BOTS_AFTER,
+        required=False,
+        help_text=(
+            "Seconds from now after which basic bots fill the free seats and the game starts "
+            "(the earliest time any of its players asked)."
+        ),
     )
 
 

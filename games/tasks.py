@@ -12,8 +12,9 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
-from games import clock
-from games.effects import BOT_TURN_TASK, TIME_OUT_TASK
+from games import clock, tables
+from games.effects import BOT_FILL_TASK, BOT_TURN_TASK, TIME_OUT_TASK
+from games.models import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,13 @@ def bot_turn(game_id: str, version: int) -> bool:
     from games.play import game_bot_turn
 
     return game_bot_turn(game_id=game_id, version=version)
+
+
+@shared_task(name=BOT_FILL_TASK, ignore_result=False)
+def fill_with_bots(game_id: str) -> bool:
+    """Bots fill the free seats of the quick match ``game_id`` and start it, if its time has
+    come and it still waits (a repeated or early task does nothing)."""
+    return tables.game_fill_with_bots(game_id=game_id).status != GameStatus.WAITING
 
 
 @shared_task(name="games.sweep_overdue_games", ignore_result=False)
@@ -50,4 +58,6 @@ def sweep_overdue_games(batch_size: int | None = None, max_batches: int = 100) -
             break
     if applied:
         log.info("sweep applied %d timeout(s)", applied)
+    for game_id in clock.bots_due_game_ids(size):  # quick matches whose fill task was lost
+        tables.game_fill_with_bots(game_id=game_id)
     return applied

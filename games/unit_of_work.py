@@ -16,13 +16,15 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, checkpoints, effects, engine, eventstore
+from games import bots, checkpoints, effects, engine, eventstore, ratings
 from games.engine.limits import MAX_CATCH_UP
 from games.models import Game, GameStatus
 from games.projections import blank, changes, project_summary, projection_of
+from games.selectors import require_visible
 from notifications.outbox import Fact, Turn
 from unoservice.errors import DomainError
 from unoservice.metrics import record_events
@@ -36,6 +38,7 @@ class GameWrite:
         self.appended: list[engine.Event] = []
         self.facts: list[Fact] = []
         self.outboxed = 0  # notifications written with the events that wait for delivery
+        self.bots_due: datetime | None = None  # quick match: bots fill the free seats then
         self._state: engine.GameState | None = None
 
     @property
@@ -72,6 +75,8 @@ class GameWrite:
         changed = changes(current, projection_of(after))
         returned = eventstore.save(game, base + 1, events, changed, now, outbox.statements)
         checkpoints.keep(game, base, after)
+        if after.status == "finished" and any(e["type"] == "game_ended" for e in events):
+            ratings.game_ended(game, after)  # in this transaction: with the result or not at all
         self._state = after
         self.appended.extend(events)
         self.outboxed += outbox.waiting(returned)
@@ -118,12 +123,17 @@ def is_overdue(game: Game) -> bool:
 
 
 @contextmanager
-def game_write(game_id: str | uuid.UUID, *, catch_up: bool = True) -> Iterator[GameWrite]:
+def game_write(
+    game_id: str | uuid.UUID, *, catch_up: bool = True, viewer: User | None = None
+) -> Iterator[GameWrite]:
     """Lock ``game_id``, catch up its overdue timeouts (unless ``catch_up`` is False), run the
-    body, commit, then run the effects the write declared."""
+    body, commit, then run the effects the write declared. A write on behalf of ``viewer`` (a
+    player's request) finds no game they may not see (``selectors.may_see``)."""
     refusal: Exception | None = None
     with transaction.atomic():
         write = GameWrite(eventstore.lock_game(game_id))
+        if viewer is not None:
+            require_visible(write.game, viewer)
         if catch_up and write.catch_up():
             caught, outboxed = len(write.appended), write.outboxed
             try:
@@ -133,9 +143,12 @@ def game_write(game_id: str | uuid.UUID, *, catch_up: bool = True) -> Iterator[G
                 refusal = refused
                 del write.appended[caught:]
                 write.facts.clear()  # every fact is the body's: the timeouts record none
+                write.bots_due = None
                 write.outboxed = outboxed
         else:
             yield write
-        effects.after_write(write.game, write.appended, write.facts, write.outboxed)
+        effects.after_write(
+            write.game, write.appended, write.facts, write.outboxed, bots_due=write.bots_due
+        )
     if refusal is not None:
         raise refusal

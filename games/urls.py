@@ -4,6 +4,8 @@ from games import apis
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", apis.GameListApi.as_view(), name="games"),
+    path("games/join-by-code/", apis.GameJoinByCodeApi.as_view(), name="games-join-by-code"),
+    path("matchmaking/", apis.MatchmakingApi.as_view(), name="matchmaking"),
     path("games/<str:game_id>/", apis.GameDetailApi.as_view(), name="game"),
     path("games/<str:game_id>/join/", apis.GameJoinApi.as_view(), name="game-join"),
     path("games/<str:game_id>/bots/", apis.GameBotsApi.as_view(), name="game-bots"),
@@ -13,4 +15,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<str:game_id>/actions/", apis.GameActionsApi.as_view(), name="game-actions"),
     path("games/<str:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
     path("games/<str:game_id>/replay/", apis.GameReplayApi.as_view(), name="game-replay"),
+    path("games/<str:game_id>/rematch/", apis.GameRematchApi.as_view(), name="game-rematch"),
 ]

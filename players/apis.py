@@ -8,21 +8,35 @@ from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.engine import limits
 from games.engine.shapes import BOT_LEVELS
-from players.selectors import player_get, player_stats
-from players.serializers import PlayerStatsSerializer, password_field, username_field
+from players.models import Rating
+from players.ratings import rating_of, shown
+from players.selectors import leaderboard, player_get, player_stats
+from players.serializers import (
+    LeaderboardEntrySerializer,
+    LeaderboardPageSerializer,
+    LeaderboardQuery,
+    PlayerStatsSerializer,
+    RatingSerializer,
+    password_field,
+    username_field,
+)
 from players.services import player_register, token_issue, token_revoke
 from unoservice.errors import DomainError
-from unoservice.schema import UNAUTHORIZED, error_response
+from unoservice.schema import UNAUTHORIZED, error_response, errors_for
 
 TAGS = ["players"]
 EXAMPLE_STATS = {"games_played": 12, "games_won": 5, "games_active": 2}
 EXAMPLE_JOINED = "2026-11-29T13:00:00Z"
+EXAMPLE_RATING = {"mu": 27.1, "sigma": 7.2, "ordinal": 5.5}
+EXAMPLE_RATED = {"rating": EXAMPLE_RATING, "games_played": 12, "games_won": 5}
 
 
 def _caller(request: Request) -> User:
@@ -33,15 +47,33 @@ def _caller(request: Request) -> User:
     return user
 
 
+def _rated(rating: Any) -> dict[str, Any]:
+    """A rating (``players.ratings.Shown``) as the profile and the leaderboard show it."""
+    return {
+        "rating": {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal},
+        "games_played": rating.games_played,
+        "games_won": rating.games_won,
+    }
+
+
 def _profile(player: User, **extra: Any) -> dict[str, Any]:
     return {
         "id": player.pk,
         "username": player.username,
         "date_joined": player.date_joined,
         "stats": player_stats(player=player),
+        **_rated(rating_of(player)),
         **({"bot": player.bot.level} if hasattr(player, "bot") else {}),
         **extra,
     }
+
+
+class RatedFields(serializers.Serializer[dict[str, Any]]):
+    """The rating part of a profile (and of a leaderboard entry)."""
+
+    rating = RatingSerializer()
+    games_played = serializers.IntegerField(help_text="Rated games: finished games sat in.")
+    games_won = serializers.IntegerField(help_text="Rated games won.")
 
 
 class PlayerRegisterApi(APIView):
@@ -161,7 +193,7 @@ class TokenRevokeApi(APIView):
 
 class PlayerMeApi(APIView):
     @extend_schema_serializer(component_name="OwnProfile")
-    class OutputSerializer(serializers.Serializer[dict[str, Any]]):
+    class OutputSerializer(RatedFields):
         id = serializers.IntegerField()
         username = serializers.CharField()
         date_joined = serializers.DateTimeField()
@@ -183,6 +215,7 @@ class PlayerMeApi(APIView):
                     "date_joined": EXAMPLE_JOINED,
                     "is_staff": False,
                     "stats": EXAMPLE_STATS,
+                    **EXAMPLE_RATED,
                 },
                 response_only=True,
             )
@@ -195,7 +228,7 @@ class PlayerMeApi(APIView):
 
 class PlayerDetailApi(APIView):
     @extend_schema_serializer(component_name="PublicProfile")
-    class OutputSerializer(serializers.Serializer[dict[str, Any]]):
+    class OutputSerializer(RatedFields):
         id = serializers.IntegerField()
         username = serializers.CharField()
         date_joined = serializers.DateTimeField()
@@ -222,6 +255,7 @@ class PlayerDetailApi(APIView):
                     "username": "bob",
                     "date_joined": EXAMPLE_JOINED,
                     "stats": EXAMPLE_STATS,
+                    **EXAMPLE_RATED,
                 },
                 response_only=True,
             )
@@ -229,3 +263,57 @@ class PlayerDetailApi(APIView):
     )
     def get(self, request: Request, player_id: int) -> Response:
         return Response(self.OutputSerializer(_profile(player_get(player_id=player_id))).data)
+
+
+class LeaderboardPagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = limits.LEADERBOARD_PAGE.high
+
+
+def _entry(rank: int, row: Rating) -> dict[str, Any]:
+    user = row.user
+    return {
+        "rank": rank,
+        "player": {"id": user.pk, "username": user.username},
+        **_rated(shown(row)),
+        **({"bot": user.bot.level} if hasattr(user, "bot") else {}),
+    }
+
+
+class LeaderboardApi(APIView):
+    @extend_schema(
+        operation_id="leaderboard",
+        summary="Players by rating",
+        description=(
+            "Every player with a finished game, by the ordinal of their OpenSkill rating "
+            "(mu - 3 sigma), highest first; bots too, marked with their level."
+        ),
+        tags=TAGS,
+        parameters=[LeaderboardQuery],
+        responses={200: LeaderboardPageSerializer, **errors_for("invalid", "not_authenticated")},
+        examples=[
+            OpenApiExample(
+                "The top",
+                value={
+                    "count": 1,
+                    "next": None,
+                    "previous": None,
+                    "results": [
+                        {"rank": 1, "player": {"id": 8, "username": "bob"}, **EXAMPLE_RATED}
+                    ],
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        query = LeaderboardQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        paginator = LeaderboardPagination()
+        page = paginator.paginate_queryset(leaderboard(), request, view=self) or []
+        first = paginator.page.start_index() if paginator.page is not None else 1
+        entries = [_entry(first + i, row) for i, row in enumerate(page)]
+        return paginator.get_paginated_response(
+            [LeaderboardEntrySerializer(entry).data for entry in entries]
+        )

@@ -22,3 +22,25 @@ class Bot(models.Model):
 
     def __str__(self) -> str:
         return f"Bot {self.user_id} ({self.level})"
+
+
+class Rating(models.Model):
+    """A player's OpenSkill rating (Plackett-Luce, ``players.ratings``), updated in the
+    transaction that ends each of their games; ``ordinal`` (mu - 3 sigma) orders the leaderboard.
+    A player without a row has the model's starting rating."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    games_played = models.PositiveIntegerField(default=0)
+    games_won = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-ordinal", "user"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"Rating of {self.user_id}: {self.mu:.2f} ± {self.sigma:.2f}"

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Q, QuerySet
 
 from games.models import TEAMS_KEY, GameStatus, Seat
+from players.models import Rating
 from unoservice.errors import DomainError
 
 
@@ -59,3 +60,8 @@ def _team_games_won(player: User) -> int:
         if team is not None and number % rules[TEAMS_KEY] == team:
             won += 1
     return won
+
+
+def leaderboard() -> QuerySet[Rating]:
+    """Every rated player, by ordinal (highest first; equal ordinals by id, so pages are stable)."""
+    return Rating.objects.select_related("user", "user__bot").order_by("-ordinal", "user_id")

@@ -8,19 +8,13 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from games.engine import limits
+from games.engine.shapes import BOT_LEVELS
+from games.serializers import StrictCharField, StrictSerializer
 from players.selectors import PlayerStats
 
 USERNAME_MAX_LENGTH = 150
 PASSWORD_MAX_LENGTH = 4096
-
-
-class StrictCharField(serializers.CharField):
-    """A CharField that takes only JSON strings: DRF's own also turns numbers into text."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 def username_field(*, validate: bool) -> StrictCharField:
@@ -46,3 +40,44 @@ class PlayerStatsSerializer(serializers.Serializer[PlayerStats]):
     games_played = serializers.IntegerField(help_text="Finished games sat in, won or lost.")
     games_won = serializers.IntegerField(help_text="Finished games won.")
     games_active = serializers.IntegerField(help_text="Games in progress sat in.")
+
+
+@extend_schema_serializer(component_name="Rating")
+class RatingSerializer(serializers.Serializer[dict[str, float]]):
+    mu = serializers.FloatField(help_text="OpenSkill (Plackett-Luce) mean skill; 25 to start.")
+    sigma = serializers.FloatField(help_text="The uncertainty of mu; 25/3 to start.")
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma: what the leaderboard orders by.")
+
+
+class _PlayerRefSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+@extend_schema_serializer(component_name="LeaderboardEntry")
+class LeaderboardEntrySerializer(serializers.Serializer[dict[str, Any]]):
+    rank = serializers.IntegerField(help_text="1 for the highest ordinal.")
+    player = _PlayerRefSerializer()
+    rating = RatingSerializer()
+    games_played = serializers.IntegerField(help_text="Rated games: finished games sat in.")
+    games_won = serializers.IntegerField(help_text="Rated games won.")
+    bot = serializers.ChoiceField(
+        choices=BOT_LEVELS, required=False, help_text="A bot's level (bots only)."
+    )
+
+
+@extend_schema_serializer(component_name="LeaderboardPage")
+class LeaderboardPageSerializer(serializers.Serializer[dict[str, Any]]):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LeaderboardEntrySerializer(many=True)
+
+
+class LeaderboardQuery(StrictSerializer):
+    page = serializers.IntegerField(required=False, min_value=1, max_value=limits.MAX_INT)
+    page_size = serializers.IntegerField(
+        required=False,
+        min_value=limits.LEADERBOARD_PAGE.low,
+        max_value=limits.LEADERBOARD_PAGE.high,
+    )

@@ -3,6 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from players.apis import (
+    LeaderboardApi,
     PlayerDetailApi,
     PlayerMeApi,
     PlayerRegisterApi,
@@ -14,6 +15,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("players/", PlayerRegisterApi.as_view(), name="players-register"),
     path("players/me/", PlayerMeApi.as_view(), name="players-me"),
     path("players/<int:player_id>/", PlayerDetailApi.as_view(), name="players-detail"),
+    path("leaderboard/", LeaderboardApi.as_view(), name="leaderboard"),
     path("auth/token/", TokenIssueApi.as_view(), name="auth-token"),
     path("auth/logout/", TokenRevokeApi.as_view(), name="auth-logout"),
 ]

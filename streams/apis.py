@@ -211,7 +211,7 @@ class GameStreamApi(StreamApi):
         query = _validated(GameStreamQuerySerializer, request.query_params.dict())
         resume = _last_event_id(request)
         viewer = _player(request)
-        game = clock.caught_up(selectors.get_game(game_id))
+        game = clock.caught_up(selectors.get_game(game_id, viewer))
         after = resume if resume is not None else query.get("after", game.version)
         if _under_asgi(request):
             return event_stream(sse.game_stream(str(game.pk), viewer, after))

@@ -368,6 +368,9 @@ class Settings(TypedDict):
     bot_takeover: NotRequired[
         Annotated[bool, Doc("Sent when true: a forfeiting seat is played by a bot.")]
     ]
+    private: NotRequired[
+        Annotated[bool, Doc("Sent when true: seen by its seated players only, joined by code.")]
+    ]
 
 
 class SeatView(TypedDict):
@@ -462,6 +465,22 @@ class GameView(TypedDict):
     winner_seat: int | None
     winner_team: NotRequired[Annotated[int | None, Doc("With teams: the team that won.")]]
     revealed: NotRequired[Annotated[Revealed, Doc("Finished games only.")]]
+    invite_code: NotRequired[
+        Annotated[
+            str,
+            Doc(
+                "A private game's code, shown to its seated players: POST "
+                "/api/v1/games/join-by-code/ takes a seat with it."
+            ),
+        ]
+    ]
+    rematch: NotRequired[
+        Annotated[
+            str,
+            Format("uuid"),
+            Doc("Once a player asked for a rematch (POST .../rematch/): the new game's id."),
+        ]
+    ]
 
 
 def seat_view(seat: int, player: PlayerRef | None) -> SeatView:

@@ -57,6 +57,9 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         ("/api/v1/games/{game_id}/join/", "post"),
         ("/api/v1/games/{game_id}/replay/", "get"),
         ("/api/v1/games/{game_id}/events/", "get"),
+        # Issue 16: codes (guessing them) and quick match, with the joins' rate.
+        ("/api/v1/games/join-by-code/", "post"),
+        ("/api/v1/matchmaking/", "post"),
     }
 
 

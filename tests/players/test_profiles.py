@@ -56,7 +56,15 @@ def test_public_profile(authed: APIClient, make_player: MakeUser) -> None:
 
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"id", "username", "date_joined", "stats"}  # no is_staff
+    assert set(body) == {  # no is_staff
+        "id",
+        "username",
+        "date_joined",
+        "stats",
+        "rating",
+        "games_played",
+        "games_won",
+    }
     assert body["id"] == bob.pk
     assert body["username"] == "bob"
     assert body["stats"] == {"games_played": 0, "games_won": 0, "games_active": 0}

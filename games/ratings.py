@@ -1,0 +1,55 @@
+"""A finished game's final standing, rated in the transaction that ends the game.
+
+``GameWrite.append`` calls ``game_ended`` when the events it appends end the game: the ratings
+(``players.ratings``) are written before that write commits, with the result, or not at all.
+
+The standing: the winner first (with teams, the winning team's seats, tied), then the others by
+score (the highest first; with ``penalty`` scoring, the lowest), then the seats that forfeited, the
+last to forfeit first. Equal scores share a place.
+"""
+
+from __future__ import annotations
+
+from games import engine
+from games.models import Event, Game
+from players.ratings import Placed, rate_game
+
+
+def final_standing(state: engine.GameState, forfeits: list[int]) -> list[tuple[int, int]]:
+    """``(seat, place)`` of every seat of a finished game, best first; ``forfeits`` are the seats
+    that forfeited, in the order they did."""
+    teams = state.options.teams
+    lowest_wins = state.options.scoring == "penalty"
+    gave_up = {seat: order for order, seat in enumerate(forfeits)}
+
+    def won(seat: int) -> bool:
+        if teams:
+            return state.winner_team is not None and seat % teams == state.winner_team
+        return seat == state.winner
+
+    def key(seat: int) -> tuple[int, int]:
+        if seat in gave_up:
+            return (2, -gave_up[seat])
+        if won(seat):
+            return (0, 0)
+        score = state.scores[seat]
+        return (1, score if lowest_wins else -score)
+
+    seats = sorted(range(state.players), key=key)
+    places: list[tuple[int, int]] = []
+    for index, seat in enumerate(seats):
+        tied = index and key(seats[index - 1]) == key(seat)
+        places.append((seat, places[-1][1] if tied else index + 1))
+    return places
+
+
+def game_ended(game: Game, state: engine.GameState) -> None:
+    """Rate the players of ``game``, which ``state`` (its last) has just finished."""
+    forfeits = list(
+        Event.objects.filter(game=game, type="forfeited")
+        .order_by("seq")
+        .values_list("seat", flat=True)
+    )
+    standing = final_standing(state, [seat for seat in forfeits if seat is not None])
+    winners = {seat for seat, place in standing if place == 1 and seat not in forfeits}
+    rate_game([Placed(game.roster[seat]["id"], place, seat in winners) for seat, place in standing])
