@@ -20,7 +20,7 @@ import { clockText, ruleSummary } from './rules.js';
  * them.
  * @typedef {{bank?: number | null, on_vacation_until?: string | null}} SeatExtras
  * @typedef {{bank_runs_out_at?: string | null}} RoundExtras
- * @typedef {{invite_code?: string | null, deck_commitment?: string | null, seed?: number, salt?: string | null, rematch?: string}} GameExtras
+ * @typedef {{deck_commitment?: string | null, seed?: number, salt?: string | null}} GameExtras
  */
 
 /** @type {Color[]} */
@@ -503,7 +503,7 @@ export async function tablePage(root, gameId) {
    */
   const waitingPanel = (v, seated) => {
     const host = !!me && v.created_by === me.id;
-    const code = /** @type {GameView & GameExtras} */ (v).invite_code;
+    const code = v.invite_code;
     const level = h('select', { id: 'bot-level', 'aria-label': t('bot_level') },
       /** @type {BotLevel[]} */ (['random', 'basic', 'strong']).map((l) => h('option', { value: l, selected: l === 'basic' }, t(/** @type {'bot_basic'} */ (`bot_${l}`)))));
     const free = v.settings.max_players - v.seats.length;

@@ -187,6 +187,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{game_id}/rematch/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play again with the same players and settings
+         * @description After a finished game, by one of its players: the first caller creates the rematch (the same settings; the game's bots seated; private, reserved for these players, who are sent `invited`), the others join it by the same call, in any order. It starts once every person has joined, with the seats in the finished game's order shifted by one (the next dealer deals). The answer is the rematch's view; the finished game's view shows its id as `rematch`.
+         */
+        post: operations["games_rematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{game_id}/replay/": {
         parameters: {
             query?: never;
@@ -255,6 +275,66 @@ export interface paths {
         get: operations["games_stream"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/join-by-code/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the next free seat of a private game by its invite code
+         * @description The code is the `invite_code` a seated player sees in the game view. A caller who already sits in the game gets its view.
+         */
+        post: operations["games_join_by_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leaderboard/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players by rating
+         * @description Every player with a finished game, by the ordinal of their OpenSkill rating (mu - 3 sigma), highest first; bots too, marked with their level.
+         */
+        get: operations["leaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/matchmaking/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quick match: a seat in a waiting public game of these settings
+         * @description Seats the caller in the oldest waiting public game with exactly these settings and a free seat, or creates one (never two half-filled games of the same settings at once). A caller already seated in such a game gets it back. With `fill_with_bots_after`, basic bots fill the free seats that many seconds from now and the game starts.
+         */
+        post: operations["matchmaking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -606,6 +686,8 @@ export interface components {
             bots?: components["schemas"]["BotLevelEnum"][];
             /** @description A seat that forfeits is played on by a basic bot. */
             bot_takeover?: boolean;
+            /** @description Left out of the lobby and seen by its seated players only (404 for others); joined by the view's invite_code (POST /api/v1/games/join-by-code/). */
+            private?: boolean;
         };
         GamePage: {
             count: number;
@@ -632,6 +714,37 @@ export interface components {
             created_at: string;
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        JoinByCodeRequest: {
+            /** @description A private game's invite_code (any case; spaces and dashes are ignored). */
+            code: string;
+        };
+        LeaderboardEntry: {
+            /** @description 1 for the highest ordinal. */
+            rank: number;
+            player: components["schemas"]["_PlayerRef"];
+            rating: components["schemas"]["Rating"];
+            /** @description Rated games: finished games sat in. */
+            games_played: number;
+            /** @description Rated games won. */
+            games_won: number;
+            /**
+             * @description A bot's level (bots only).
+             *
+             *     * `random` - random
+             *     * `basic` - basic
+             *     * `strong` - strong
+             */
+            bot?: components["schemas"]["BotLevelEnum"];
+        };
+        LeaderboardPage: {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["LeaderboardEntry"][];
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         MarkReadRequest: {
             ids?: number[];
             /** @description true: every notification of the caller. */
@@ -640,6 +753,31 @@ export interface components {
         Marked: {
             /** @description How many notifications were unread and now are read. */
             marked: number;
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        MatchmakingRequest: {
+            /** @description The number of seats of the game. */
+            players: number;
+            /** @description House rules; each one given overrides the preset's. */
+            rules?: components["schemas"]["RulesRequest"];
+            /**
+             * @description As when creating a game.
+             *
+             *     * `official` - official
+             *     * `party` - party
+             *     * `house` - house
+             * @default official
+             */
+            preset?: components["schemas"]["PresetEnum"];
+            /** @default 500 */
+            target_score?: number;
+            /**
+             * @description Seconds a seat has to act.
+             * @default 86400
+             */
+            turn_timeout?: number;
+            /** @description Seconds from now after which basic bots fill the free seats and the game starts (the earliest time any of its players asked). */
+            fill_with_bots_after?: number;
         };
         Notification: {
             /** @description Increasing: a later notification has a larger id. */
@@ -673,7 +811,13 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["Notification"][];
         };
+        /** @description The rating part of a profile (and of a leaderboard entry). */
         OwnProfile: {
+            rating: components["schemas"]["Rating"];
+            /** @description Rated games: finished games sat in. */
+            games_played: number;
+            /** @description Rated games won. */
+            games_won: number;
             id: number;
             username: string;
             /** Format: date-time */
@@ -706,7 +850,13 @@ export interface components {
          * @enum {string}
          */
         PresetEnum: "official" | "party" | "house";
+        /** @description The rating part of a profile (and of a leaderboard entry). */
         PublicProfile: {
+            rating: components["schemas"]["Rating"];
+            /** @description Rated games: finished games sat in. */
+            games_played: number;
+            /** @description Rated games won. */
+            games_won: number;
             id: number;
             username: string;
             /** Format: date-time */
@@ -739,6 +889,23 @@ export interface components {
             keys: components["schemas"]["PushKeysRequest"];
             /** Format: int64 */
             expirationTime?: number | null;
+        };
+        Rating: {
+            /**
+             * Format: double
+             * @description OpenSkill (Plackett-Luce) mean skill; 25 to start.
+             */
+            mu: number;
+            /**
+             * Format: double
+             * @description The uncertainty of mu; 25/3 to start.
+             */
+            sigma: number;
+            /**
+             * Format: double
+             * @description mu - 3 sigma: what the leaderboard orders by.
+             */
+            ordinal: number;
         };
         RegisteredPlayer: {
             id: number;
@@ -846,6 +1013,10 @@ export interface components {
         };
         WebhookList: {
             results: components["schemas"]["Webhook"][];
+        };
+        _PlayerRef: {
+            id: number;
+            username: string;
         };
         Action: components["schemas"]["PlayAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PassAction"] | components["schemas"]["ChallengeAction"] | components["schemas"]["AcceptAction"] | components["schemas"]["ColorAction"] | components["schemas"]["UnoAction"] | components["schemas"]["CatchAction"];
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
@@ -1433,6 +1604,13 @@ export interface components {
             winner_team?: number | null;
             /** @description Finished games only. */
             revealed?: components["schemas"]["Revealed"];
+            /** @description A private game's code, shown to its seated players: POST /api/v1/games/join-by-code/ takes a seat with it. */
+            invite_code?: string;
+            /**
+             * Format: uuid
+             * @description Once a player asked for a rematch (POST .../rematch/): the new game's id.
+             */
+            rematch?: string;
         };
         Settings: {
             max_players: number;
@@ -1446,6 +1624,8 @@ export interface components {
             rules: components["schemas"]["Rules"];
             /** @description Sent when true: a forfeiting seat is played by a bot. */
             bot_takeover?: boolean;
+            /** @description Sent when true: seen by its seated players only, joined by code. */
+            private?: boolean;
         };
         /** @description House rules (see the rule book); every member is always sent. */
         Rules: {
@@ -2341,6 +2521,74 @@ export interface operations {
             };
         };
     };
+    games_rematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameView"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_a_player`: The caller has no seat in this game, or left it. Codes: not_a_player. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `game_not_finished`: The call needs a finished game (a rematch). `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_not_finished, too_many_waiting_games. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     games_replay: {
         parameters: {
             query: {
@@ -2615,6 +2863,246 @@ export interface operations {
             /** @description `not_acceptable`: The service answers JSON only. Codes: not_acceptable. */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    games_join_by_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinByCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameView"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_code_unknown`: No game has this invite code. Codes: invite_code_unknown. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `game_full`: Every seat of the game is taken. `game_not_waiting`: The game has started or was abandoned. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_full, game_not_waiting, too_many_waiting_games. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    leaderboard: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaderboardPage"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    matchmaking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchmakingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameView"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. Codes: invalid, invalid_rules. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `game_full`: Every seat of the game is taken. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_full, too_many_waiting_games. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
