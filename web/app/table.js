@@ -517,7 +517,8 @@ export async function tablePage(root, gameId) {
           h('button', { type: 'button', onclick: async (e) => {
             const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
             try { await navigator.clipboard.writeText(invite); button.textContent = t('copied'); } catch { /* no clipboard: the field is selectable */ }
-          } }, t('copy')))
+          } }, t('copy')),
+          h('p', { class: 'muted small' }, `${t('join_code')}: `, h('code', { 'data-invite-code': code }, code)))
         : null,
       h('div', { class: 'actions' },
         !seated ? h('button', { type: 'button', class: 'primary', onclick: () => void lobbyCall(() => gameCall(gameId, 'join')) }, t('join')) : null,
