@@ -59,8 +59,10 @@ export async function tablePage(root, gameId) {
   let refreshAgain = false;
 
   const alert = h('p', { role: 'alert', class: 'error', id: 'table-alert' });
+  // What a screen reader should hear when the game moves on: the turn coming to you, the end.
+  const announce = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   const board = h('div', { class: 'board' });
-  const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, board);
+  const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, announce, board);
   render(root, table);
   board.append(h('p', { class: 'muted' }, t('loading')));
 
@@ -73,7 +75,9 @@ export async function tablePage(root, gameId) {
   const apply = (next) => {
     if (view && next.version < view.version && next.status === view.status) return;
     const moved = !view || next.version !== view.version || next.status !== view.status;
+    const before = view;
     view = next;
+    if (moved) announce.textContent = announcement(before, next);
     if (moved) {
       choice = null;
       selected = [];
@@ -161,6 +165,25 @@ export async function tablePage(root, gameId) {
     } catch (error) {
       showError(error);
     }
+  };
+
+  /**
+   * @param {GameView | null} before
+   * @param {GameView} after
+   */
+  const announcement = (before, after) => {
+    const mine = (/** @type {GameView | null} */ v) => !!v && v.status === 'active' && !!v.you && v.round?.current_seat === v.you.seat;
+    if (after.status === 'finished' && before?.status !== 'finished') {
+      return after.winner_seat !== null ? t('game_over', { name: nameOf(after.winner_seat) }) : '';
+    }
+    if (after.last_round && before?.last_round?.number !== after.last_round.number && after.last_round.winner_seat !== null) {
+      return t('round_over', { n: after.last_round.number, name: nameOf(after.last_round.winner_seat) });
+    }
+    if (mine(after) && !mine(before)) {
+      const top = after.round?.top_card;
+      return top ? `${t('your_turn')}: ${cardName(top)}` : t('your_turn');
+    }
+    return '';
   };
 
   /** @param {number} seat */
@@ -276,6 +299,8 @@ export async function tablePage(root, gameId) {
     }
     if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(v, seated));
     if (v.last_round) parts.push(lastRound(v));
+    const myTurn = v.status === 'active' && !!you && round?.current_seat === you.seat;
+    document.title = myTurn ? `▶ ${t('your_turn')} · UNO` : 'UNO';
     const hadFocus = board.contains(document.activeElement);
     render(board, ...parts);
     // Keyboard users keep their place: a new choice takes the focus, and a move that removed
@@ -624,6 +649,7 @@ export async function tablePage(root, gameId) {
 
   await refresh();
   return () => {
+    document.title = 'UNO';
     stream?.stop();
     clearInterval(ticker);
     if (waitingPoll !== undefined) clearInterval(waitingPoll);
