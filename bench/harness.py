@@ -33,8 +33,12 @@ API = "/api/v1"
 
 # The service's guards against one greedy player (issue 11), off for benchmarks that play many
 # games as a few players and give seeds to fold games locally.
+# One known salt for every game (never in production): a client that gives the seed folds the
+# same deals locally (docs/fairness.md).
+BENCH_SALT = "be" * 32
 LIMITS_OFF = {
     "UNO_SEEDS_FROM_PLAYERS": "1",
+    "UNO_TEST_SALT": BENCH_SALT,
     "UNO_THROTTLE_GAMES": "off",
     "UNO_THROTTLE_JOINS": "off",
     "UNO_THROTTLE_REPLAYS": "off",
@@ -262,5 +266,5 @@ def fold_start(players: int, settings: Mapping[str, Any]) -> tuple[engine.GameSt
         target_score=settings.get("target_score", 500),
         max_timeouts=settings.get("max_timeouts", 3),
     )
-    events = engine.start_game(players, options, settings["seed"])
+    events = engine.start_game(players, options, settings["seed"], salt=BENCH_SALT)
     return engine.replay(events), len(events)

@@ -47,7 +47,8 @@ class GameAdmin(ReadOnlyAdmin):
     list_filter = ("status",)
     search_fields = ("id",)
     inlines = [SeatInline]
-    exclude = ("state", "seed", "deck")
+    # The salt and the chain's head derive the deck and the hashes: secret as the seed is.
+    exclude = ("state", "seed", "salt", "last_hash", "deck")
 
 
 @admin.register(Seat)
@@ -87,4 +88,6 @@ class EventAdmin(ReadOnlyAdmin):
             finished = game.status == GameStatus.FINISHED
             seat = seat_of(game, request.user) if isinstance(request.user, User) else None
             event.data = engine.event_view(item, seat, finished)["data"]
+            if not finished:
+                event.hash = ""  # the hash of a hidden card tells the card (docs/fairness.md)
         return event

@@ -23,6 +23,7 @@ from games.serializers import (
     EventPageSerializer,
     EventsQuerySerializer,
     GameCreateSerializer,
+    GameExportSerializer,
     GameListQuerySerializer,
     GamePageSerializer,
     GameViewSerializer,
@@ -465,3 +466,24 @@ class GameReplayApi(APIView):
         player = _player(request)
         game = clock.caught_up(selectors.get_game(game_id, player))
         return Response(selectors.game_replay(game, player, at=query["at"]))
+
+
+class GameExportApi(APIView):
+    throttle_scope = "replays"  # rates: settings.UNO_THROTTLE_RATES
+
+    @extend_schema(
+        operation_id="games_export",
+        summary="A finished game as one document, to replay and verify",
+        description=(
+            "Settings, seats, every event as stored (every card revealed) with its `hash`, and "
+            "the `seed` and `salt` the `deck_commitment` commits to. `manage.py verify_game` and "
+            "`python -m games.fairness EXPORT.json` check it: docs/fairness.md."
+        ),
+        responses={
+            200: GameExportSerializer,
+            **errors_for(*ON_A_GAME, "game_not_finished"),
+        },
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = clock.caught_up(selectors.get_game(game_id, _player(request)))
+        return Response(selectors.game_export(game))

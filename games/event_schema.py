@@ -29,6 +29,7 @@ from games.engine.shapes import (
     Enum,
     Field,
     Format,
+    GameExport,
     GameView,
     Hidden,
     OneOf,
@@ -38,6 +39,7 @@ from games.engine.shapes import (
     kind_of,
     unwrap,
 )
+from games.fairness import commitment
 from games.models import GameStatus
 
 Schema = dict[str, Any]
@@ -164,6 +166,17 @@ class _Deriver:
         return ref(union.component)
 
 
+EVENT_HASH: Final[Schema] = {
+    "type": "string",
+    "description": (
+        "Finished games only: the event's link in the log's hash chain, sha256(previous hash + "
+        "canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of "
+        "an event that hides a card would let anyone who knows the previous hash try the few "
+        "possible cards until one matches."
+    ),
+}
+
+
 def _derive() -> dict[str, Schema]:
     deriver = _Deriver()
     events: dict[str, Schema] = {}
@@ -178,6 +191,7 @@ def _derive() -> dict[str, Schema]:
                 "seat": {"type": "integer", "nullable": True},
                 "at": {"type": "string", "format": "date-time"},
                 "data": data,
+                "hash": EVENT_HASH,
             },
             "required": ["seq", "type", "seat", "at", "data"],
             "additionalProperties": False,
@@ -201,6 +215,7 @@ def _derive() -> dict[str, Schema]:
         "additionalProperties": False,
     }
     deriver.shape(GameView)
+    deriver.shape(GameExport)
     return deriver.components
 
 
@@ -210,7 +225,8 @@ COMPONENTS: Final[dict[str, Schema]] = _derive()
 
 def _example() -> dict[str, Any]:
     """A real game seen by seat 0, just after the deal: what the engine and the selectors build."""
-    log = start_game(2, make_options({"stacking": True}), seed=7)
+    salt = "5c" * 32
+    log = start_game(2, make_options({"stacking": True}), seed=7, salt=salt)
     state = replay(log)
     shown = view(state, 0)
     del shown["status"]
@@ -229,6 +245,7 @@ def _example() -> dict[str, Any]:
             "max_timeouts": 3,
             "rules": state.options.rules(),
         },
+        "deck_commitment": commitment(7, salt),
         "created_by": 1,
         "created_at": "2026-11-29T12:00:00+00:00",
         **shown,  # type: ignore[typeddict-item]

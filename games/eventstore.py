@@ -23,6 +23,7 @@ from django.db.transaction import TransactionManagementError
 
 from games import engine
 from games.engine.snapshot import state_from_data
+from games.fairness import event_hash
 from games.models import Event, Game, Hand
 from unoservice.errors import DomainError
 
@@ -102,7 +103,15 @@ def load_state(game: Game) -> engine.GameState:
 # --- appending ---------------------------------------------------------------------------------
 
 # The columns of the game row that appending events changes.
-_PROGRESS = ("version", "state", "status", "winner_seat", "current_seat", "turn_deadline")
+_PROGRESS = (
+    "version",
+    "state",
+    "status",
+    "winner_seat",
+    "current_seat",
+    "turn_deadline",
+    "last_hash",
+)
 
 
 def _prep(model: type[Any], name: str, value: Any, db: BaseDatabaseWrapper) -> Any:
@@ -126,6 +135,9 @@ def save(
     statements travel in one message: Django's psycopg cursors bind values on the client.
     ``also`` are rows written with the events in that message (the notification outbox,
     ``games.effects.written_with``); what they return (``RETURNING``) is returned.
+
+    Each event is chained to the one before (``games.fairness``): its hash covers the game's
+    ``last_hash``, which the locked row holds, so no read of the previous event is needed.
     """
     db = _db()
     key = _prep(Game, "id", game.pk, db)
@@ -133,19 +145,24 @@ def save(
     if events:
         values = []
         params: list[Any] = []
+        previous = game.last_hash
         for seq, item in enumerate(events, first_seq):
-            values.append("(%s, %s, %s, %s, %s, %s)")
+            previous = event_hash(previous, seq, item["type"], item["seat"], item["data"])
+            values.append("(%s, %s, %s, %s, %s, %s, %s)")
             params += [
                 key,
                 seq,
                 item["type"],
                 item["seat"],
                 _prep(Event, "data", item["data"], db),
+                previous,
                 _prep(Event, "created_at", now, db),
             ]
+        game.last_hash = previous
         statements.append(
             (
-                'INSERT INTO "games_event" ("game_id", "seq", "type", "seat", "data", "created_at")'
+                'INSERT INTO "games_event"'
+                ' ("game_id", "seq", "type", "seat", "data", "hash", "created_at")'
                 f" VALUES {', '.join(values)}",
                 params,
             )

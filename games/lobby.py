@@ -262,7 +262,7 @@ def _start(write: GameWrite) -> None:
     game = write.game
     _arrange_rematch(game)
     players = len(game.roster)
-    events = engine.start_game(players, options_of(game), game.seed, deck=game.deck)
+    events = engine.start_game(players, options_of(game), game.seed, deck=game.deck, salt=game.salt)
     eventstore.create_hands(game, players)
     write.append(events, engine.replay(events))
 

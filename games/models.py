@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from games.fairness import ZERO_HASH, new_salt
 from games.fields import JSONTextField
 
 
@@ -29,6 +30,12 @@ class GameStatus(models.TextChoices):
 TEAMS_KEY = "teams"
 
 
+def game_salt() -> str:
+    """A new game's secret salt: random, or ``UNO_TEST_SALT`` in tests and benchmarks."""
+    fixed: str | None = settings.UNO_TEST_SALT
+    return fixed or new_salt()
+
+
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING)
@@ -42,6 +49,20 @@ class Game(models.Model):
         default=list, blank=True, help_text="The seated players, by seat: [{id, username}]."
     )
     seed = models.BigIntegerField(help_text="Secret until the game ends.")
+    salt = models.CharField(
+        max_length=64,
+        blank=True,
+        default=game_salt,
+        help_text=(
+            "32 random bytes in hex, secret until the game ends, mixed with the seed into every "
+            "shuffle; empty for games begun before fair decks (docs/fairness.md)."
+        ),
+    )
+    last_hash = models.CharField(
+        max_length=64,
+        default=ZERO_HASH,
+        help_text="The hash of event `version` (the chain's head).",
+    )
     bot_takeover = models.BooleanField(
         default=False, help_text="A seat that forfeits is played on by a basic bot."
     )
@@ -158,6 +179,10 @@ class Event(models.Model):
     type = models.CharField(max_length=32)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     data = models.JSONField(default=dict)
+    hash = models.CharField(
+        max_length=64,
+        help_text="sha256(previous hash + canonical event) in hex (games.fairness.event_hash).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

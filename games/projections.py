@@ -70,7 +70,14 @@ def project_summary(game: Game, state: engine.GameState) -> None:
 
 
 def _summary(game: Game) -> tuple[object, ...]:
-    return (game.version, game.state, game.status, game.winner_seat, game.current_seat)
+    return (
+        game.version,
+        game.state,
+        game.status,
+        game.winner_seat,
+        game.current_seat,
+        game.last_hash,
+    )
 
 
 def _stored(game: Game, seats: int) -> tuple[Projection, bool]:
@@ -102,6 +109,7 @@ def rebuild_game(game: Game) -> bool:
         checkpoints.rebuild(game, log)
         before = _summary(game)
         game.version = rows[-1].seq
+        game.last_hash = rows[-1].hash
         project_summary(game, state)
         stored, created = _stored(game, state.players)
         differences = changes(stored, projection_of(state))

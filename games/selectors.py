@@ -16,6 +16,7 @@ from games import checkpoints, engine
 from games.engine import shapes
 from games.engine.snapshot import state_from_data
 from games.eventstore import parse_game_id
+from games.fairness import commitment
 from games.models import Event, Game, GameStatus, Seat
 from unoservice.errors import DomainError
 
@@ -121,6 +122,19 @@ def view_of_state(
     return shown
 
 
+def fairness_of(game: Game) -> dict[str, Any]:
+    """The deck commitment, shown from the game's creation on, and what it commits to, shown once
+    the game is finished (docs/fairness.md). Nothing else derived from the salt is ever shown
+    before: a view, an event, a stream frame or a notification holding it would tell the deck."""
+    shown: dict[str, Any] = {
+        "deck_commitment": commitment(game.seed, game.salt) if game.salt else None
+    }
+    if game.status == GameStatus.FINISHED:
+        shown["seed"] = game.seed
+        shown["salt"] = game.salt or None
+    return shown
+
+
 def game_view(game: Game, player: Player, state: engine.GameState | None = None) -> dict[str, Any]:
     """The game view of the contract, as ``player`` may see it.
 
@@ -141,6 +155,7 @@ def game_view(game: Game, player: Player, state: engine.GameState | None = None)
         "status": game.status,
         "version": game.version,
         "settings": settings_of(game),
+        **fairness_of(game),
         "created_by": game.created_by_id,
         "created_at": game.created_at.isoformat(),
         **body,
@@ -205,18 +220,65 @@ def _event_body(row: Event, seat: int | None, revealed: bool) -> dict[str, Any]:
     shown = engine.event_view(
         {"type": row.type, "seat": row.seat, "data": row.data}, seat, revealed
     )
-    return {
+    body = {
         "seq": row.seq,
         "type": row.type,
         "seat": row.seat,
         "at": row.created_at.isoformat(),
         "data": shown["data"],
     }
+    if revealed:
+        # Only once every card is shown: with the previous hash known, the hash of an event that
+        # hides a drawn card would tell that card to whoever tries the 54 codes (docs/fairness.md).
+        body["hash"] = row.hash
+    return body
 
 
 def event_body(row: Event, seat: int | None, revealed: bool) -> dict[str, Any]:
     """One stored event as ``seat`` may see it: the rendering of the event log and the streams."""
     return _event_body(row, seat, revealed)
+
+
+def game_export(game: Game) -> dict[str, Any]:
+    """A finished game as one document (``shapes.GameExport``): every event as stored, with its
+    hash, and the seed and salt the deck commitment commits to (``games.fairness`` checks it)."""
+    if game.status != GameStatus.FINISHED or game.state is None:
+        raise DomainError(
+            "game_not_finished",
+            f"The game is {game.status}: its export (and its seed and salt) waits for its end.",
+        )
+    state = state_from_data(game.state)
+    seats = []
+    for entry in view_of_state(game, state, None)["seats"]:
+        seat = {
+            "seat": entry["seat"],
+            "player": entry["player"],
+            "score": entry["score"],
+            "status": entry["status"],
+        }
+        for extra in ("team", "bot"):
+            if extra in entry:
+                seat[extra] = entry[extra]
+        seats.append(seat)
+    rows = Event.objects.filter(game=game).order_by("seq")
+    return {
+        "id": str(game.id),
+        "settings": settings_of(game),
+        "seats": seats,
+        "events": [
+            {
+                "seq": row.seq,
+                "type": row.type,
+                "seat": row.seat,
+                "at": row.created_at.isoformat(),
+                "data": row.data,
+                "hash": row.hash,
+            }
+            for row in rows
+        ],
+        **fairness_of(game),
+        "winner_seat": game.winner_seat,
+    }
 
 
 def game_events(game: Game, player: Player, *, after: int, limit: int) -> list[dict[str, Any]]:
@@ -245,5 +307,6 @@ def game_replay(game: Game, player: Player, *, at: int) -> dict[str, Any]:
         "status": state.status,
         "version": at,
         "settings": settings_of(game),
+        **fairness_of(game),
         **body,
     }

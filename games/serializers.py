@@ -469,6 +469,7 @@ class ReplayQuerySerializer(StrictSerializer):
 
 GameViewSerializer = ref("GameView")
 EventPageSerializer = ref("EventPage")
+GameExportSerializer = ref("GameExport")
 
 
 @extend_schema_field(ref("Settings"))

@@ -16,4 +16,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<str:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
     path("games/<str:game_id>/replay/", apis.GameReplayApi.as_view(), name="game-replay"),
     path("games/<str:game_id>/rematch/", apis.GameRematchApi.as_view(), name="game-rematch"),
+    path("games/<str:game_id>/export/", apis.GameExportApi.as_view(), name="game-export"),
 ]

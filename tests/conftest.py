@@ -16,3 +16,13 @@ def _seeds_from_players(settings: Settings) -> None:
     """Players may give a seed in tests (only staff may in production, tests/hostile checks it):
     the suites reproduce games played by ordinary players."""
     settings.UNO_SEEDS_FROM_PLAYERS = True
+
+
+TEST_SALT = "5a" * 32
+
+
+@pytest.fixture(autouse=True)
+def _fixed_salt(settings: Settings) -> None:
+    """Every game gets one known salt in tests, so that a seed deals the same cards every run
+    (games are salted at random in production: tests/fairness turns this off)."""
+    settings.UNO_TEST_SALT = TEST_SALT

@@ -39,7 +39,9 @@ SERVICE_CODES: dict[str, Code] = {
     "already_seated": Code(409, "The caller already has a seat in this game."),
     "game_full": Code(409, "Every seat of the game is taken."),
     "game_not_waiting": Code(409, "The game has started or was abandoned."),
-    "game_not_finished": Code(409, "The call needs a finished game (a rematch)."),
+    "game_not_finished": Code(
+        409, "The call needs a finished game (a rematch; an export, its seed and salt)."
+    ),
     "not_enough_players": Code(409, "A game starts with 2 or more seated."),
     "version_conflict": Code(409, "The game has moved past the action's expected_version."),
     "username_taken": Code(409, "The username is taken, ignoring case."),

@@ -257,6 +257,10 @@ UNO_MAX_WAITING_GAMES = env_int("UNO_MAX_WAITING_GAMES", 5)
 # every hand. Tests and benchmarks turn this on to reproduce games played by ordinary players;
 # never in production.
 UNO_SEEDS_FROM_PLAYERS = env_bool("UNO_SEEDS_FROM_PLAYERS", False)
+# Every game's secret salt is random (docs/fairness.md); tests and benchmarks set one fixed salt
+# (64 hex digits) so that a given seed deals the same cards again. Never in production: with a
+# known salt, a known seed tells every hand.
+UNO_TEST_SALT = os.environ.get("UNO_TEST_SALT") or None
 
 # Browser clients on other origins (token auth: no cookies cross origins).
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])

@@ -87,7 +87,9 @@ def _own_move(state: GameState, seat: int, data: Mapping[str, Any]) -> dict[str,
 
 @applies("game_started")
 def _game_started(state: GameState, seat: int, data: GameStartedData) -> GameState:
-    return initial_state(data["players"], options_from_data(data["options"]), data["seed"])
+    return initial_state(
+        data["players"], options_from_data(data["options"]), data["seed"], data.get("salt", "")
+    )
 
 
 @applies("round_started")

@@ -102,9 +102,17 @@ class Turn:
 # --- small rules ---------------------------------------------------------------------------
 
 
+def rng_key(seed: int, salt: str, shuffles: int) -> str:
+    """The key of a game's random choice number ``shuffles`` (docs/fairness.md): the seed mixed
+    with the secret salt, so that a seed known to anyone predicts no deck. A game begun before
+    fair decks has no salt and keeps the key its shuffles were made with."""
+    return f"{seed}:{salt}:{shuffles}" if salt else f"{seed}:{shuffles}"
+
+
 def _rng(state: GameState) -> random.Random:
-    """The random source of the game's next random choice: fixed by the seed and the count."""
-    return random.Random(f"{state.seed}:{state.shuffles}")
+    """The random source of the game's next random choice: fixed by the seed, the salt and the
+    count (``random.Random`` hashes a string key with SHA-512)."""
+    return random.Random(rng_key(state.seed, state.salt, state.shuffles))
 
 
 def next_seat(state: GameState, seat: int, steps: int = 1, direction: int | None = None) -> int:
@@ -238,9 +246,16 @@ def _invalid(detail: str) -> IllegalMove:
 
 
 def start_game(
-    players: int, options: Options, seed: int, deck: Sequence[str] | None = None
+    players: int,
+    options: Options,
+    seed: int,
+    deck: Sequence[str] | None = None,
+    salt: str = "",
 ) -> list[Event]:
-    """The events that create a game of ``players`` seats and deal its first round."""
+    """The events that create a game of ``players`` seats and deal its first round.
+
+    ``salt`` (hex, secret until the game ends) is mixed with ``seed`` into every shuffle.
+    """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise _invalid(f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
     if deck is not None:
@@ -248,7 +263,10 @@ def start_game(
     check_teams(players, options)
     turn = Turn.__new__(Turn)
     turn.events = []
-    first = event("game_started", None, players=players, options=options.to_data(), seed=seed)
+    salted = {"salt": salt} if salt else {}
+    first = event(
+        "game_started", None, players=players, options=options.to_data(), seed=seed, **salted
+    )
     turn.state = apply(None, first)
     turn.events.append(first)
     _start_round(turn, number=1, dealer=players - 1, deck=deck)

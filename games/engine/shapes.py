@@ -160,6 +160,15 @@ class GameStartedData(TypedDict):
     players: int
     options: Annotated[dict[str, Any], Doc("target_score, max_timeouts and the house rules.")]
     seed: Annotated[int, SECRET]
+    salt: NotRequired[
+        Annotated[
+            str,
+            SECRET,
+            Doc(
+                "32 random bytes in hex, mixed with the seed into every shuffle (docs/fairness.md)."
+            ),
+        ]
+    ]
 
 
 class RoundStartedData(TypedDict):
@@ -449,6 +458,25 @@ class PlayView(TypedDict):
 GAME_STATUSES: Final = ("waiting", "active", "finished", "abandoned")
 
 
+Hash = Annotated[str, Doc("64 hex digits (SHA-256).")]
+DeckCommitment = Annotated[
+    Hash | None,
+    Doc(
+        'sha256(f"{seed}:{salt}") in hex, fixed when the game is created, before the first deal: '
+        "the finished game reveals the seed and salt to check it against (docs/fairness.md). "
+        "Null for games begun before fair decks."
+    ),
+]
+RevealedSeed = Annotated[int, Doc("Finished games only: the seed every shuffle followed.")]
+RevealedSalt = Annotated[
+    str | None,
+    Doc(
+        "Finished games only: the secret salt (32 bytes in hex) mixed with the seed into every "
+        "shuffle; null for games begun before fair decks."
+    ),
+]
+
+
 class GameView(TypedDict):
     """One game as the caller may see it: the engine's ``PlayView`` and the game's own fields."""
 
@@ -456,6 +484,9 @@ class GameView(TypedDict):
     status: Annotated[str, Enum("GameStatusEnum", GAME_STATUSES)]
     version: Annotated[int, Doc("The seq of the last event.")]
     settings: Settings
+    deck_commitment: DeckCommitment
+    seed: NotRequired[RevealedSeed]
+    salt: NotRequired[RevealedSalt]
     created_by: NotRequired[int]
     created_at: NotRequired[Annotated[str, Format("date-time")]]
     seats: list[SeatView]
@@ -481,6 +512,52 @@ class GameView(TypedDict):
             Doc("Once a player asked for a rematch (POST .../rematch/): the new game's id."),
         ]
     ]
+
+
+class ExportedSeat(TypedDict):
+    seat: int
+    player: PlayerRef
+    score: int
+    status: Annotated[SeatStatus, Enum("SeatStatusEnum", ("playing", "forfeited", "out"))]
+    team: NotRequired[Annotated[int, Doc("With teams: the seat's team, seat % teams.")]]
+    bot: NotRequired[Annotated[str, Enum("BotLevelEnum", BOT_LEVELS)]]
+
+
+class ExportedEvent(TypedDict):
+    """One event exactly as the log stores it: every field revealed, nothing derived."""
+
+    seq: int
+    type: Annotated[str, Enum("EventTypeEnum", tuple(EVENT_DATA))]
+    seat: int | None
+    at: Annotated[str, Format("date-time")]
+    data: Annotated[
+        dict[str, Any],
+        Doc(
+            "The data of the event type's component (the event log's), every hidden field "
+            "present and without the fields only viewers see (count, draw_pile_count, hand)."
+        ),
+    ]
+    hash: Annotated[
+        Hash,
+        Doc(
+            "sha256(previous event's hash + canonical JSON of seq, type, seat and data) in hex; "
+            "the first event's previous hash is 64 zeros (docs/fairness.md)."
+        ),
+    ]
+
+
+class GameExport(TypedDict):
+    """A finished game as one document: what a replay viewer, an analysis tool and
+    ``manage.py verify_game`` read (docs/fairness.md)."""
+
+    id: Annotated[str, Format("uuid")]
+    settings: Settings
+    seats: list[ExportedSeat]
+    events: Annotated[list[ExportedEvent], Doc("Every event of the game, in seq order.")]
+    seed: RevealedSeed
+    salt: RevealedSalt
+    deck_commitment: DeckCommitment
+    winner_seat: int | None
 
 
 def seat_view(seat: int, player: PlayerRef | None) -> SeatView:

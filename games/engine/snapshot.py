@@ -55,6 +55,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "winner": state.winner,
         "given_deck": state.given_deck,
         "winner_team": state.winner_team,
+        "salt": state.salt,
     }
 
 
@@ -96,4 +97,5 @@ def state_from_data(data: dict[str, Any]) -> GameState:
         winner=data["winner"],
         given_deck=data["given_deck"],
         winner_team=data.get("winner_team"),
+        salt=data.get("salt", ""),
     )

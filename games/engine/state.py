@@ -70,6 +70,9 @@ class GameState:
     winner: int | None
     given_deck: bool  # the current round was dealt from a deck given at creation
     winner_team: int | None = None  # with teams: the team that won the game
+    # The game's secret salt (hex), mixed with the seed into every shuffle: a seed known to
+    # someone predicts no deck. Empty for games begun before fair decks (docs/fairness.md).
+    salt: str = ""
 
     @property
     def top_card(self) -> str | None:
@@ -88,7 +91,7 @@ class GameState:
         return new
 
 
-def initial_state(players: int, options: Options, seed: int) -> GameState:
+def initial_state(players: int, options: Options, seed: int, salt: str = "") -> GameState:
     return GameState(
         players=players,
         options=options,
@@ -114,4 +117,5 @@ def initial_state(players: int, options: Options, seed: int) -> GameState:
         last_round=None,
         winner=None,
         given_deck=False,
+        salt=salt,
     )

@@ -9,6 +9,7 @@ import pytest
 
 from games import engine
 from games.engine.bots import choose
+from tests.support.fairness import fairness_fields
 from tests.support.players import Player
 from tests.support.table import create_game, db_log, game_url, ok, play_to_end, refused, start_table
 
@@ -29,7 +30,14 @@ def expected_replay(
     shown.pop("status")
     for entry in shown["seats"]:
         entry["player"] = names[entry["seat"]]
-    return {"id": table_id, "status": state.status, "version": at, "settings": settings, **shown}
+    return {
+        "id": table_id,
+        "status": state.status,
+        "version": at,
+        "settings": settings,
+        **fairness_fields(table_id),
+        **shown,
+    }
 
 
 def test_replay_at_every_seq_of_a_finished_game(players: list[Player], outsider: Player) -> None:

@@ -60,6 +60,8 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         # Issue 16: codes (guessing them) and quick match, with the joins' rate.
         ("/api/v1/games/join-by-code/", "post"),
         ("/api/v1/matchmaking/", "post"),
+        # Issue 16: an export (every event of a game) is throttled as a replay is.
+        ("/api/v1/games/{game_id}/export/", "get"),
     }
 
 

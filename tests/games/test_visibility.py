@@ -14,6 +14,7 @@ import pytest
 
 from games import engine
 from games.engine.bots import choose
+from tests.support.fairness import chained, fairness_fields
 from tests.support.players import MakePlayer, Player
 from tests.support.table import Table, db_log, db_state, deck_table, log_size, ok, start_table
 from tests.support.visibility import (
@@ -90,6 +91,8 @@ class Watcher:
     def check_view(self, body: dict[str, Any], seat: int | None) -> None:
         state = db_state(self.table.id)
         assert (body["version"], body["version"]) == log_size(self.table.id)
+        fair = ("deck_commitment", "seed", "salt")
+        assert {key: body[key] for key in fair if key in body} == fairness_fields(self.table.id)
         if state.status == "finished":
             assert body["revealed"]["seed"] == state.seed
         else:
@@ -108,9 +111,11 @@ class Watcher:
         assert page["version"] == len(log)
         assert [e["seq"] for e in page["events"]] == list(range(after + 1, len(log) + 1))
         finished = db_state(self.table.id).status == "finished"
+        hashes = chained([{"seq": seq, **raw} for seq, raw in enumerate(log, 1)])
         for shown in page["events"]:
             raw = log[shown["seq"] - 1]
             if finished:  # everything shown, with the counts every viewer gets
+                assert shown["hash"] == hashes[shown["seq"] - 1]
                 assert shown["data"] == engine.event_view(raw, seat, True)["data"]
                 assert shown["data"].items() >= raw["data"].items()
             else:

@@ -80,6 +80,12 @@ def test_the_admin_hides_cards_of_unfinished_games_from_staff(make_player: MakeP
     assert all(card in my_page for card in mine.cards)
     assert seed not in started_page
     assert "deck" not in dealt_page
+    # Nor what derives the deck: the salt, or an event's hash (issue 16, docs/fairness.md).
+    game = Game.objects.get(pk=table.id)
+    game_page = change_page(admin, "game", table.id)
+    for page in (game_page, started_page, dealt_page):
+        assert game.salt not in page and game.last_hash not in page
+        assert started.hash not in page and dealt.hash not in page
 
     resigned = table.players[1].client.post(table.url("resign"))
     assert resigned.status_code == 200, resigned.content
@@ -88,3 +94,4 @@ def test_the_admin_hides_cards_of_unfinished_games_from_staff(make_player: MakeP
     assert f"/admin/games/hand/{theirs.pk}/" in admin.get("/admin/games/hand/").content.decode()
     assert seed in change_page(admin, "event", started.pk), "a finished game shows everything"
     assert "deck" in change_page(admin, "event", dealt.pk)
+    assert dealt.hash in change_page(admin, "event", dealt.pk)

@@ -8,6 +8,7 @@ below walk whole responses, so a card that turns up anywhere unexpected fails th
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -42,12 +43,22 @@ def numbers(value: Any) -> set[int]:
     }
 
 
+def assert_no_secret(body: Any, state: engine.GameState) -> None:
+    """Nothing in ``body`` (a view, an event, a frame, a notification) tells the deck of an
+    unfinished game: not its salt, no seed, no event's hash (docs/fairness.md)."""
+    text = json.dumps(body)
+    assert not state.salt or state.salt not in text, "the salt leaked"
+    keys = {str(p) for path, _ in leaves(body) for p in path}
+    assert not keys & {"salt", "seed", "hash"}, keys & {"salt", "seed", "hash"}
+
+
 def assert_view_hides(body: dict[str, Any], state: engine.GameState, seat: int | None) -> None:
     """``body`` (a game view or a replay of an unfinished game) shows ``seat`` nothing hidden."""
     assert state.status == "active"
     assert "revealed" not in body, body["revealed"]
     assert all("hand" not in entry for entry in body["seats"])
     assert state.seed not in numbers(body), "the seed leaked"
+    assert_no_secret(body, state)
     rnd = body["round"]
     assert isinstance(rnd["draw_pile"], int) and rnd["draw_pile"] == len(state.draw_pile)
     assert isinstance(rnd["discard_pile"], int)
@@ -139,8 +150,9 @@ def assert_event_hides(shown: dict[str, Any], raw: dict[str, Any], seat: int | N
         assert rule is not None, f"{card} shown to seat {seat} at {kind}.{path}"
         if rule != "public":
             assert rule(raw, seat), f"{card} shown to seat {seat} at {kind}.{path}"
+    assert "hash" not in shown, "an event's hash would tell its hidden cards"
     if kind == "game_started":
-        assert "seed" not in data
+        assert "seed" not in data and "salt" not in data
     elif kind == "round_started":
         assert "deck" not in data
         assert data.get("hand") == _dealt(raw, seat)
@@ -187,4 +199,7 @@ def assert_view_is_engine_view(
         "settings",
         "created_by",
         "created_at",
+        "deck_commitment",  # and once finished, what it commits to:
+        "seed",
+        "salt",
     }
