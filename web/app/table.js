@@ -20,7 +20,6 @@ import { clockText, ruleSummary } from './rules.js';
  * them.
  * @typedef {{bank?: number | null, on_vacation_until?: string | null}} SeatExtras
  * @typedef {{bank_runs_out_at?: string | null}} RoundExtras
- * @typedef {{deck_commitment?: string | null, seed?: number, salt?: string | null}} GameExtras
  */
 
 /** @type {Color[]} */
@@ -321,7 +320,7 @@ export async function tablePage(root, gameId) {
     const yours = !!(current && me && current.player.id === me.id);
     const settings = v.settings;
     const rules = ruleSummary(settings.rules, currentLang() === 'pt' ? 1 : 0);
-    const commitment = /** @type {GameView & GameExtras} */ (v).deck_commitment;
+    const commitment = v.deck_commitment;
     return h('div', { class: 'table-head' },
       h('h1', {}, round ? t('round_n', { n: round.number }) : t('waiting_players')),
       v.status === 'active' && current
@@ -565,14 +564,13 @@ export async function tablePage(root, gameId) {
       : v.winner_team !== undefined && v.winner_team !== null && v.settings.teams
         ? t('game_over_team', { n: v.winner_team + 1 })
         : v.winner_seat !== null ? t('game_over', { name: nameOf(v.winner_seat) }) : '';
-    const extras = /** @type {GameView & GameExtras} */ (v);
     return h('section', { class: 'end panel', 'data-region': 'end' },
       h('h2', {}, text),
       h('div', { class: 'actions' },
         seated && v.status === 'finished' ? h('button', { type: 'button', class: 'primary', onclick: () => void lobbyCall(() => gameCall(gameId, 'rematch')) }, t('rematch')) : null,
         h('a', { class: 'button', href: `#/replay/${gameId}` }, t('replay')),
         v.status === 'finished' ? h('button', { type: 'button', onclick: () => void download() }, t('export')) : null),
-      extras.deck_commitment && extras.seed !== undefined && extras.salt ? fairness(extras.deck_commitment, extras.seed, extras.salt) : null);
+      v.deck_commitment && v.seed !== undefined && v.salt ? fairness(v.deck_commitment, v.seed, v.salt) : null);
   };
 
   /** The finished game as one JSON document (the export), saved as a file. */

@@ -153,6 +153,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{game_id}/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished game as one document, to replay and verify
+         * @description Settings, seats, every event as stored (every card revealed) with its `hash`, and the `seed` and `salt` the `deck_commitment` commits to. `manage.py verify_game` and `python -m games.fairness EXPORT.json` check it: docs/fairness.md.
+         */
+        get: operations["games_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{game_id}/join/": {
         parameters: {
             query?: never;
@@ -1127,6 +1147,8 @@ export interface components {
             };
             /** @description Hidden once the game is finished. */
             seed?: number;
+            /** @description 32 random bytes in hex, mixed with the seed into every shuffle (docs/fairness.md). Hidden once the game is finished. */
+            salt?: string;
         };
         GameStartedEvent: {
             seq: number;
@@ -1139,6 +1161,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["GameStartedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         RoundStartedData: {
             number: number;
@@ -1163,6 +1187,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["RoundStartedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         StarterReturnedData: {
             /** @description A wild-draw4 turned as starter goes back. */
@@ -1181,6 +1207,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["StarterReturnedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         StarterTurnedData: {
             card: components["schemas"]["CardEnum"];
@@ -1196,6 +1224,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["StarterTurnedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         TurnChangedData: {
             /** @description The seat that must act now. */
@@ -1270,6 +1300,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["TurnChangedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         CardPlayedData: {
             /** @description The cards played, the last on top. */
@@ -1294,6 +1326,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["CardPlayedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         CardsDrawnData: {
             /** @description Shown to the seat of this object only, to everyone once the game is finished. */
@@ -1316,6 +1350,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["CardsDrawnData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         /** @description zero_discards_color: the other cards of the played 0's colour go under it, face up. */
         ColorDiscardedData: {
@@ -1335,6 +1371,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["ColorDiscardedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         /** @description two_gives: the player of a 2 gives cards of their hand to ``target``. */
         CardsGivenData: {
@@ -1358,6 +1396,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["CardsGivenData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         PileReshuffledData: {
             /** @description The new order, top first. Hidden once the game is finished. */
@@ -1376,6 +1416,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["PileReshuffledData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         PassedData: {
             auto?: boolean;
@@ -1391,6 +1433,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["PassedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         ChallengedData: {
             /** @description The seat that played the wild-draw4. */
@@ -1412,6 +1456,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["ChallengedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         ColorChosenData: {
             color: components["schemas"]["ColorEnum"];
@@ -1428,6 +1474,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["ColorChosenData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         UnoSaidData: Record<string, never>;
         UnoSaidEvent: {
@@ -1441,6 +1489,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["UnoSaidData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         UnoCaughtData: {
             target: number;
@@ -1456,6 +1506,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["UnoCaughtData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         HandsSwappedData: {
             target: number;
@@ -1471,6 +1523,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["HandsSwappedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         HandsRotatedData: {
             /** @enum {integer} */
@@ -1487,6 +1541,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["HandsRotatedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         TimedOutData: {
             /** @description Consecutive timeouts of the seat. */
@@ -1503,6 +1559,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["TimedOutData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         WentOutData: Record<string, never>;
         WentOutEvent: {
@@ -1516,6 +1574,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["WentOutData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         ForfeitedData: {
             /** @enum {string} */
@@ -1536,6 +1596,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["ForfeitedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         RoundEndedData: {
             number: number;
@@ -1556,6 +1618,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["RoundEndedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         GameEndedData: {
             winner_seat: number;
@@ -1575,6 +1639,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["GameEndedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         Event: components["schemas"]["GameStartedEvent"] | components["schemas"]["RoundStartedEvent"] | components["schemas"]["StarterReturnedEvent"] | components["schemas"]["StarterTurnedEvent"] | components["schemas"]["TurnChangedEvent"] | components["schemas"]["CardPlayedEvent"] | components["schemas"]["CardsDrawnEvent"] | components["schemas"]["ColorDiscardedEvent"] | components["schemas"]["CardsGivenEvent"] | components["schemas"]["PileReshuffledEvent"] | components["schemas"]["PassedEvent"] | components["schemas"]["ChallengedEvent"] | components["schemas"]["ColorChosenEvent"] | components["schemas"]["UnoSaidEvent"] | components["schemas"]["UnoCaughtEvent"] | components["schemas"]["HandsSwappedEvent"] | components["schemas"]["HandsRotatedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["WentOutEvent"] | components["schemas"]["ForfeitedEvent"] | components["schemas"]["RoundEndedEvent"] | components["schemas"]["GameEndedEvent"];
         EventPage: {
@@ -1592,6 +1658,12 @@ export interface components {
             /** @description The seq of the last event. */
             version: number;
             settings: components["schemas"]["Settings"];
+            /** @description sha256(f"{seed}:{salt}") in hex, fixed when the game is created, before the first deal: the finished game reveals the seed and salt to check it against (docs/fairness.md). Null for games begun before fair decks. */
+            deck_commitment: string | null;
+            /** @description Finished games only: the seed every shuffle followed. */
+            seed?: number;
+            /** @description Finished games only: the secret salt (32 bytes in hex) mixed with the seed into every shuffle; null for games begun before fair decks. */
+            salt?: string | null;
             created_by?: number;
             /** Format: date-time */
             created_at?: string;
@@ -1713,6 +1785,47 @@ export interface components {
             draw_pile: components["schemas"]["CardEnum"][];
             seed: number;
         };
+        /** @description A finished game as one document: what a replay viewer, an analysis tool and ``manage.py verify_game`` read (docs/fairness.md). */
+        GameExport: {
+            /** Format: uuid */
+            id: string;
+            settings: components["schemas"]["Settings"];
+            seats: components["schemas"]["ExportedSeat"][];
+            /** @description Every event of the game, in seq order. */
+            events: components["schemas"]["ExportedEvent"][];
+            /** @description Finished games only: the seed every shuffle followed. */
+            seed: number;
+            /** @description Finished games only: the secret salt (32 bytes in hex) mixed with the seed into every shuffle; null for games begun before fair decks. */
+            salt: string | null;
+            /** @description sha256(f"{seed}:{salt}") in hex, fixed when the game is created, before the first deal: the finished game reveals the seed and salt to check it against (docs/fairness.md). Null for games begun before fair decks. */
+            deck_commitment: string | null;
+            winner_seat: number | null;
+        };
+        ExportedSeat: {
+            seat: number;
+            player: components["schemas"]["PlayerRef"];
+            score: number;
+            status: components["schemas"]["SeatStatusEnum"];
+            /** @description With teams: the seat's team, seat % teams. */
+            team?: number;
+            bot?: components["schemas"]["BotLevelEnum"];
+        };
+        /** @description One event exactly as the log stores it: every field revealed, nothing derived. */
+        ExportedEvent: {
+            seq: number;
+            type: components["schemas"]["EventTypeEnum"];
+            seat: number | null;
+            /** Format: date-time */
+            at: string;
+            /** @description The data of the event type's component (the event log's), every hidden field present and without the fields only viewers see (count, draw_pile_count, hand). */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description 64 hex digits (SHA-256). sha256(previous event's hash + canonical JSON of seq, type, seat and data) in hex; the first event's previous hash is 64 zeros (docs/fairness.md). */
+            hash: string;
+        };
+        /** @enum {string} */
+        EventTypeEnum: "game_started" | "round_started" | "starter_returned" | "starter_turned" | "turn_changed" | "card_played" | "cards_drawn" | "color_discarded" | "cards_given" | "pile_reshuffled" | "passed" | "challenged" | "color_chosen" | "uno_said" | "uno_caught" | "hands_swapped" | "hands_rotated" | "timed_out" | "went_out" | "forfeited" | "round_ended" | "game_ended";
     };
     responses: never;
     parameters: never;
@@ -2383,6 +2496,76 @@ export interface operations {
             };
         };
     };
+    games_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameExport"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `game_not_finished`: The call needs a finished game (a rematch; an export, its seed and salt). Codes: game_not_finished. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     games_join: {
         parameters: {
             query?: never;
@@ -2567,7 +2750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `game_not_finished`: The call needs a finished game (a rematch). `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_not_finished, too_many_waiting_games. */
+            /** @description `game_not_finished`: The call needs a finished game (a rematch; an export, its seed and salt). `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_not_finished, too_many_waiting_games. */
             409: {
                 headers: {
                     [name: string]: unknown;
