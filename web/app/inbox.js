@@ -98,6 +98,7 @@ function toast(note) {
   const item = h('div', { class: 'toast', 'data-kind': note.kind },
     h('a', { href: note.game ? `#/game/${note.game}` : '#/inbox' }, t(KINDS[note.kind] ?? 'notifications')),
     h('button', { type: 'button', class: 'link', 'aria-label': 'Dismiss', onclick: () => item.remove() }, '×'));
+  while (box.children.length >= 3) box.firstElementChild?.remove();
   box.append(item);
   setTimeout(() => item.remove(), 8000);
 }

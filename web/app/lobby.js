@@ -15,7 +15,7 @@ import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 /**
  * The create body's fields of the tables and clocks issue (api.md), typed here until the schema
  * has them; the intersection stays right once it does.
- * @typedef {{private?: boolean, clock?: {type: 'bank', initial?: number, increment?: number, max?: number}}} CreateExtras
+ * @typedef {{clock?: {type: 'bank', initial?: number, increment?: number, max?: number}}} CreateExtras
  */
 
 const TIMEOUTS = [15, 30, 60, 300, 3600, 86400, 259200];
@@ -122,7 +122,7 @@ function quickMatch() {
     alert.textContent = '';
     button.disabled = true;
     try {
-      /** @type {{players: number, rules: RulesRequest, fill_with_bots_after?: number}} */
+      /** @type {import('./api.js').Schemas['MatchmakingRequest']} */
       const body = { players: Number(players.value), rules: {} };
       if (wait.value !== '') body.fill_with_bots_after = Number(wait.value);
       /** @type {GameView} */

@@ -6,13 +6,9 @@ import { t } from './i18n.js';
 
 /** @typedef {import('./api.js').PublicProfile} PublicProfile */
 /** @typedef {import('./api.js').OwnProfile} OwnProfile */
-/**
- * The rating of the tables issue (api.md: `rating: {mu, sigma, ordinal}`), typed here until the
- * schema has it.
- * @typedef {{mu: number, sigma: number, ordinal: number}} Rating
- * @typedef {{rank: number, player: {id: number, username: string}, rating: Rating, games_played: number, games_won: number, bot?: string}} Ranked
- * @typedef {{count: number, next: string | null, results: Ranked[]}} RankedPage
- */
+/** @typedef {import('./api.js').Schemas['Rating']} Rating */
+/** @typedef {import('./api.js').Schemas['LeaderboardEntry']} Ranked */
+/** @typedef {import('./api.js').Schemas['LeaderboardPage']} RankedPage */
 
 /** Names seen in lists, so a profile link can carry a name (#/players/alice). */
 const known = new Map();
@@ -49,8 +45,8 @@ async function resolve(ref) {
   return null;
 }
 
-/** @param {Rating | undefined} rating */
-const ratingText = (rating) => (rating ? rating.ordinal.toFixed(1) : '–');
+/** @param {Rating} rating */
+const ratingText = (rating) => rating.ordinal.toFixed(1);
 
 /**
  * @param {HTMLElement} root
@@ -65,15 +61,15 @@ export async function profilePage(root, ref) {
       return;
     }
     const me = session();
-    /** @type {(PublicProfile | OwnProfile) & {rating?: Rating}} */
+    /** @type {PublicProfile | OwnProfile} */
     const profile = await call('GET', me && me.id === id ? 'players/me/' : `players/${id}/`);
     const stats = profile.stats;
     render(root, h('section', { class: 'panel profile', 'data-player': profile.username },
       h('h1', {}, profile.username),
       h('p', { class: 'muted' }, t('joined_on', { date: new Date(profile.date_joined).toLocaleDateString() })),
       h('dl', { class: 'stats' },
-        profile.rating ? [h('dt', {}, t('rating')), h('dd', { 'data-rating': profile.rating.ordinal }, ratingText(profile.rating),
-          h('span', { class: 'muted small' }, ` (μ ${profile.rating.mu.toFixed(1)}, σ ${profile.rating.sigma.toFixed(1)})`))] : null,
+        [h('dt', {}, t('rating')), h('dd', { 'data-rating': profile.rating.ordinal }, ratingText(profile.rating),
+          h('span', { class: 'muted small' }, ` (μ ${profile.rating.mu.toFixed(1)}, σ ${profile.rating.sigma.toFixed(1)})`))],
         h('dt', {}, t('games_played')), h('dd', {}, stats.games_played),
         h('dt', {}, t('games_won')), h('dd', {}, stats.games_won),
         h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),

@@ -20,7 +20,6 @@ import { clockText, ruleSummary } from './rules.js';
  * them.
  * @typedef {{bank?: number | null, on_vacation_until?: string | null}} SeatExtras
  * @typedef {{bank_runs_out_at?: string | null}} RoundExtras
- * @typedef {{invite_code?: string | null, deck_commitment?: string | null, seed?: number, salt?: string | null, rematch?: string}} GameExtras
  */
 
 /** @type {Color[]} */
@@ -59,8 +58,10 @@ export async function tablePage(root, gameId) {
   let refreshAgain = false;
 
   const alert = h('p', { role: 'alert', class: 'error', id: 'table-alert' });
+  // What a screen reader should hear when the game moves on: the turn coming to you, the end.
+  const announce = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   const board = h('div', { class: 'board' });
-  const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, board);
+  const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, announce, board);
   render(root, table);
   board.append(h('p', { class: 'muted' }, t('loading')));
 
@@ -73,7 +74,9 @@ export async function tablePage(root, gameId) {
   const apply = (next) => {
     if (view && next.version < view.version && next.status === view.status) return;
     const moved = !view || next.version !== view.version || next.status !== view.status;
+    const before = view;
     view = next;
+    if (moved) announce.textContent = announcement(before, next);
     if (moved) {
       choice = null;
       selected = [];
@@ -161,6 +164,25 @@ export async function tablePage(root, gameId) {
     } catch (error) {
       showError(error);
     }
+  };
+
+  /**
+   * @param {GameView | null} before
+   * @param {GameView} after
+   */
+  const announcement = (before, after) => {
+    const mine = (/** @type {GameView | null} */ v) => !!v && v.status === 'active' && !!v.you && v.round?.current_seat === v.you.seat;
+    if (after.status === 'finished' && before?.status !== 'finished') {
+      return after.winner_seat !== null ? t('game_over', { name: nameOf(after.winner_seat) }) : '';
+    }
+    if (after.last_round && before?.last_round?.number !== after.last_round.number && after.last_round.winner_seat !== null) {
+      return t('round_over', { n: after.last_round.number, name: nameOf(after.last_round.winner_seat) });
+    }
+    if (mine(after) && !mine(before)) {
+      const top = after.round?.top_card;
+      return top ? `${t('your_turn')}: ${cardName(top)}` : t('your_turn');
+    }
+    return '';
   };
 
   /** @param {number} seat */
@@ -276,6 +298,8 @@ export async function tablePage(root, gameId) {
     }
     if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(v, seated));
     if (v.last_round) parts.push(lastRound(v));
+    const myTurn = v.status === 'active' && !!you && round?.current_seat === you.seat;
+    document.title = myTurn ? `▶ ${t('your_turn')} · UNO` : 'UNO';
     const hadFocus = board.contains(document.activeElement);
     render(board, ...parts);
     // Keyboard users keep their place: a new choice takes the focus, and a move that removed
@@ -296,7 +320,7 @@ export async function tablePage(root, gameId) {
     const yours = !!(current && me && current.player.id === me.id);
     const settings = v.settings;
     const rules = ruleSummary(settings.rules, currentLang() === 'pt' ? 1 : 0);
-    const commitment = /** @type {GameView & GameExtras} */ (v).deck_commitment;
+    const commitment = v.deck_commitment;
     return h('div', { class: 'table-head' },
       h('h1', {}, round ? t('round_n', { n: round.number }) : t('waiting_players')),
       v.status === 'active' && current
@@ -503,7 +527,7 @@ export async function tablePage(root, gameId) {
    */
   const waitingPanel = (v, seated) => {
     const host = !!me && v.created_by === me.id;
-    const code = /** @type {GameView & GameExtras} */ (v).invite_code;
+    const code = v.invite_code;
     const level = h('select', { id: 'bot-level', 'aria-label': t('bot_level') },
       /** @type {BotLevel[]} */ (['random', 'basic', 'strong']).map((l) => h('option', { value: l, selected: l === 'basic' }, t(/** @type {'bot_basic'} */ (`bot_${l}`)))));
     const free = v.settings.max_players - v.seats.length;
@@ -517,7 +541,8 @@ export async function tablePage(root, gameId) {
           h('button', { type: 'button', onclick: async (e) => {
             const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
             try { await navigator.clipboard.writeText(invite); button.textContent = t('copied'); } catch { /* no clipboard: the field is selectable */ }
-          } }, t('copy')))
+          } }, t('copy')),
+          h('p', { class: 'muted small' }, `${t('join_code')}: `, h('code', { 'data-invite-code': code }, code)))
         : null,
       h('div', { class: 'actions' },
         !seated ? h('button', { type: 'button', class: 'primary', onclick: () => void lobbyCall(() => gameCall(gameId, 'join')) }, t('join')) : null,
@@ -539,14 +564,13 @@ export async function tablePage(root, gameId) {
       : v.winner_team !== undefined && v.winner_team !== null && v.settings.teams
         ? t('game_over_team', { n: v.winner_team + 1 })
         : v.winner_seat !== null ? t('game_over', { name: nameOf(v.winner_seat) }) : '';
-    const extras = /** @type {GameView & GameExtras} */ (v);
     return h('section', { class: 'end panel', 'data-region': 'end' },
       h('h2', {}, text),
       h('div', { class: 'actions' },
         seated && v.status === 'finished' ? h('button', { type: 'button', class: 'primary', onclick: () => void lobbyCall(() => gameCall(gameId, 'rematch')) }, t('rematch')) : null,
         h('a', { class: 'button', href: `#/replay/${gameId}` }, t('replay')),
         v.status === 'finished' ? h('button', { type: 'button', onclick: () => void download() }, t('export')) : null),
-      extras.deck_commitment && extras.seed !== undefined && extras.salt ? fairness(extras.deck_commitment, extras.seed, extras.salt) : null);
+      v.deck_commitment && v.seed !== undefined && v.salt ? fairness(v.deck_commitment, v.seed, v.salt) : null);
   };
 
   /** The finished game as one JSON document (the export), saved as a file. */
@@ -623,6 +647,7 @@ export async function tablePage(root, gameId) {
 
   await refresh();
   return () => {
+    document.title = 'UNO';
     stream?.stop();
     clearInterval(ticker);
     if (waitingPoll !== undefined) clearInterval(waitingPoll);

@@ -153,6 +153,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{game_id}/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished game as one document, to replay and verify
+         * @description Settings, seats, every event as stored (every card revealed) with its `hash`, and the `seed` and `salt` the `deck_commitment` commits to. `manage.py verify_game` and `python -m games.fairness EXPORT.json` check it: docs/fairness.md.
+         */
+        get: operations["games_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{game_id}/join/": {
         parameters: {
             query?: never;
@@ -181,6 +201,26 @@ export interface paths {
         put?: never;
         /** Leave a game that has not started */
         post: operations["games_leave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{game_id}/rematch/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play again with the same players and settings
+         * @description After a finished game, by one of its players: the first caller creates the rematch (the same settings; the game's bots seated; private, reserved for these players, who are sent `invited`), the others join it by the same call, in any order. It starts once every person has joined, with the seats in the finished game's order shifted by one (the next dealer deals). The answer is the rematch's view; the finished game's view shows its id as `rematch`.
+         */
+        post: operations["games_rematch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -255,6 +295,66 @@ export interface paths {
         get: operations["games_stream"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/join-by-code/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the next free seat of a private game by its invite code
+         * @description The code is the `invite_code` a seated player sees in the game view. A caller who already sits in the game gets its view.
+         */
+        post: operations["games_join_by_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leaderboard/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players by rating
+         * @description Every player with a finished game, by the ordinal of their OpenSkill rating (mu - 3 sigma), highest first; bots too, marked with their level.
+         */
+        get: operations["leaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/matchmaking/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quick match: a seat in a waiting public game of these settings
+         * @description Seats the caller in the oldest waiting public game with exactly these settings and a free seat, or creates one (never two half-filled games of the same settings at once). A caller already seated in such a game gets it back. With `fill_with_bots_after`, basic bots fill the free seats that many seconds from now and the game starts.
+         */
+        post: operations["matchmaking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -606,6 +706,8 @@ export interface components {
             bots?: components["schemas"]["BotLevelEnum"][];
             /** @description A seat that forfeits is played on by a basic bot. */
             bot_takeover?: boolean;
+            /** @description Left out of the lobby and seen by its seated players only (404 for others); joined by the view's invite_code (POST /api/v1/games/join-by-code/). */
+            private?: boolean;
         };
         GamePage: {
             count: number;
@@ -632,6 +734,37 @@ export interface components {
             created_at: string;
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        JoinByCodeRequest: {
+            /** @description A private game's invite_code (any case; spaces and dashes are ignored). */
+            code: string;
+        };
+        LeaderboardEntry: {
+            /** @description 1 for the highest ordinal. */
+            rank: number;
+            player: components["schemas"]["_PlayerRef"];
+            rating: components["schemas"]["Rating"];
+            /** @description Rated games: finished games sat in. */
+            games_played: number;
+            /** @description Rated games won. */
+            games_won: number;
+            /**
+             * @description A bot's level (bots only).
+             *
+             *     * `random` - random
+             *     * `basic` - basic
+             *     * `strong` - strong
+             */
+            bot?: components["schemas"]["BotLevelEnum"];
+        };
+        LeaderboardPage: {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["LeaderboardEntry"][];
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         MarkReadRequest: {
             ids?: number[];
             /** @description true: every notification of the caller. */
@@ -640,6 +773,31 @@ export interface components {
         Marked: {
             /** @description How many notifications were unread and now are read. */
             marked: number;
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        MatchmakingRequest: {
+            /** @description The number of seats of the game. */
+            players: number;
+            /** @description House rules; each one given overrides the preset's. */
+            rules?: components["schemas"]["RulesRequest"];
+            /**
+             * @description As when creating a game.
+             *
+             *     * `official` - official
+             *     * `party` - party
+             *     * `house` - house
+             * @default official
+             */
+            preset?: components["schemas"]["PresetEnum"];
+            /** @default 500 */
+            target_score?: number;
+            /**
+             * @description Seconds a seat has to act.
+             * @default 86400
+             */
+            turn_timeout?: number;
+            /** @description Seconds from now after which basic bots fill the free seats and the game starts (the earliest time any of its players asked). */
+            fill_with_bots_after?: number;
         };
         Notification: {
             /** @description Increasing: a later notification has a larger id. */
@@ -673,7 +831,13 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["Notification"][];
         };
+        /** @description The rating part of a profile (and of a leaderboard entry). */
         OwnProfile: {
+            rating: components["schemas"]["Rating"];
+            /** @description Rated games: finished games sat in. */
+            games_played: number;
+            /** @description Rated games won. */
+            games_won: number;
             id: number;
             username: string;
             /** Format: date-time */
@@ -706,7 +870,13 @@ export interface components {
          * @enum {string}
          */
         PresetEnum: "official" | "party" | "house";
+        /** @description The rating part of a profile (and of a leaderboard entry). */
         PublicProfile: {
+            rating: components["schemas"]["Rating"];
+            /** @description Rated games: finished games sat in. */
+            games_played: number;
+            /** @description Rated games won. */
+            games_won: number;
             id: number;
             username: string;
             /** Format: date-time */
@@ -739,6 +909,23 @@ export interface components {
             keys: components["schemas"]["PushKeysRequest"];
             /** Format: int64 */
             expirationTime?: number | null;
+        };
+        Rating: {
+            /**
+             * Format: double
+             * @description OpenSkill (Plackett-Luce) mean skill; 25 to start.
+             */
+            mu: number;
+            /**
+             * Format: double
+             * @description The uncertainty of mu; 25/3 to start.
+             */
+            sigma: number;
+            /**
+             * Format: double
+             * @description mu - 3 sigma: what the leaderboard orders by.
+             */
+            ordinal: number;
         };
         RegisteredPlayer: {
             id: number;
@@ -846,6 +1033,10 @@ export interface components {
         };
         WebhookList: {
             results: components["schemas"]["Webhook"][];
+        };
+        _PlayerRef: {
+            id: number;
+            username: string;
         };
         Action: components["schemas"]["PlayAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PassAction"] | components["schemas"]["ChallengeAction"] | components["schemas"]["AcceptAction"] | components["schemas"]["ColorAction"] | components["schemas"]["UnoAction"] | components["schemas"]["CatchAction"];
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
@@ -956,6 +1147,8 @@ export interface components {
             };
             /** @description Hidden once the game is finished. */
             seed?: number;
+            /** @description 32 random bytes in hex, mixed with the seed into every shuffle (docs/fairness.md). Hidden once the game is finished. */
+            salt?: string;
         };
         GameStartedEvent: {
             seq: number;
@@ -968,6 +1161,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["GameStartedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         RoundStartedData: {
             number: number;
@@ -992,6 +1187,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["RoundStartedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         StarterReturnedData: {
             /** @description A wild-draw4 turned as starter goes back. */
@@ -1010,6 +1207,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["StarterReturnedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         StarterTurnedData: {
             card: components["schemas"]["CardEnum"];
@@ -1025,6 +1224,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["StarterTurnedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         TurnChangedData: {
             /** @description The seat that must act now. */
@@ -1099,6 +1300,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["TurnChangedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         CardPlayedData: {
             /** @description The cards played, the last on top. */
@@ -1123,6 +1326,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["CardPlayedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         CardsDrawnData: {
             /** @description Shown to the seat of this object only, to everyone once the game is finished. */
@@ -1145,6 +1350,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["CardsDrawnData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         /** @description zero_discards_color: the other cards of the played 0's colour go under it, face up. */
         ColorDiscardedData: {
@@ -1164,6 +1371,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["ColorDiscardedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         /** @description two_gives: the player of a 2 gives cards of their hand to ``target``. */
         CardsGivenData: {
@@ -1187,6 +1396,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["CardsGivenData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         PileReshuffledData: {
             /** @description The new order, top first. Hidden once the game is finished. */
@@ -1205,6 +1416,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["PileReshuffledData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         PassedData: {
             auto?: boolean;
@@ -1220,6 +1433,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["PassedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         ChallengedData: {
             /** @description The seat that played the wild-draw4. */
@@ -1241,6 +1456,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["ChallengedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         ColorChosenData: {
             color: components["schemas"]["ColorEnum"];
@@ -1257,6 +1474,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["ColorChosenData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         UnoSaidData: Record<string, never>;
         UnoSaidEvent: {
@@ -1270,6 +1489,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["UnoSaidData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         UnoCaughtData: {
             target: number;
@@ -1285,6 +1506,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["UnoCaughtData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         HandsSwappedData: {
             target: number;
@@ -1300,6 +1523,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["HandsSwappedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         HandsRotatedData: {
             /** @enum {integer} */
@@ -1316,6 +1541,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["HandsRotatedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         TimedOutData: {
             /** @description Consecutive timeouts of the seat. */
@@ -1332,6 +1559,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["TimedOutData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         WentOutData: Record<string, never>;
         WentOutEvent: {
@@ -1345,6 +1574,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["WentOutData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         ForfeitedData: {
             /** @enum {string} */
@@ -1365,6 +1596,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["ForfeitedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         RoundEndedData: {
             number: number;
@@ -1385,6 +1618,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["RoundEndedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         GameEndedData: {
             winner_seat: number;
@@ -1404,6 +1639,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["GameEndedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
         };
         Event: components["schemas"]["GameStartedEvent"] | components["schemas"]["RoundStartedEvent"] | components["schemas"]["StarterReturnedEvent"] | components["schemas"]["StarterTurnedEvent"] | components["schemas"]["TurnChangedEvent"] | components["schemas"]["CardPlayedEvent"] | components["schemas"]["CardsDrawnEvent"] | components["schemas"]["ColorDiscardedEvent"] | components["schemas"]["CardsGivenEvent"] | components["schemas"]["PileReshuffledEvent"] | components["schemas"]["PassedEvent"] | components["schemas"]["ChallengedEvent"] | components["schemas"]["ColorChosenEvent"] | components["schemas"]["UnoSaidEvent"] | components["schemas"]["UnoCaughtEvent"] | components["schemas"]["HandsSwappedEvent"] | components["schemas"]["HandsRotatedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["WentOutEvent"] | components["schemas"]["ForfeitedEvent"] | components["schemas"]["RoundEndedEvent"] | components["schemas"]["GameEndedEvent"];
         EventPage: {
@@ -1421,6 +1658,12 @@ export interface components {
             /** @description The seq of the last event. */
             version: number;
             settings: components["schemas"]["Settings"];
+            /** @description sha256(f"{seed}:{salt}") in hex, fixed when the game is created, before the first deal: the finished game reveals the seed and salt to check it against (docs/fairness.md). Null for games begun before fair decks. */
+            deck_commitment: string | null;
+            /** @description Finished games only: the seed every shuffle followed. */
+            seed?: number;
+            /** @description Finished games only: the secret salt (32 bytes in hex) mixed with the seed into every shuffle; null for games begun before fair decks. */
+            salt?: string | null;
             created_by?: number;
             /** Format: date-time */
             created_at?: string;
@@ -1433,6 +1676,13 @@ export interface components {
             winner_team?: number | null;
             /** @description Finished games only. */
             revealed?: components["schemas"]["Revealed"];
+            /** @description A private game's code, shown to its seated players: POST /api/v1/games/join-by-code/ takes a seat with it. */
+            invite_code?: string;
+            /**
+             * Format: uuid
+             * @description Once a player asked for a rematch (POST .../rematch/): the new game's id.
+             */
+            rematch?: string;
         };
         Settings: {
             max_players: number;
@@ -1446,6 +1696,8 @@ export interface components {
             rules: components["schemas"]["Rules"];
             /** @description Sent when true: a forfeiting seat is played by a bot. */
             bot_takeover?: boolean;
+            /** @description Sent when true: seen by its seated players only, joined by code. */
+            private?: boolean;
         };
         /** @description House rules (see the rule book); every member is always sent. */
         Rules: {
@@ -1533,6 +1785,47 @@ export interface components {
             draw_pile: components["schemas"]["CardEnum"][];
             seed: number;
         };
+        /** @description A finished game as one document: what a replay viewer, an analysis tool and ``manage.py verify_game`` read (docs/fairness.md). */
+        GameExport: {
+            /** Format: uuid */
+            id: string;
+            settings: components["schemas"]["Settings"];
+            seats: components["schemas"]["ExportedSeat"][];
+            /** @description Every event of the game, in seq order. */
+            events: components["schemas"]["ExportedEvent"][];
+            /** @description Finished games only: the seed every shuffle followed. */
+            seed: number;
+            /** @description Finished games only: the secret salt (32 bytes in hex) mixed with the seed into every shuffle; null for games begun before fair decks. */
+            salt: string | null;
+            /** @description sha256(f"{seed}:{salt}") in hex, fixed when the game is created, before the first deal: the finished game reveals the seed and salt to check it against (docs/fairness.md). Null for games begun before fair decks. */
+            deck_commitment: string | null;
+            winner_seat: number | null;
+        };
+        ExportedSeat: {
+            seat: number;
+            player: components["schemas"]["PlayerRef"];
+            score: number;
+            status: components["schemas"]["SeatStatusEnum"];
+            /** @description With teams: the seat's team, seat % teams. */
+            team?: number;
+            bot?: components["schemas"]["BotLevelEnum"];
+        };
+        /** @description One event exactly as the log stores it: every field revealed, nothing derived. */
+        ExportedEvent: {
+            seq: number;
+            type: components["schemas"]["EventTypeEnum"];
+            seat: number | null;
+            /** Format: date-time */
+            at: string;
+            /** @description The data of the event type's component (the event log's), every hidden field present and without the fields only viewers see (count, draw_pile_count, hand). */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description 64 hex digits (SHA-256). sha256(previous event's hash + canonical JSON of seq, type, seat and data) in hex; the first event's previous hash is 64 zeros (docs/fairness.md). */
+            hash: string;
+        };
+        /** @enum {string} */
+        EventTypeEnum: "game_started" | "round_started" | "starter_returned" | "starter_turned" | "turn_changed" | "card_played" | "cards_drawn" | "color_discarded" | "cards_given" | "pile_reshuffled" | "passed" | "challenged" | "color_chosen" | "uno_said" | "uno_caught" | "hands_swapped" | "hands_rotated" | "timed_out" | "went_out" | "forfeited" | "round_ended" | "game_ended";
     };
     responses: never;
     parameters: never;
@@ -2203,6 +2496,76 @@ export interface operations {
             };
         };
     };
+    games_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameExport"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `game_not_finished`: The call needs a finished game (a rematch; an export, its seed and salt). Codes: game_not_finished. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     games_join: {
         parameters: {
             query?: never;
@@ -2320,6 +2683,74 @@ export interface operations {
                 };
             };
             /** @description `game_not_waiting`: The game has started or was abandoned. Codes: game_not_waiting. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    games_rematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameView"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_a_player`: The caller has no seat in this game, or left it. Codes: not_a_player. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `game_not_finished`: The call needs a finished game (a rematch; an export, its seed and salt). `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_not_finished, too_many_waiting_games. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2615,6 +3046,246 @@ export interface operations {
             /** @description `not_acceptable`: The service answers JSON only. Codes: not_acceptable. */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    games_join_by_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinByCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameView"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_code_unknown`: No game has this invite code. Codes: invite_code_unknown. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `game_full`: Every seat of the game is taken. `game_not_waiting`: The game has started or was abandoned. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_full, game_not_waiting, too_many_waiting_games. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    leaderboard: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaderboardPage"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    matchmaking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchmakingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameView"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. Codes: invalid, invalid_rules. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `game_full`: Every seat of the game is taken. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_full, too_many_waiting_games. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
