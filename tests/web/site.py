@@ -76,13 +76,17 @@ class Site:
     def act(self, game: str, token: str, action: dict[str, Any]) -> dict[str, Any]:
         return dict(self.api("POST", f"{GAMES}{game}/actions/", token, action))
 
-    def crash_and_restart(self) -> None:
-        """Kill the server, workers first, as a crash would (every open connection drops at
-        once, no graceful close), then start a new one on the same port."""
-        assert self.restarter is not None, "only a test's own server (own_site) restarts"
+    def crash(self) -> None:
+        """Kill the server, workers first, as a crash would: every open connection drops at
+        once, with no graceful close."""
+        assert self.restarter is not None, "only a test's own server (own_site) crashes"
         master = self.server.process
         for pid in children_of(master.pid):
             os.kill(pid, signal.SIGKILL)
         master.kill()
         master.wait(timeout=30)
+
+    def start_again(self) -> None:
+        """A new server on the crashed one's port."""
+        assert self.restarter is not None and self.server.process.poll() is not None
         self.server = self.restarter(self.server.port)
