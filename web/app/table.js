@@ -46,6 +46,8 @@ export async function tablePage(root, gameId) {
   /** @type {number[]} hand indexes, in the order picked */
   let selected = [];
   let busy = false;
+  /** @type {Promise<string | null> | null} the finished game's seed, digit for digit */
+  let seedDigits = null;
   /** @type {string | null} a selector to focus after the next draw */
   let focusNext = null;
   /** @type {import('./live.js').LinkState | 'off'} */
@@ -597,16 +599,32 @@ export async function tablePage(root, gameId) {
    */
   const fairness = (commitment, seed, salt) => {
     const result = h('span', { class: 'verdict', 'aria-live': 'polite' });
-    if (crypto.subtle) {
-      void crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${seed}:${salt}`)).then((hash) => {
-        const hex = Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
-        result.textContent = hex === commitment ? t('fair_ok') : t('fair_bad');
-        result.dataset.verified = String(hex === commitment);
-      });
-    }
+    const seedText = h('code', {}, seed);
+    void (async () => {
+      // A seed is 64 bits: past 2^53 a JavaScript number rounds it. Its digits come from the
+      // JSON text itself (JSON.parse's source access), or there is no check.
+      seedDigits ??= Number.isSafeInteger(seed) ? Promise.resolve(String(seed)) : (async () => {
+        /** @type {string | null} */
+        let digits = null;
+        await call('GET', `games/${encodeURIComponent(gameId)}/`, {
+          reviver(key, value, context) {
+            if (key === 'seed' && context?.source && this && typeof this === 'object' && 'deck_commitment' in this) digits = context.source;
+            return value;
+          },
+        }).catch(() => {});
+        return digits;
+      })();
+      const exact = await seedDigits;
+      if (!exact || !crypto.subtle) return;
+      seedText.textContent = exact;
+      const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${exact}:${salt}`));
+      const hex = Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
+      result.textContent = hex === commitment ? t('fair_ok') : t('fair_bad');
+      result.dataset.verified = String(hex === commitment);
+    })();
     return h('details', { class: 'fair small' }, h('summary', {}, t('fair_deck'), ' ', result),
       h('p', {}, `${t('deck_commitment')}: `, h('code', {}, commitment)),
-      h('p', {}, `seed: `, h('code', {}, seed), ` · salt: `, h('code', {}, salt)));
+      h('p', {}, 'seed: ', seedText, ' · salt: ', h('code', {}, salt)));
   };
 
   /** @param {GameView} v */
