@@ -31,6 +31,7 @@ from games.serializers import (
     MatchmakingSerializer,
     ReplayQuerySerializer,
     action_shape_problem,
+    bank_of,
 )
 from unoservice.errors import DomainError
 from unoservice.schema import errors_for
@@ -106,6 +107,7 @@ class GameListApi(APIView):
                 "invalid",
                 "invalid_rules",
                 "invalid_deck",
+                "invalid_clock",
                 "permission_denied",
                 "too_many_waiting_games",
                 "not_authenticated",
@@ -117,6 +119,14 @@ class GameListApi(APIView):
                 request_only=True,
                 value={"max_players": 4, "turn_timeout": 3600, "rules": {"stacking": True}},
             ),
+            OpenApiExample(
+                "Correspondence play with a time bank",
+                request_only=True,
+                value={
+                    "max_players": 3,
+                    "clock": {"type": "bank", "initial": 259200, "increment": 86400, "max": 604800},
+                },
+            ),
             GAME_EXAMPLE,
         ],
     )
@@ -124,6 +134,7 @@ class GameListApi(APIView):
         data = _validated(GameCreateSerializer, request.data)
         if "bots" in data:
             data["bots"] = tuple(data["bots"])
+        data["bank"] = bank_of(data.pop("clock", None))
         game = lobby.game_create(player=_player(request), spec=lobby.NewGame(**data))
         body = selectors.game_view(game, _player(request))
         return Response(body, status=status.HTTP_201_CREATED)

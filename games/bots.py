@@ -16,10 +16,8 @@ The bot decides from its seat's view and its seat's view of the round's log only
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
@@ -88,13 +86,6 @@ def take_over(game: Game, seat: int) -> None:
     game.save(update_fields=["roster", "updated_at"])
 
 
-def deadline(game: Game, now: datetime) -> None:
-    """A bot to act gets a short deadline: past it, the sweep plays its lost turn."""
-    if seat_to_play(game) is not None:
-        grace = settings.UNO_BOT_DELAY + settings.UNO_BOT_GRACE
-        game.turn_deadline = now + timedelta(seconds=grace)
-
-
 def _round_log(game: Game) -> list[engine.Event]:
     """The log of the current round (what a bot reads: earlier rounds tell it nothing)."""
     start = (
@@ -119,6 +110,6 @@ def play_turn(write: GameWrite) -> bool:
     # Bots' random sources are fixed by the position, never by the game's secret seed.
     rng = random.Random(f"{game.pk}:{game.version}:{seat}")
     action = play_for(LEVELS[level], rng, state, seat, _round_log(game))
-    events, after = engine.act(state, seat, action)
+    events, after = engine.act(state, seat, action, left=write.left())
     write.append(events, after)
     return True

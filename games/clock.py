@@ -2,17 +2,19 @@
 
 Three paths lead here and count the same way: the deadline's Celery task, the beat sweep for games
 whose task was lost, and the lazy path (a game read after its deadline first gets its timeouts),
-so a game is right even with no worker at all.
+so a game is right even with no worker at all. Each acts on the deadline the write path set
+(``games.timekeeping``: the move clock or the seat's bank, standing still on vacation).
 """
 
 from __future__ import annotations
 
 import uuid
 
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games import tables
-from games.models import Game, GameStatus
+from games.models import Game, GameStatus, Seat
 from games.unit_of_work import game_write, is_overdue
 
 
@@ -54,3 +56,22 @@ def bots_due_game_ids(limit: int) -> list[uuid.UUID]:
         .order_by("fill_bots_at")
         .values_list("id", flat=True)[:limit]
     )
+
+
+def reclock_games_of(player_id: int) -> int:
+    """After a vacation of ``player_id`` started or ended: every game they sit in reads its
+    players' vacations again, and its deadline is set again (their clock stands still while
+    away); how many deadlines moved. Each game is locked through its unit of work (its overdue
+    timeouts first), in the order of their ids, and a moved deadline's task is scheduled again
+    after the commit. Waiting games are locked too: one starting now reads the vacation."""
+    seated = Seat.objects.filter(game=OuterRef("pk"), player_id=player_id)
+    ids = (
+        Game.objects.filter(Exists(seated), status__in=(GameStatus.WAITING, GameStatus.ACTIVE))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    moved = 0
+    for game_id in list(ids):
+        with game_write(game_id) as write:
+            moved += write.reclock()
+    return moved

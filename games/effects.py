@@ -65,29 +65,38 @@ def after_write(
     outboxed: int = 0,
     *,
     bots_due: datetime | None = None,
+    reclocked: bool = False,
 ) -> None:
     """Declare the effects of a write that appended ``appended`` (nothing when it appended none),
     recorded ``facts`` and wrote ``outboxed`` notifications with its events that wait for the
-    drain (to be delivered to webhooks or browsers). Runs inside the write's transaction, before
-    the commit."""
+    drain (to be delivered to webhooks or browsers); ``reclocked`` when it moved the deadline
+    without an event (a vacation). Runs inside the write's transaction, before the commit."""
     if facts:
         outboxed += outbox.write_facts(game, facts, timezone.now())
     if outboxed:
         transaction.on_commit(delivery.queue_drain)
     if bots_due is not None:
         transaction.on_commit(partial(schedule_bot_fill, str(game.pk), bots_due))
+    if appended or reclocked:
+        _schedule_turn(game)
     if not appended:
         return
     transaction.on_commit(longpoll.notify)
-    if game.status == GameStatus.ACTIVE and game.turn_deadline is not None:
-        deadline = Deadline(str(game.pk), game.version, game.turn_deadline)
-        transaction.on_commit(partial(schedule_deadline, deadline))
-        reminder = reminders.due_at(deadline.at, game.turn_timeout)
-        transaction.on_commit(partial(reminders.schedule, deadline.game_id, game.version, reminder))
     if connection.vendor != "postgresql":  # PostgreSQL: the trigger's NOTIFY, on commit
         transaction.on_commit(partial(publish_committed, str(game.pk), game.version))
     if bots.seat_to_play(game) is not None:
         transaction.on_commit(partial(schedule_bot_turn, str(game.pk), game.version))
+
+
+def _schedule_turn(game: Game) -> None:
+    """The deadline's task and the reminder's of the turn as the write left it."""
+    if game.status != GameStatus.ACTIVE or game.turn_deadline is None:
+        return
+    deadline = Deadline(str(game.pk), game.version, game.turn_deadline)
+    transaction.on_commit(partial(schedule_deadline, deadline))
+    if game.remind_at is not None:
+        reminder = partial(reminders.schedule, deadline.game_id, game.version, game.remind_at)
+        transaction.on_commit(reminder)
 
 
 def schedule_deadline(deadline: Deadline) -> None:

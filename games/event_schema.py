@@ -20,6 +20,8 @@ from drf_spectacular.utils import OpenApiExample
 
 from games.engine import make_options, start_game, view
 from games.engine.evolve import replay
+from games.engine.limits import DEFAULT_BANK_INCREMENT, DEFAULT_BANK_INITIAL, DEFAULT_BANK_MAX
+from games.engine.options import Bank
 from games.engine.shapes import (
     EVENT_DATA,
     GAME_STATUSES,
@@ -226,14 +228,17 @@ COMPONENTS: Final[dict[str, Schema]] = _derive()
 def _example() -> dict[str, Any]:
     """A real game seen by seat 0, just after the deal: what the engine and the selectors build."""
     salt = "5c" * 32
-    log = start_game(2, make_options({"stacking": True}), seed=7, salt=salt)
+    bank = Bank(DEFAULT_BANK_INITIAL, DEFAULT_BANK_INCREMENT, DEFAULT_BANK_MAX)
+    log = start_game(2, make_options({"stacking": True}, bank=bank), seed=7, salt=salt)
     state = replay(log)
     shown = view(state, 0)
     del shown["status"]
     players: list[PlayerRef] = [{"id": 1, "username": "ada"}, {"id": 2, "username": "bob"}]
     for entry in shown["seats"]:
         entry["player"] = players[entry["seat"]]
-    shown["round"]["turn_deadline"] = "2026-11-30T12:00:00+00:00"
+    shown["seats"][1]["on_vacation_until"] = "2026-12-04T09:00:00+00:00"
+    shown["round"]["turn_deadline"] = "2026-12-02T12:00:00+00:00"
+    shown["round"]["bank_runs_out_at"] = "2026-12-02T12:00:00+00:00"
     body: GameView = {
         "id": "5f0c6f9e-2b1a-4a53-9a3e-6c1f7d1e2a10",
         "status": "active",
@@ -243,6 +248,7 @@ def _example() -> dict[str, Any]:
             "target_score": 500,
             "turn_timeout": 86400,
             "max_timeouts": 3,
+            "clock": {"type": "bank", **bank._asdict()},
             "rules": state.options.rules(),
         },
         "deck_commitment": commitment(7, salt),

@@ -111,6 +111,9 @@ _PROGRESS = (
     "current_seat",
     "turn_deadline",
     "last_hash",
+    "turn_started_at",
+    "remind_at",
+    "away",
 )
 
 

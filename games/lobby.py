@@ -19,7 +19,7 @@ from django.db.models import F
 
 from games import bots, engine, eventstore, matching
 from games.engine import limits
-from games.engine.options import preset_rules
+from games.engine.options import Bank, preset_rules
 from games.engine.rules import check_deck, check_teams
 from games.models import TEAMS_KEY, Game, GameStatus, Seat
 from games.selectors import seat_of
@@ -44,14 +44,18 @@ class NewGame:
     bots: tuple[str, ...] = ()  # bot levels for the next seats
     bot_takeover: bool = False
     private: bool = False
+    # The bank clock's (initial, increment, max) in seconds; None: the move clock.
+    bank: tuple[int, int, int] | None = None
 
 
 def options_of(game: Game) -> engine.Options:
+    bank = game.bank()
     return engine.make_options(
         game.house_rules(),
         target_score=game.target_score,
         max_timeouts=game.max_timeouts,
         teams=game.team_count(),
+        bank=None if bank is None else Bank(*bank),
     )
 
 
@@ -98,6 +102,7 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
         target_score=spec.target_score,
         max_timeouts=spec.max_timeouts,
         teams=teams,
+        bank=None if spec.bank is None else Bank(*spec.bank),
     )
     check_teams(spec.max_players, options)
     if spec.deck is not None:
@@ -127,6 +132,14 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
         roster=[_roster_entry(player)],
         bot_takeover=spec.bot_takeover,
         private=spec.private,
+        clock=None
+        if not options.bank
+        else {
+            "type": "bank",
+            "initial": options.bank_initial,
+            "increment": options.bank_increment,
+            "max": options.bank_max,
+        },
     )
     if spec.private:
         game.invite_code = matching.new_invite_code()
@@ -264,6 +277,7 @@ def _start(write: GameWrite) -> None:
     players = len(game.roster)
     events = engine.start_game(players, options_of(game), game.seed, deck=game.deck, salt=game.salt)
     eventstore.create_hands(game, players)
+    game.away = None  # the players' vacations are read when the first clock starts
     write.append(events, engine.replay(events))
 
 

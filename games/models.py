@@ -94,6 +94,24 @@ class Game(models.Model):
     state = JSONTextField(null=True, blank=True, help_text="Engine state after `version`.")
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the clock of the seat that must act started."
+    )
+    remind_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="When the seat to act is reminded."
+    )
+    away = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The vacations of the seated players that may stand a clock still: "
+        "{player id: [[start, end], ...]}; null: read them again.",
+    )
+    clock = models.JSONField(
+        null=True,
+        blank=True,
+        help_text='The bank clock, {"type": "bank", "initial", "increment", "max"} in seconds; '
+        "null: the move clock (turn_timeout).",
+    )
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
@@ -122,6 +140,13 @@ class Game(models.Model):
 
     def house_rules(self) -> dict[str, Any]:
         return {k: v for k, v in self.rules.items() if k != TEAMS_KEY}
+
+    def bank(self) -> tuple[int, int, int] | None:
+        """The bank clock's (initial, increment, max), or None for the move clock."""
+        clock = self.clock
+        if not clock:
+            return None
+        return (int(clock["initial"]), int(clock["increment"]), int(clock["max"]))
 
     def team_count(self) -> int:
         """The number of teams (0: every seat for itself)."""

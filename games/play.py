@@ -87,7 +87,7 @@ def game_act(
                 "version_conflict",
                 f"The game is at version {game.version}, not {expected_version}.",
             )
-        events, after = engine.act(write.state, seat, action)
+        events, after = engine.act(write.state, seat, action, left=write.left())
         write.append(events, after)
         record_action(game_id=game.pk, seat=seat, action=action["action"], version=game.version)
         if idempotency_key is None:
@@ -132,5 +132,5 @@ def _resign(write: GameWrite, seat: int) -> None:
         bots.take_over(write.game, seat)
         bots.play_turn(write)
         return
-    events, after = engine.resign(write.state, seat)
+    events, after = engine.resign(write.state, seat, left=write.left())
     write.append(events, after)

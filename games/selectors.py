@@ -11,8 +11,9 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 
-from games import checkpoints, engine
+from games import checkpoints, engine, timekeeping
 from games.engine import shapes
 from games.engine.snapshot import state_from_data
 from games.eventstore import parse_game_id
@@ -35,6 +36,7 @@ def settings_of(game: Game) -> dict[str, Any]:
         "target_score": game.target_score,
         "turn_timeout": game.turn_timeout,
         "max_timeouts": game.max_timeouts,
+        "clock": dict(game.clock) if game.clock else {"type": "move"},
         "rules": rules,
         # Shown when set: the settings of games without it stay as they were.
         **({"bot_takeover": True} if game.bot_takeover else {}),
@@ -149,7 +151,14 @@ def game_view(game: Game, player: Player, state: engine.GameState | None = None)
         body = view_of_state(game, state, seat)
         if body["round"] is not None:
             deadline = game.turn_deadline
-            body["round"]["turn_deadline"] = deadline.isoformat() if deadline else None
+            shown = deadline.isoformat() if deadline else None
+            body["round"]["turn_deadline"] = shown
+            if game.clock:
+                body["round"]["bank_runs_out_at"] = shown
+    if timekeeping.pauses(game) and game.status in (GameStatus.WAITING, GameStatus.ACTIVE):
+        for number, until in timekeeping.on_vacation(game, timezone.now()).items():
+            if number < len(body["seats"]):
+                body["seats"][number]["on_vacation_until"] = until.isoformat()
     return {
         "id": str(game.id),
         "status": game.status,

@@ -122,6 +122,49 @@ def _bounded(bound: limits.Bound, **kwargs: Any) -> StrictIntegerField:
     return StrictIntegerField(min_value=bound.low, max_value=bound.high, **kwargs)
 
 
+class ClockSerializer(StrictSerializer):
+    """The move clock (``turn_timeout`` a turn) or a bank clock (the rule book's "Clocks for
+    correspondence play"); seconds."""
+
+    type = serializers.ChoiceField(choices=["move", "bank"])
+    initial = _bounded(
+        limits.BANK_INITIAL,
+        required=False,
+        help_text=f"Bank only: each seat's bank at start (default {limits.DEFAULT_BANK_INITIAL}).",
+    )
+    increment = _bounded(
+        limits.BANK_INCREMENT,
+        required=False,
+        help_text=(
+            "Bank only: what a seat gains after each of its moves, and its bank after a timeout "
+            f"(default {limits.DEFAULT_BANK_INCREMENT})."
+        ),
+    )
+    max = _bounded(
+        limits.BANK_MAX,
+        required=False,
+        help_text=f"Bank only: the most a bank holds (default {limits.DEFAULT_BANK_MAX}).",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["type"] == "move" and len(attrs) > 1:
+            raise serializers.ValidationError(
+                "The move clock takes no initial, increment or max: turn_timeout sets it."
+            )
+        return attrs
+
+
+def bank_of(clock: Mapping[str, Any] | None) -> tuple[int, int, int] | None:
+    """A validated ``clock`` as the bank's (initial, increment, max), or None (the move clock)."""
+    if clock is None or clock["type"] != "bank":
+        return None
+    return (
+        clock.get("initial", limits.DEFAULT_BANK_INITIAL),
+        clock.get("increment", limits.DEFAULT_BANK_INCREMENT),
+        clock.get("max", limits.DEFAULT_BANK_MAX),
+    )
+
+
 class GameCreateSerializer(StrictSerializer):
     max_players = _bounded(limits.PLAYERS, default=limits.DEFAULT_PLAYERS)
     target_score = _bounded(limits.TARGET_SCORE, default=limits.DEFAULT_TARGET_SCORE)
@@ -186,6 +229,9 @@ class GameCreateSerializer(StrictSerializer):
             "Left out of the lobby and seen by its seated players only (404 for others); "
             "joined by the view's invite_code (POST /api/v1/games/join-by-code/)."
         ),
+    )
+    clock = ClockSerializer(
+        required=False, help_text='The clock; {"type": "move"} (turn_timeout) by default.'
     )
 
 

@@ -221,6 +221,7 @@ def _create_rematch(old: Game, player: Player) -> Game:
         teams=old.team_count() or None,
         bot_takeover=old.bot_takeover,
         private=True,
+        bank=old.bank(),
     )
     game, _ = lobby.game_build(player=player, spec=spec)
     game.invite_code = None  # reserved: only the finished game's players join, by rematch

@@ -14,13 +14,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, checkpoints, effects, engine, eventstore, ratings
+from games import bots, checkpoints, effects, engine, eventstore, ratings, timekeeping
 from games.engine.limits import MAX_CATCH_UP
 from games.models import Game, GameStatus
 from games.projections import blank, changes, project_summary, projection_of
@@ -39,7 +39,9 @@ class GameWrite:
         self.facts: list[Fact] = []
         self.outboxed = 0  # notifications written with the events that wait for delivery
         self.bots_due: datetime | None = None  # quick match: bots fill the free seats then
+        self.reclocked = False  # the deadline moved without an event (a vacation)
         self._state: engine.GameState | None = None
+        self._vacations: dict[int, list[timekeeping.Pause]] | None = None
 
     @property
     def state(self) -> engine.GameState:
@@ -56,9 +58,9 @@ class GameWrite:
     ) -> None:
         """Append ``events`` (which lead to ``after``) and bring the projections up to it.
 
-        A change of who must act sets the turn deadline ``turn_timeout`` after ``clock`` (now by
+        A change of who must act starts the clock of the seat to act at ``clock`` (now by
         default; a late timeout passes the deadline it acted on, so overdue timeouts keep their
-        pace).
+        pace) and sets its deadline (``timekeeping``).
         """
         game = self.game
         first = self._state is not None or game.state is not None
@@ -69,8 +71,8 @@ class GameWrite:
         record_events(game_id=game.pk, version=game.version, events=events)
         project_summary(game, after)
         if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
-            game.turn_deadline = (clock or now) + timedelta(seconds=game.turn_timeout)
-            bots.deadline(game, now)
+            bot = bots.seat_to_play(game) is not None
+            self._set_clock(after, now if bot else clock or now, bot)
         outbox = effects.written_with(game, before, now)
         changed = changes(current, projection_of(after))
         returned = eventstore.save(game, base + 1, events, changed, now, outbox.statements)
@@ -86,7 +88,63 @@ class GameWrite:
         its notifications are written before the write commits (``games.effects``)."""
         self.facts.append(fact)
 
-    # --- the clock: a late seat's turn, played by the server -----------------------------------
+    # --- the clock: deadlines, and a late seat's turn played by the server ----------------------
+
+    def _vacations_since(self, since: datetime) -> dict[int, list[timekeeping.Pause]]:
+        # The game keeps its players' vacations on its row (``Game.away``), read again from
+        # their table only when it starts or a player's vacation changes: those that end after
+        # the clock started (a catch-up's clocks start later and later).
+        if self._vacations is None:
+            game = self.game
+            if game.away is None:
+                game.away = timekeeping.away_of([entry["id"] for entry in game.roster], since)
+            self._vacations = timekeeping.pauses_in(game.away)
+        return self._vacations
+
+    def turn(self, state: engine.GameState | None = None) -> timekeeping.Turn | None:
+        """The clock of the seat that must act (in ``state``, by default the game's), or None
+        when no clock runs."""
+        game = self.game
+        state = state or self.state
+        started = game.turn_started_at
+        if game.status != GameStatus.ACTIVE or started is None:
+            return None
+        bot = bots.seat_to_play(game) is not None
+        return timekeeping.turn_of(game, state, started, self._vacations_since(started), bot)
+
+    def _set_clock(self, state: engine.GameState, started: datetime, bot: bool) -> None:
+        game = self.game
+        game.turn_started_at = started
+        turn = timekeeping.turn_of(game, state, started, self._vacations_since(started), bot)
+        game.turn_deadline, game.remind_at = turn.deadline, turn.reminder
+
+    def left(self) -> int | None:
+        """With a bank clock, the seconds left now in the bank of the seat that must act."""
+        if not self.state.banks:
+            return None
+        turn = self.turn()
+        return None if turn is None else turn.left(timezone.now())
+
+    def reclock(self) -> bool:
+        """Read the players' vacations again and set the deadline again from the clock's start,
+        after a vacation started or ended; True when it moved (the effects schedule it again)."""
+        game = self.game
+        if game.state is None:
+            return False
+        game.away, self._vacations = None, None
+        turn = self.turn()
+        moved = turn is not None and (turn.deadline, turn.reminder) != (
+            game.turn_deadline,
+            game.remind_at,
+        )
+        if turn is not None and moved:
+            game.turn_deadline, game.remind_at = turn.deadline, turn.reminder
+        if game.away is None:  # no clock ran to read them: the next one will
+            game.save(update_fields=["away", "updated_at"])
+        else:
+            game.save(update_fields=["away", "turn_deadline", "remind_at", "updated_at"])
+        self.reclocked = moved
+        return moved
 
     def time_out(self) -> bool:
         """Act for the seat whose deadline has passed; False when it has not (or no game runs)."""
@@ -148,7 +206,12 @@ def game_write(
         else:
             yield write
         effects.after_write(
-            write.game, write.appended, write.facts, write.outboxed, bots_due=write.bots_due
+            write.game,
+            write.appended,
+            write.facts,
+            write.outboxed,
+            bots_due=write.bots_due,
+            reclocked=write.reclocked,
         )
     if refusal is not None:
         raise refusal

@@ -1,4 +1,5 @@
-"""``deadline_soon``: a seat's reminder when 80% of its turn's time has passed.
+"""``deadline_soon``: a seat's reminder when 80% of its turn's time has passed (the game's
+``remind_at``, set with its deadline by ``games.timekeeping``: banks and vacations included).
 
 Scheduled like the turn deadline: an ETA task with the game id and version when the reminder
 falls within ``UNO_SCHEDULE_HORIZON``, the beat sweep for the rest and for lost tasks, and a lazy
@@ -13,7 +14,7 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import DateTimeField, Exists, ExpressionWrapper, F, OuterRef, Value
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.models import Game, GameStatus
@@ -24,13 +25,6 @@ from unoservice.celery import app
 from unoservice.errors import DomainError
 
 log = logging.getLogger(__name__)
-
-# The share of a turn's time after which the seat is reminded.
-REMIND_AT = 0.8
-
-
-def due_at(deadline: datetime, turn_timeout: int) -> datetime:
-    return deadline - timedelta(seconds=turn_timeout * (1 - REMIND_AT))
 
 
 def schedule(game_id: str, version: int, at: datetime) -> None:
@@ -49,12 +43,15 @@ def _reminded(game: Game) -> bool:
 
 
 def is_due(game: Game, now: datetime) -> bool:
-    deadline = game.turn_deadline
+    """The turn's reminder is due: ``Game.remind_at`` (``games.timekeeping``: after 80% of the
+    seat's time, its bank's and its vacation's included) has come, the deadline not yet."""
+    deadline, due = game.turn_deadline, game.remind_at
     return (
         game.status == GameStatus.ACTIVE
         and game.current_seat is not None
         and deadline is not None
-        and due_at(deadline, game.turn_timeout) <= now < deadline
+        and due is not None
+        and due <= now < deadline
     )
 
 
@@ -83,17 +80,11 @@ def remind(game_id: str | uuid.UUID, version: int | None = None) -> bool:
 
 def _due_games() -> list[tuple[uuid.UUID, int]]:
     now = timezone.now()
-    window = ExpressionWrapper(
-        F("turn_deadline") - F("turn_timeout") * Value(timedelta(seconds=1 - REMIND_AT)),
-        output_field=DateTimeField(),
-    )
     reminded = Notification.objects.filter(
         kind=Kind.DEADLINE_SOON, game_id=OuterRef("pk"), version=OuterRef("version")
     )
     return list(
-        Game.objects.filter(status=GameStatus.ACTIVE, turn_deadline__gt=now)
-        .alias(remind_at=window)
-        .filter(remind_at__lte=now)
+        Game.objects.filter(status=GameStatus.ACTIVE, turn_deadline__gt=now, remind_at__lte=now)
         .exclude(Exists(reminded))
         .order_by("turn_deadline")
         .values_list("pk", "version")
@@ -113,5 +104,5 @@ def remind_player(player_id: int) -> int:
         seats__player_id=player_id,
         current_seat=F("seats__number"),
         turn_deadline__gt=now,
-    ).only("pk", "version", "status", "current_seat", "turn_deadline", "turn_timeout")
+    ).only("pk", "version", "status", "current_seat", "turn_deadline", "remind_at")
     return sum(remind(g.pk, g.version) for g in games if is_due(g, now) and not _reminded(g))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
@@ -15,8 +16,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine import limits
+from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
 from games.engine.shapes import BOT_LEVELS
-from players.models import Rating
+from games.serializers import StrictIntegerField, StrictSerializer
+from players.models import Rating, Vacation
 from players.ratings import rating_of, shown
 from players.selectors import leaderboard, player_get, player_stats
 from players.serializers import (
@@ -28,7 +31,14 @@ from players.serializers import (
     password_field,
     username_field,
 )
-from players.services import player_register, token_issue, token_revoke
+from players.services import (
+    player_register,
+    token_issue,
+    token_revoke,
+    vacation_days_left,
+    vacation_end,
+    vacation_start,
+)
 from unoservice.errors import DomainError
 from unoservice.schema import UNAUTHORIZED, error_response, errors_for
 
@@ -317,3 +327,84 @@ class LeaderboardApi(APIView):
         return paginator.get_paginated_response(
             [LeaderboardEntrySerializer(entry).data for entry in entries]
         )
+
+
+VACATION_EXAMPLE = {
+    "starts_at": "2026-12-01T09:00:00Z",
+    "ends_at": "2026-12-08T09:00:00Z",
+    "days_left": 7.0,
+}
+
+
+@extend_schema_serializer(component_name="Vacation")
+class VacationSerializer(serializers.Serializer[dict[str, Any]]):
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(help_text="When the caller's clocks run again.")
+    days_left = serializers.FloatField(
+        help_text=f"Vacation days left in this calendar year (UTC), of {VACATION_DAYS_PER_YEAR}."
+    )
+
+
+class PlayerVacationApi(APIView):
+    @extend_schema_serializer(component_name="VacationStart")
+    class InputSerializer(StrictSerializer):
+        days = StrictIntegerField(
+            min_value=VACATION_DAYS.low,
+            max_value=VACATION_DAYS.high,
+            help_text=f"Days from now; a calendar year allows {VACATION_DAYS_PER_YEAR} in all.",
+        )
+
+    @extend_schema(
+        operation_id="players_vacation_start",
+        summary="Start a vacation",
+        description=(
+            "From now for `days`: the caller's clocks stand still in every game with a bank "
+            "clock or a move clock of an hour or more (a deadline moves past the vacation's end "
+            "by the time that was left); live games go on. The seat shows `on_vacation_until`."
+        ),
+        tags=TAGS,
+        request=InputSerializer,
+        responses={
+            201: VacationSerializer,
+            **errors_for(
+                "invalid", "not_authenticated", "already_on_vacation", "vacation_days_used_up"
+            ),
+        },
+        examples=[
+            OpenApiExample("A week away", value={"days": 7}, request_only=True),
+            OpenApiExample("Started", value=VACATION_EXAMPLE, response_only=True),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            raise DomainError("invalid", "The body must be a JSON object.")
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = _caller(request)
+        vacation = vacation_start(player=player, **serializer.validated_data)
+        return Response(_vacation(player, vacation), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="players_vacation_end",
+        summary="End the vacation early",
+        description=(
+            "The time it had not used is the caller's again: deadlines it moved come back to now "
+            "plus the time that was left."
+        ),
+        tags=TAGS,
+        request=None,
+        responses={200: VacationSerializer, **errors_for("not_authenticated", "not_on_vacation")},
+        examples=[OpenApiExample("Ended", value=VACATION_EXAMPLE, response_only=True)],
+    )
+    def delete(self, request: Request) -> Response:
+        player = _caller(request)
+        return Response(_vacation(player, vacation_end(player=player)))
+
+
+def _vacation(player: User, vacation: Vacation) -> dict[str, Any]:
+    body = {
+        "starts_at": vacation.starts_at,
+        "ends_at": vacation.ends_at,
+        "days_left": vacation_days_left(player, timezone.now()),
+    }
+    return dict(VacationSerializer(body).data)

@@ -44,3 +44,28 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"Rating of {self.user_id}: {self.mu:.2f} ± {self.sigma:.2f}"
+
+
+class Vacation(models.Model):
+    """A player's vacation: their clocks stand still in the games that pause (the rule book's
+    Time section) from ``starts_at`` to ``ends_at``. Ending one early moves ``ends_at`` to then."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player", "starts_at"]
+        indexes = [models.Index(fields=["player", "ends_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gte=models.F("starts_at")),
+                name="vacation_ends_after_start",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Vacation of {self.player_id} from {self.starts_at:%Y-%m-%d}"

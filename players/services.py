@@ -1,4 +1,4 @@
-"""Writes of the players app: registration and API tokens.
+"""Writes of the players app: registration, API tokens and vacations.
 
 Every refusal is a ``DomainError`` with the API contract's code, so callers other than the HTTP
 API (management commands, tests) get the same rules and the same errors.
@@ -6,13 +6,18 @@ API (management commands, tests) get the same rules and the same errors.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
+from players.models import Vacation
 from unoservice.errors import DomainError
 
 
@@ -67,3 +72,90 @@ def token_issue(*, username: str, password: str) -> Token:
 def token_revoke(*, user: User) -> None:
     """Delete the player's token: it authenticates nothing from now on. Idempotent."""
     Token.objects.filter(user=user).delete()
+
+
+# --- vacations -----------------------------------------------------------------------------------
+
+_DAY = timedelta(days=1)
+
+
+def _year_bounds(moment: datetime) -> tuple[datetime, datetime]:
+    start = datetime(moment.year, 1, 1, tzinfo=UTC)
+    return start, datetime(moment.year + 1, 1, 1, tzinfo=UTC)
+
+
+def _within(begin: datetime, end: datetime, year: tuple[datetime, datetime]) -> timedelta:
+    return max(min(end, year[1]) - max(begin, year[0]), timedelta(0))
+
+
+def vacation_used(player: User, year: tuple[datetime, datetime]) -> timedelta:
+    """The vacation time ``player`` has taken (or declared) in a calendar year (UTC)."""
+    rows = Vacation.objects.filter(
+        player=player, starts_at__lt=year[1], ends_at__gt=year[0]
+    ).values_list("starts_at", "ends_at")
+    return sum((_within(begin, end, year) for begin, end in rows), timedelta(0))
+
+
+def vacation_current(player: User, now: datetime) -> Vacation | None:
+    return Vacation.objects.filter(player=player, starts_at__lte=now, ends_at__gt=now).first()
+
+
+def vacation_start(*, player: User, days: int) -> Vacation:
+    """Start a vacation of ``days`` now: the player's clocks stand still until it ends in every
+    game that pauses (``games.timekeeping``). A calendar year allows
+    ``VACATION_DAYS_PER_YEAR`` days in all (a vacation over New Year counts in both years)."""
+    from games.clock import reclock_games_of  # games reads this app's models
+
+    if not VACATION_DAYS.holds(days):
+        raise DomainError("invalid", VACATION_DAYS.message())
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=player.pk).first()  # one change at a time
+        now = timezone.now()
+        current = vacation_current(player, now)
+        if current is not None:
+            raise DomainError(
+                "already_on_vacation",
+                f"You are on vacation until {current.ends_at.isoformat()}; end it first.",
+            )
+        ends = now + days * _DAY
+        allowed = VACATION_DAYS_PER_YEAR * _DAY
+        for moment in (now, ends):
+            year = _year_bounds(moment)
+            left = allowed - vacation_used(player, year)
+            if _within(now, ends, year) > left:
+                raise DomainError(
+                    "vacation_days_used_up",
+                    f"{_days(max(left, timedelta(0)))} vacation days are left in "
+                    f"{year[0].year}: {days} do not fit.",
+                )
+        vacation = Vacation.objects.create(player=player, starts_at=now, ends_at=ends)
+        reclock_games_of(player.pk)
+    return vacation
+
+
+def vacation_end(*, player: User) -> Vacation:
+    """End the current vacation now: the time it had not used is the player's again, and the
+    deadlines it moved come back to now plus the time that was left."""
+    from games.clock import reclock_games_of
+
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=player.pk).first()
+        now = timezone.now()
+        vacation = vacation_current(player, now)
+        if vacation is None:
+            raise DomainError("not_on_vacation", "You are not on vacation.")
+        vacation.ends_at = now
+        vacation.save(update_fields=["ends_at"])
+        reclock_games_of(player.pk)
+    return vacation
+
+
+def vacation_days_left(player: User, now: datetime) -> float:
+    """The vacation days left in the calendar year of ``now``."""
+    year = _year_bounds(now)
+    left = VACATION_DAYS_PER_YEAR * _DAY - vacation_used(player, year)
+    return round(max(left, timedelta(0)) / _DAY, 4)
+
+
+def _days(span: timedelta) -> str:
+    return f"{span / _DAY:.2f}".rstrip("0").rstrip(".")

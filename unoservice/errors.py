@@ -45,6 +45,11 @@ SERVICE_CODES: dict[str, Code] = {
     "not_enough_players": Code(409, "A game starts with 2 or more seated."),
     "version_conflict": Code(409, "The game has moved past the action's expected_version."),
     "username_taken": Code(409, "The username is taken, ignoring case."),
+    "already_on_vacation": Code(409, "The caller is on vacation already: end it first."),
+    "not_on_vacation": Code(409, "The caller is not on vacation."),
+    "vacation_days_used_up": Code(
+        409, "The vacation would pass the 14 days a calendar year allows (UTC)."
+    ),
     "seq_out_of_range": Code(400, "'at' names no event of the game."),
     "too_many_waiting_games": Code(
         409, "The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES)."

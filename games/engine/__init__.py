@@ -1,8 +1,9 @@
 """The UNO rules engine: pure functions over frozen states. No Django import below here.
 
 - ``start_game(players, options, seed, deck=None) -> events``
-- ``decide(state, seat, action) -> events`` / ``act(...) -> (events, state)``; ``time_out(state)``
-  and ``resign(state, seat)`` are the server's own actions
+- ``decide(state, seat, action) -> events`` / ``act(..., left=None) -> (events, state)``;
+  ``time_out(state)`` and ``resign(state, seat)`` are the server's own actions (``left``: with a
+  bank clock, the seconds the seat to act has left, which the service reads from its clock)
 - ``apply(state, event) -> state``, ``replay(events) -> state``
 - ``view(state, seat)``, ``legal_actions(state, seat)``, ``event_view(event, seat, revealed)``
 """

@@ -22,6 +22,9 @@ ENGINE_CODES: Final[dict[str, Code]] = {
     "invalid": Code(400, "A malformed action: an unknown field, card code, colour or seat."),
     "invalid_rules": Code(400, "House rules that are unknown, out of range or do not combine."),
     "invalid_deck": Code(400, "A given deck that is not the 108 cards, each once."),
+    "invalid_clock": Code(
+        400, "A bank clock out of range, or whose initial or increment exceeds max."
+    ),
     "not_a_player": Code(403, "The caller has no seat in this game, or left it."),
     "not_your_turn": Code(409, "Another seat must act now."),
     "game_not_active": Code(409, "The game has not started or is over."),
@@ -47,8 +50,9 @@ ENGINE_CODES: Final[dict[str, Code]] = {
     "nothing_to_catch": Code(422, "That seat cannot be caught now."),
 }
 
+CREATION_CODES: Final = ("invalid_rules", "invalid_deck", "invalid_clock")
 # What acting in a game may be refused with (``act``, ``decide``): every code but the creation's.
-ACTION_CODES: Final = tuple(c for c in ENGINE_CODES if c not in ("invalid_rules", "invalid_deck"))
+ACTION_CODES: Final = tuple(c for c in ENGINE_CODES if c not in CREATION_CODES)
 
 
 class IllegalMove(Exception):

@@ -15,6 +15,7 @@ from games.engine.events import PENALTY_DRAWS, VOLUNTARY_DRAWS, Event
 from games.engine.options import options_from_data
 from games.engine.shapes import (
     EVENT_DATA,
+    BankChangedData,
     CardPlayedData,
     CardsDrawnData,
     CardsGivenData,
@@ -345,6 +346,11 @@ def _timed_out(state: GameState, seat: int, data: TimedOutData) -> GameState:
         catchable=frozenset(),
         penalty_drawn=None,
     )
+
+
+@applies("bank_changed")
+def _bank_changed(state: GameState, seat: int, data: BankChangedData) -> GameState:
+    return state.evolve(banks=_replace_at(state.banks, seat, data["bank"]))
 
 
 @applies("went_out")

@@ -43,6 +43,17 @@ SEAT: Final = Bound("target", 0, PLAYERS.high - 1)
 TEAMS: Final = Bound("teams", 2, 3)  # partners: a game setting, left out for no teams
 VERSION: Final = Bound("expected_version", 0, MAX_INT)
 
+# The bank clock of correspondence play (seconds; the rule book's "Clocks for correspondence
+# play"): each seat's time bank, what a seat gains after each of its moves, and the cap.
+BANK_INITIAL: Final = Bound("initial", 1, 30 * 24 * 3600)
+BANK_INCREMENT: Final = Bound("increment", 1, 30 * 24 * 3600)
+BANK_MAX: Final = Bound("max", 1, 60 * 24 * 3600)
+# A move clock shorter than this is live play: a vacation does not pause it.
+PAUSED_FROM: Final = 3600
+# Vacations: the days of one, and the days a calendar year (UTC) allows in all.
+VACATION_DAYS: Final = Bound("days", 1, 14)
+VACATION_DAYS_PER_YEAR: Final = 14
+
 # Requests about a game.
 IDEMPOTENCY_KEY_LENGTH: Final = Bound("Idempotency-Key", 1, 255)
 EVENTS_PAGE: Final = Bound("limit", 1, 1000)
@@ -68,3 +79,6 @@ DEFAULT_PLAYERS: Final = 4
 DEFAULT_TARGET_SCORE: Final = 500
 DEFAULT_TURN_TIMEOUT: Final = 86400
 DEFAULT_MAX_TIMEOUTS: Final = 3
+DEFAULT_BANK_INITIAL: Final = 3 * 24 * 3600
+DEFAULT_BANK_INCREMENT: Final = 24 * 3600
+DEFAULT_BANK_MAX: Final = 7 * 24 * 3600

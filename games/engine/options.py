@@ -7,10 +7,19 @@ combinations that make no sense are refused when the game is created.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from games.engine.errors import IllegalMove
-from games.engine.limits import BLUFF_PENALTY, MAX_TIMEOUTS, TARGET_SCORE, TEAMS, UNO_PENALTY
+from games.engine.limits import (
+    BANK_INCREMENT,
+    BANK_INITIAL,
+    BANK_MAX,
+    BLUFF_PENALTY,
+    MAX_TIMEOUTS,
+    TARGET_SCORE,
+    TEAMS,
+    UNO_PENALTY,
+)
 
 Scoring = Literal["winner", "penalty"]
 
@@ -48,6 +57,15 @@ class Options:
     uno_auto_penalty: bool = False
     # A game setting beside the house rules: partners, the seat's team is seat % teams (0: none).
     teams: int = 0
+    # The bank clock (seconds; 0: the move clock, ``turn_timeout``, which the engine never sees).
+    bank_initial: int = 0
+    bank_increment: int = 0
+    bank_max: int = 0
+
+    @property
+    def bank(self) -> bool:
+        """Each seat has a time bank (the rule book's "Clocks for correspondence play")."""
+        return self.bank_initial > 0
 
     def team_of(self, seat: int) -> int | None:
         return seat % self.teams if self.teams else None
@@ -78,7 +96,7 @@ class Options:
 _OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Options))
 _FIRST_OPTIONS: tuple[str, ...] = _OPTION_NAMES[: _OPTION_NAMES.index("eight_again")]
 _LATER_OPTIONS: tuple[str, ...] = _OPTION_NAMES[len(_FIRST_OPTIONS) :]
-_SETTINGS = ("target_score", "max_timeouts", "teams")
+_SETTINGS = ("target_score", "max_timeouts", "teams", "bank_initial", "bank_increment", "bank_max")
 
 HOUSE_RULES: tuple[str, ...] = tuple(name for name in _OPTION_NAMES if name not in _SETTINGS)
 _BOOLEAN_RULES = tuple(f.name for f in fields(Options) if f.type in ("bool", bool))
@@ -126,14 +144,36 @@ def _invalid(detail: str) -> IllegalMove:
     return IllegalMove("invalid_rules", detail)
 
 
+class Bank(NamedTuple):
+    """The bank clock of a game, in seconds."""
+
+    initial: int
+    increment: int
+    max: int
+
+
+def check_bank(bank: Bank) -> Bank:
+    """The bank clock if it makes sense; raise ``IllegalMove('invalid_clock')``."""
+    for bound, value in zip((BANK_INITIAL, BANK_INCREMENT, BANK_MAX), bank, strict=True):
+        if not bound.holds(value):
+            raise IllegalMove("invalid_clock", bound.message())
+    if bank.initial > bank.max or bank.increment > bank.max:
+        raise IllegalMove("invalid_clock", "'initial' and 'increment' must not exceed 'max'.")
+    return Bank(*bank)
+
+
 def make_options(
     rules: dict[str, Any] | None = None,
     *,
     target_score: int = 500,
     max_timeouts: int = 3,
     teams: int = 0,
+    bank: Bank | None = None,
 ) -> Options:
-    """Build and check the options of a new game; raise ``IllegalMove('invalid_rules')``."""
+    """Build and check the options of a new game; raise ``IllegalMove('invalid_rules')``.
+
+    ``bank`` is the bank clock's (initial, increment, max) in seconds; None for the move clock.
+    """
     rules = dict(rules or {})
     unknown = sorted(set(rules) - set(HOUSE_RULES))
     if unknown:
@@ -151,7 +191,16 @@ def make_options(
             raise _invalid(bound.message())
     if teams and not TEAMS.holds(teams):
         raise _invalid(TEAMS.message())
-    options = Options(target_score=target_score, max_timeouts=max_timeouts, teams=teams, **rules)
+    clock = check_bank(bank) if bank is not None else Bank(0, 0, 0)
+    options = Options(
+        target_score=target_score,
+        max_timeouts=max_timeouts,
+        teams=teams,
+        bank_initial=clock.initial,
+        bank_increment=clock.increment,
+        bank_max=clock.max,
+        **rules,
+    )
     if options.reverse_bounce and not options.stacking:
         raise _invalid(
             "'reverse_bounce' needs 'stacking': there is no penalty to bounce without it."

@@ -44,6 +44,11 @@ Decisions the rule book leaves open, taken as the official rules would or as sta
   that closes the catch window, unless the seat went out, left, or a new round began.
 - ``teams``: every seat of a team scores the team's points, so each seat's score is its team's
   total; a game whose seats still playing are all of one team ends, that team winning it.
+- The bank clock: a seat's "own move" that earns the increment is one that hands on the turn
+  (a play, draw, pass, challenge, accept or colour; not ``uno`` or ``catch``). A move by another
+  seat that takes the turn away (a jump-in) leaves the seat that had to act what it had left,
+  without the increment. The service passes the seconds left in (``left``): the engine reads no
+  clock.
 - A stack of draw cards passes on through the seats in the direction of play; with
   ``reverse_bounce`` a reverse of the current colour sends it back to the seat that played the last
   draw card, which may stack, bounce it again or draw.
@@ -838,8 +843,14 @@ def _check_seat(state: GameState, seat: int) -> None:
         raise _illegal("not_your_turn", "You have gone out: the others finish the round.")
 
 
-def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event], GameState]:
-    """Decide ``action`` by ``seat``: the events, and the state they lead to."""
+def act(
+    state: GameState, seat: int, action: dict[str, Any], *, left: int | None = None
+) -> tuple[list[Event], GameState]:
+    """Decide ``action`` by ``seat``: the events, and the state they lead to.
+
+    ``left``: with a bank clock, the seconds left in the bank of the seat that must act, now
+    (the service reads its clock; None: no time used).
+    """
     _check_active(state)
     if not isinstance(action, dict):
         raise _invalid("An action is a JSON object.")
@@ -856,6 +867,7 @@ def act(state: GameState, seat: int, action: dict[str, Any]) -> tuple[list[Event
     handler(turn, seat, action)
     if state.catchable and name in CLOSING and state.options.uno_auto_penalty:
         _uno_auto_penalty(turn, state)
+    _charge(turn, state, seat, left)
     return turn.events, turn.state
 
 
@@ -876,6 +888,28 @@ def _uno_auto_penalty(turn: Turn, before: GameState) -> None:
 def decide(state: GameState, seat: int, action: dict[str, Any]) -> list[Event]:
     """The events that ``action`` by ``seat`` leads to; raises ``IllegalMove`` if refused."""
     return act(state, seat, action)[0]
+
+
+def _charge(turn: Turn, before: GameState, mover: int | None, left: int | None) -> None:
+    """The bank clock, once a write has handed on the turn: the seat that had to act keeps what
+    was ``left`` of its bank and, when the move was its own, gains the increment up to the max;
+    a timeout (``mover`` None) restarts its bank from the increment."""
+    options = before.options
+    if not options.bank or turn.state.status != "active":
+        return
+    seat = before.actor
+    if turn.state.statuses[seat] == "forfeited":
+        return
+    if not any(item["type"] == "turn_changed" for item in turn.events):
+        return
+    had = before.banks[seat]
+    if mover is None:
+        bank = options.bank_increment
+    else:
+        kept = had if left is None else max(0, min(left, had))
+        bank = min(options.bank_max, kept + options.bank_increment) if mover == seat else kept
+    if bank != had:
+        turn.emit("bank_changed", seat, bank=bank)
 
 
 # --- the server's own actions ----------------------------------------------------------------
@@ -909,15 +943,19 @@ def time_out(state: GameState) -> tuple[list[Event], GameState]:
         _forfeit(turn, seat, "timeout")
     if state.catchable and state.options.uno_auto_penalty:
         _uno_auto_penalty(turn, state)
+    _charge(turn, state, None, 0)
     return turn.events, turn.state
 
 
-def resign(state: GameState, seat: int) -> tuple[list[Event], GameState]:
-    """``seat`` leaves a started game for good, as a forfeit."""
+def resign(
+    state: GameState, seat: int, *, left: int | None = None
+) -> tuple[list[Event], GameState]:
+    """``seat`` leaves a started game for good, as a forfeit (``left`` as for ``act``)."""
     _check_active(state)
     _check_seat(state, seat)
     turn = Turn(state)
     _forfeit(turn, seat, "resign")
+    _charge(turn, state, seat, left)
     return turn.events, turn.state
 
 

@@ -270,6 +270,14 @@ class TimedOutData(TypedDict):
     count: Annotated[int, Doc("Consecutive timeouts of the seat.")]
 
 
+class BankChangedData(TypedDict):
+    """The bank clock: what ``seat``'s bank holds after the move that handed on its turn (its
+    time used taken off, its increment added up to the max) or after a timeout (the
+    increment)."""
+
+    bank: Annotated[int, Doc("Seconds left in the seat's bank.")]
+
+
 class WentOutData(TypedDict):
     pass
 
@@ -318,6 +326,7 @@ EVENT_DATA: Final[dict[str, type]] = {
     "hands_swapped": HandsSwappedData,
     "hands_rotated": HandsRotatedData,
     "timed_out": TimedOutData,
+    "bank_changed": BankChangedData,
     "went_out": WentOutData,
     "forfeited": ForfeitedData,
     "round_ended": RoundEndedData,
@@ -367,10 +376,30 @@ class Rules(TypedDict):
     uno_auto_penalty: bool
 
 
+class MoveClock(TypedDict):
+    """Each turn has ``turn_timeout`` seconds."""
+
+    type: Literal["move"]
+
+
+class BankClock(TypedDict):
+    """Each seat has a time bank that runs down only while it must act."""
+
+    type: Literal["bank"]
+    initial: Annotated[int, Doc("Seconds in each seat's bank at the start.")]
+    increment: Annotated[int, Doc("Seconds a seat gains after each of its moves.")]
+    max: Annotated[int, Doc("The most a bank holds.")]
+
+
+CLOCKS: Final[dict[str, type]] = {"move": MoveClock, "bank": BankClock}
+Clock = Annotated[dict[str, Any], OneOf("Clock", "type", tuple(CLOCKS.values()))]
+
+
 class Settings(TypedDict):
     max_players: int
     target_score: int
-    turn_timeout: Annotated[int, Doc("Seconds a seat has to act.")]
+    turn_timeout: Annotated[int, Doc("Seconds a seat has to act (the move clock).")]
+    clock: Clock
     max_timeouts: Annotated[int, Doc("Consecutive timeouts before a forfeit.")]
     teams: NotRequired[Annotated[int, Doc("Partners: 2 or 3 teams, seat % teams (no teams).")]]
     rules: Rules
@@ -391,6 +420,12 @@ class SeatView(TypedDict):
     catchable: Annotated[bool, Doc("Holds one card without saying UNO: catch it.")]
     status: Annotated[SeatStatus, Enum("SeatStatusEnum", ("playing", "forfeited", "out"))]
     timeouts: Annotated[int, Doc("Consecutive timeouts so far.")]
+    bank: NotRequired[
+        Annotated[int, Doc("The bank clock: seconds left in the seat's bank as of its last move.")]
+    ]
+    on_vacation_until: NotRequired[
+        Annotated[str, Format("date-time"), Doc("Sent while the seat's player is on vacation.")]
+    ]
     team: NotRequired[Annotated[int, Doc("With teams: the seat's team, seat % teams.")]]
     hand: NotRequired[Annotated[list[Card], Doc("Finished games only.")]]
     bot: NotRequired[
@@ -413,6 +448,12 @@ class Round(TypedDict):
     discard_pile: Annotated[int, Doc("Cards in the discard pile.")]
     pending: Pending | None
     turn_deadline: NotRequired[Annotated[str, Format("date-time")] | None]
+    bank_runs_out_at: NotRequired[
+        Annotated[
+            Annotated[str, Format("date-time")] | None,
+            Doc("The bank clock: when the bank of the seat that must act runs out."),
+        ]
+    ]
 
 
 class You(TypedDict):

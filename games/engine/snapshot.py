@@ -56,6 +56,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "given_deck": state.given_deck,
         "winner_team": state.winner_team,
         "salt": state.salt,
+        "banks": list(state.banks),
     }
 
 
@@ -98,4 +99,5 @@ def state_from_data(data: dict[str, Any]) -> GameState:
         given_deck=data["given_deck"],
         winner_team=data.get("winner_team"),
         salt=data.get("salt", ""),
+        banks=tuple(data.get("banks", ())),
     )

@@ -73,6 +73,8 @@ class GameState:
     # The game's secret salt (hex), mixed with the seed into every shuffle: a seed known to
     # someone predicts no deck. Empty for games begun before fair decks (docs/fairness.md).
     salt: str = ""
+    # The bank clock: each seat's seconds left as of its last move (empty with the move clock).
+    banks: tuple[int, ...] = ()
 
     @property
     def top_card(self) -> str | None:
@@ -118,4 +120,5 @@ def initial_state(players: int, options: Options, seed: int, salt: str = "") -> 
         winner=None,
         given_deck=False,
         salt=salt,
+        banks=(options.bank_initial,) * players if options.bank else (),
     )

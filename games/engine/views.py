@@ -151,6 +151,8 @@ def view(state: GameState, seat: int | None, revealed: bool | None = None) -> di
             "status": state.statuses[s],
             "timeouts": state.timeouts[s],
         }
+        if state.banks:
+            entry["bank"] = state.banks[s]
         if teams:
             entry["team"] = s % teams
         if revealed:

@@ -54,6 +54,7 @@ def test_defaults(players: list[Player]) -> None:
         "target_score": 500,
         "turn_timeout": 86400,
         "max_timeouts": 3,
+        "clock": {"type": "move"},
         "rules": body["settings"]["rules"],
     }
     assert not any(v is True for v in body["settings"]["rules"].values())

@@ -19,15 +19,16 @@ from notifications.delivery import REMIND_TASK
 from notifications.models import Kind, Notification
 from tests.support.notifications import WAIT, start_workers, wait_for
 from tests.support.players import client_for
-from tests.support.timeouts import started_game
+from tests.support.timeouts import pass_time, started_game
 
 pytestmark = pytest.mark.django_db
 
 
 def near_its_deadline(game: Game, left: float) -> Game:
     """As if the turn had run until ``left`` seconds before its deadline."""
-    Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() + timedelta(seconds=left))
     game.refresh_from_db()
+    assert game.turn_deadline is not None
+    pass_time(game, (game.turn_deadline - timezone.now()).total_seconds() - left)
     return game
 
 
