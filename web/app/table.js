@@ -15,13 +15,6 @@ import { clockText, ruleSummary } from './rules.js';
 /** @typedef {import('./api.js').Schemas['PlayAction']} PlayAction */
 /** @typedef {import('./api.js').Schemas['ColorEnum']} Color */
 /** @typedef {import('./api.js').Schemas['CardEnum']} Card */
-/**
- * A seat's and a round's fields of the clocks issue (api.md), typed here until the schema has
- * them.
- * @typedef {{bank?: number | null, on_vacation_until?: string | null}} SeatExtras
- * @typedef {{bank_runs_out_at?: string | null}} RoundExtras
- */
-
 /** @type {Color[]} */
 const COLORS = ['red', 'yellow', 'green', 'blue'];
 
@@ -345,7 +338,6 @@ export async function tablePage(root, gameId) {
     const round = v.round;
     return h('ul', { class: 'seats', 'data-region': 'seats', 'aria-label': t('seats') },
       v.seats.map((s) => {
-        const extras = /** @type {SeatView & SeatExtras} */ (s);
         const current = v.status === 'active' && round?.current_seat === s.seat;
         const catchIt = legal.find((a) => a.action === 'catch' && a.target === s.seat);
         const mine = !!me && s.player.id === me.id;
@@ -364,8 +356,8 @@ export async function tablePage(root, gameId) {
           s.uno ? h('span', { class: 'tag uno' }, t('uno_said')) : null,
           s.status === 'forfeited' ? h('span', { class: 'tag' }, t('forfeited')) : null,
           s.status === 'out' ? h('span', { class: 'tag' }, t('out')) : null,
-          extras.on_vacation_until ? h('span', { class: 'tag' }, t('on_vacation')) : null,
-          typeof extras.bank === 'number' ? h('span', { class: 'muted small' }, t('bank_left', { t: countdown(extras.bank) })) : null),
+          s.on_vacation_until ? h('span', { class: 'tag' }, t('on_vacation')) : null,
+          typeof s.bank === 'number' ? h('span', { class: 'muted small' }, t('bank_left', { t: countdown(s.bank) })) : null),
         s.hand && s.hand.length
           ? h('div', { class: 'mini-hand' }, s.hand.map((c) => cardEl(c, { label: cardName(c), small: true })))
           : h('div', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(s.hand_count, 12) }, () => h('span', { class: 'back-mini' }))),
@@ -645,7 +637,7 @@ export async function tablePage(root, gameId) {
   /** The countdown of the turn's deadline (or the running bank), once a second. */
   const tick = () => {
     const el = board.querySelector('.deadline');
-    const round = /** @type {(import('./api.js').Schemas['Round'] & RoundExtras) | null | undefined} */ (view?.round);
+    const round = view?.round;
     if (!el || !round) return;
     const until = round.bank_runs_out_at ?? round.turn_deadline;
     el.textContent = until ? t('deadline', { t: countdown((Date.parse(until) - Date.now()) / 1000) }) : '';
