@@ -36,6 +36,7 @@ export async function tablePage(root, gameId) {
   let choice = null;
   let unoArmed = false;
   let selecting = false;
+  let resigning = false;
   /** @type {number[]} hand indexes, in the order picked */
   let selected = [];
   let busy = false;
@@ -291,6 +292,7 @@ export async function tablePage(root, gameId) {
       parts.push(actionBar(v, has));
       parts.push(handView(v));
     }
+    if (v.status === 'active' && seated && v.seats.some((s) => s.player.id === me?.id && s.status === 'playing')) parts.push(resignBar());
     if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(v, seated));
     if (v.last_round) parts.push(lastRound(v));
     const myTurn = v.status === 'active' && !!you && round?.current_seat === you.seat;
@@ -490,6 +492,13 @@ export async function tablePage(root, gameId) {
     ];
     return h('div', { class: 'actions', role: 'group', 'aria-label': 'Actions' }, buttons);
   };
+
+  /** Resigning asks twice: the second button says what it does. */
+  const resignBar = () => h('div', { class: 'resign' }, resigning
+    ? [h('span', {}, t('resign_confirm')), ' ',
+      h('button', { type: 'button', class: 'danger', 'data-key': 'resign-yes', onclick: () => { resigning = false; void lobbyCall(() => gameCall(gameId, 'resign')); } }, t('resign')),
+      h('button', { type: 'button', class: 'link', 'data-key': 'resign-no', onclick: () => { resigning = false; draw(); } }, t('cancel'))]
+    : h('button', { type: 'button', class: 'link', 'data-key': 'resign', onclick: () => { resigning = true; focusNext = '[data-key="resign-no"]'; draw(); } }, t('resign')));
 
   /** @param {GameView} v */
   const handView = (v) => {
