@@ -75,7 +75,7 @@ export function setUnauthorizedHandler(handler) {
  * and detail, or a network error as code `network`).
  * @param {string} method
  * @param {string} path  under /api/v1/, e.g. `games/`
- * @param {{body?: unknown, query?: Record<string, string | number | boolean | undefined>, idempotent?: boolean, signal?: AbortSignal}} [options]
+ * @param {{body?: unknown, query?: Record<string, string | number | boolean | undefined>, idempotent?: boolean, signal?: AbortSignal, reviver?: (this: any, key: string, value: any, context?: {source?: string}) => any}} [options]
  * @returns {Promise<any>}
  */
 export async function call(method, path, options = {}) {
@@ -105,7 +105,7 @@ export async function call(method, path, options = {}) {
   /** @type {any} */
   let data = null;
   try {
-    data = text ? JSON.parse(text) : null;
+    data = text ? JSON.parse(text, options.reviver) : null;
   } catch {
     data = null;
   }

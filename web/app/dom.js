@@ -97,8 +97,27 @@ export function cardEl(code, { tag = 'div', label, attrs = {}, small = false }) 
     tag,
     { class: cls, 'data-card': code, 'aria-label': label, title: label, ...attrs },
     h('span', { class: 'corner', 'aria-hidden': 'true' }, text),
-    h('span', { class: 'oval', 'aria-hidden': 'true' }, text || h('span', { class: 'wheel' })),
+    h('span', { class: 'oval', 'aria-hidden': 'true' }, face === 'skip' ? skipSign() : text || h('span', { class: 'wheel' })),
   );
+}
+
+/** The skip sign, drawn: in most fonts ⊘ reads as a slashed zero. */
+function skipSign() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'skip-sign');
+  const circle = document.createElementNS(ns, 'circle');
+  circle.setAttribute('cx', '12');
+  circle.setAttribute('cy', '12');
+  circle.setAttribute('r', '8.5');
+  const line = document.createElementNS(ns, 'line');
+  line.setAttribute('x1', '6');
+  line.setAttribute('y1', '18');
+  line.setAttribute('x2', '18');
+  line.setAttribute('y2', '6');
+  svg.append(circle, line);
+  return svg;
 }
 
 /** A face-down card (another seat's hand, the draw pile). */

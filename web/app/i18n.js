@@ -266,7 +266,7 @@ export function countdown(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
   if (s < 172800) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
-  return t('days', { n: Math.floor(s / 86400) });
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
 }
 
 document.documentElement.lang = lang;

@@ -17,7 +17,7 @@ const EVENT_TYPES = {
   turn_changed: true, card_played: true, cards_drawn: true, color_discarded: true,
   cards_given: true, pile_reshuffled: true, passed: true, challenged: true, color_chosen: true,
   uno_said: true, uno_caught: true, hands_swapped: true, hands_rotated: true, timed_out: true,
-  went_out: true, forfeited: true, round_ended: true, game_ended: true,
+  went_out: true, forfeited: true, round_ended: true, game_ended: true, bank_changed: true,
 };
 
 /** Stream failures in a row (without one message between) before falling back to the long poll. */

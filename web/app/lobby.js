@@ -12,12 +12,6 @@ import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 /** @typedef {import('./api.js').GameView} GameView */
 /** @typedef {import('./api.js').BotLevel} BotLevel */
 /** @typedef {import('./rules.js').RulesRequest} RulesRequest */
-/**
- * The create body's fields of the tables and clocks issue (api.md), typed here until the schema
- * has them; the intersection stays right once it does.
- * @typedef {{clock?: {type: 'bank', initial?: number, increment?: number, max?: number}}} CreateExtras
- */
-
 const TIMEOUTS = [15, 30, 60, 300, 3600, 86400, 259200];
 /** @type {BotLevel[]} */
 const BOT_LEVELS = ['random', 'basic', 'strong'];
@@ -228,7 +222,7 @@ function createForm() {
         rules[name] = input.value;
       }
     }
-    /** @type {GameCreate & CreateExtras} */
+    /** @type {GameCreate} */
     const body = {
       max_players: Number(players.value),
       target_score: Number(target.value),

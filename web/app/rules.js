@@ -150,9 +150,7 @@ export function ruleSummary(rules, lang) {
  * @param {import('../types/schema').components['schemas']['Settings']} settings
  */
 export function clockText(settings) {
-  /** @type {any} */
-  const clock = /** @type {any} */ (settings).clock;
-  if (clock && clock.type === 'bank') return `${t('clock_bank')}: ${duration(clock.initial ?? 0)} +${duration(clock.increment ?? 0)}`;
+  const clock = settings.clock;
+  if (clock.type === 'bank') return `${t('clock_bank')}: ${duration(clock.initial)} +${duration(clock.increment)}`;
   return `${t('clock_move')}: ${duration(settings.turn_timeout)}`;
 }
-

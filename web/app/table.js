@@ -15,13 +15,6 @@ import { clockText, ruleSummary } from './rules.js';
 /** @typedef {import('./api.js').Schemas['PlayAction']} PlayAction */
 /** @typedef {import('./api.js').Schemas['ColorEnum']} Color */
 /** @typedef {import('./api.js').Schemas['CardEnum']} Card */
-/**
- * A seat's and a round's fields of the clocks issue (api.md), typed here until the schema has
- * them.
- * @typedef {{bank?: number | null, on_vacation_until?: string | null}} SeatExtras
- * @typedef {{bank_runs_out_at?: string | null}} RoundExtras
- */
-
 /** @type {Color[]} */
 const COLORS = ['red', 'yellow', 'green', 'blue'];
 
@@ -43,9 +36,12 @@ export async function tablePage(root, gameId) {
   let choice = null;
   let unoArmed = false;
   let selecting = false;
+  let resigning = false;
   /** @type {number[]} hand indexes, in the order picked */
   let selected = [];
   let busy = false;
+  /** @type {Promise<string | null> | null} the finished game's seed, digit for digit */
+  let seedDigits = null;
   /** @type {string | null} a selector to focus after the next draw */
   let focusNext = null;
   /** @type {import('./live.js').LinkState | 'off'} */
@@ -296,6 +292,7 @@ export async function tablePage(root, gameId) {
       parts.push(actionBar(v, has));
       parts.push(handView(v));
     }
+    if (v.status === 'active' && seated && v.seats.some((s) => s.player.id === me?.id && s.status === 'playing')) parts.push(resignBar());
     if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(v, seated));
     if (v.last_round) parts.push(lastRound(v));
     const myTurn = v.status === 'active' && !!you && round?.current_seat === you.seat;
@@ -343,7 +340,6 @@ export async function tablePage(root, gameId) {
     const round = v.round;
     return h('ul', { class: 'seats', 'data-region': 'seats', 'aria-label': t('seats') },
       v.seats.map((s) => {
-        const extras = /** @type {SeatView & SeatExtras} */ (s);
         const current = v.status === 'active' && round?.current_seat === s.seat;
         const catchIt = legal.find((a) => a.action === 'catch' && a.target === s.seat);
         const mine = !!me && s.player.id === me.id;
@@ -362,8 +358,8 @@ export async function tablePage(root, gameId) {
           s.uno ? h('span', { class: 'tag uno' }, t('uno_said')) : null,
           s.status === 'forfeited' ? h('span', { class: 'tag' }, t('forfeited')) : null,
           s.status === 'out' ? h('span', { class: 'tag' }, t('out')) : null,
-          extras.on_vacation_until ? h('span', { class: 'tag' }, t('on_vacation')) : null,
-          typeof extras.bank === 'number' ? h('span', { class: 'muted small' }, t('bank_left', { t: countdown(extras.bank) })) : null),
+          s.on_vacation_until ? h('span', { class: 'tag' }, t('on_vacation')) : null,
+          typeof s.bank === 'number' ? h('span', { class: 'muted small' }, t('bank_left', { t: countdown(s.bank) })) : null),
         s.hand && s.hand.length
           ? h('div', { class: 'mini-hand' }, s.hand.map((c) => cardEl(c, { label: cardName(c), small: true })))
           : h('div', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(s.hand_count, 12) }, () => h('span', { class: 'back-mini' }))),
@@ -497,6 +493,13 @@ export async function tablePage(root, gameId) {
     return h('div', { class: 'actions', role: 'group', 'aria-label': 'Actions' }, buttons);
   };
 
+  /** Resigning asks twice: the second button says what it does. */
+  const resignBar = () => h('div', { class: 'resign' }, resigning
+    ? [h('span', {}, t('resign_confirm')), ' ',
+      h('button', { type: 'button', class: 'danger', 'data-key': 'resign-yes', onclick: () => { resigning = false; void lobbyCall(() => gameCall(gameId, 'resign')); } }, t('resign')),
+      h('button', { type: 'button', class: 'link', 'data-key': 'resign-no', onclick: () => { resigning = false; draw(); } }, t('cancel'))]
+    : h('button', { type: 'button', class: 'link', 'data-key': 'resign', onclick: () => { resigning = true; focusNext = '[data-key="resign-no"]'; draw(); } }, t('resign')));
+
   /** @param {GameView} v */
   const handView = (v) => {
     const hand = v.you?.hand ?? [];
@@ -597,16 +600,32 @@ export async function tablePage(root, gameId) {
    */
   const fairness = (commitment, seed, salt) => {
     const result = h('span', { class: 'verdict', 'aria-live': 'polite' });
-    if (crypto.subtle) {
-      void crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${seed}:${salt}`)).then((hash) => {
-        const hex = Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
-        result.textContent = hex === commitment ? t('fair_ok') : t('fair_bad');
-        result.dataset.verified = String(hex === commitment);
-      });
-    }
+    const seedText = h('code', {}, seed);
+    void (async () => {
+      // A seed is 64 bits: past 2^53 a JavaScript number rounds it. Its digits come from the
+      // JSON text itself (JSON.parse's source access), or there is no check.
+      seedDigits ??= Number.isSafeInteger(seed) ? Promise.resolve(String(seed)) : (async () => {
+        /** @type {string | null} */
+        let digits = null;
+        await call('GET', `games/${encodeURIComponent(gameId)}/`, {
+          reviver(key, value, context) {
+            if (key === 'seed' && context?.source && this && typeof this === 'object' && 'deck_commitment' in this) digits = context.source;
+            return value;
+          },
+        }).catch(() => {});
+        return digits;
+      })();
+      const exact = await seedDigits;
+      if (!exact || !crypto.subtle) return;
+      seedText.textContent = exact;
+      const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${exact}:${salt}`));
+      const hex = Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
+      result.textContent = hex === commitment ? t('fair_ok') : t('fair_bad');
+      result.dataset.verified = String(hex === commitment);
+    })();
     return h('details', { class: 'fair small' }, h('summary', {}, t('fair_deck'), ' ', result),
       h('p', {}, `${t('deck_commitment')}: `, h('code', {}, commitment)),
-      h('p', {}, `seed: `, h('code', {}, seed), ` · salt: `, h('code', {}, salt)));
+      h('p', {}, 'seed: ', seedText, ' · salt: ', h('code', {}, salt)));
   };
 
   /** @param {GameView} v */
@@ -627,7 +646,7 @@ export async function tablePage(root, gameId) {
   /** The countdown of the turn's deadline (or the running bank), once a second. */
   const tick = () => {
     const el = board.querySelector('.deadline');
-    const round = /** @type {(import('./api.js').Schemas['Round'] & RoundExtras) | null | undefined} */ (view?.round);
+    const round = view?.round;
     if (!el || !round) return;
     const until = round.bank_runs_out_at ?? round.turn_deadline;
     el.textContent = until ? t('deadline', { t: countdown((Date.parse(until) - Date.now()) / 1000) }) : '';

@@ -475,6 +475,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/me/vacation/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a vacation
+         * @description From now for `days`: the caller's clocks stand still in every game with a bank clock or a move clock of an hour or more (a deadline moves past the vacation's end by the time that was left); live games go on. The seat shows `on_vacation_until`.
+         */
+        post: operations["players_vacation_start"];
+        /**
+         * End the vacation early
+         * @description The time it had not used is the caller's again: deadlines it moved come back to now plus the time that was left.
+         */
+        delete: operations["players_vacation_end"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/push/key/": {
         parameters: {
             query?: never;
@@ -610,6 +634,19 @@ export interface components {
          */
         ChallengeActionActionEnum: "challenge";
         /**
+         * @description The move clock (``turn_timeout`` a turn) or a bank clock (the rule book's "Clocks for
+         *     correspondence play"); seconds.
+         */
+        ClockRequest: {
+            type: components["schemas"]["TypeEnum"];
+            /** @description Bank only: each seat's bank at start (default 259200). */
+            initial?: number;
+            /** @description Bank only: what a seat gains after each of its moves, and its bank after a timeout (default 86400). */
+            increment?: number;
+            /** @description Bank only: the most a bank holds (default 604800). */
+            max?: number;
+        };
+        /**
          * @description * `color` - color
          * @enum {string}
          */
@@ -708,6 +745,8 @@ export interface components {
             bot_takeover?: boolean;
             /** @description Left out of the lobby and seen by its seated players only (404 for others); joined by the view's invite_code (POST /api/v1/games/join-by-code/). */
             private?: boolean;
+            /** @description The clock; {"type": "move"} (turn_timeout) by default. */
+            clock?: components["schemas"]["ClockRequest"];
         };
         GamePage: {
             count: number;
@@ -994,10 +1033,35 @@ export interface components {
             expires_at: string;
         };
         /**
+         * @description * `move` - move
+         *     * `bank` - bank
+         * @enum {string}
+         */
+        TypeEnum: "move" | "bank";
+        /**
          * @description * `uno` - uno
          * @enum {string}
          */
         UnoActionActionEnum: "uno";
+        Vacation: {
+            /** Format: date-time */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description When the caller's clocks run again.
+             */
+            ends_at: string;
+            /**
+             * Format: double
+             * @description Vacation days left in this calendar year (UTC), of 14.
+             */
+            days_left: number;
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        VacationStartRequest: {
+            /** @description Days from now; a calendar year allows 14 in all. */
+            days: number;
+        };
         Webhook: {
             id: number;
             url: string;
@@ -1562,6 +1626,25 @@ export interface components {
             /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
             hash?: string;
         };
+        /** @description The bank clock: what ``seat``'s bank holds after the move that handed on its turn (its time used taken off, its increment added up to the max) or after a timeout (the increment). */
+        BankChangedData: {
+            /** @description Seconds left in the seat's bank. */
+            bank: number;
+        };
+        BankChangedEvent: {
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank_changed";
+            seat: number | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["BankChangedData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
+        };
         WentOutData: Record<string, never>;
         WentOutEvent: {
             seq: number;
@@ -1642,7 +1725,7 @@ export interface components {
             /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
             hash?: string;
         };
-        Event: components["schemas"]["GameStartedEvent"] | components["schemas"]["RoundStartedEvent"] | components["schemas"]["StarterReturnedEvent"] | components["schemas"]["StarterTurnedEvent"] | components["schemas"]["TurnChangedEvent"] | components["schemas"]["CardPlayedEvent"] | components["schemas"]["CardsDrawnEvent"] | components["schemas"]["ColorDiscardedEvent"] | components["schemas"]["CardsGivenEvent"] | components["schemas"]["PileReshuffledEvent"] | components["schemas"]["PassedEvent"] | components["schemas"]["ChallengedEvent"] | components["schemas"]["ColorChosenEvent"] | components["schemas"]["UnoSaidEvent"] | components["schemas"]["UnoCaughtEvent"] | components["schemas"]["HandsSwappedEvent"] | components["schemas"]["HandsRotatedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["WentOutEvent"] | components["schemas"]["ForfeitedEvent"] | components["schemas"]["RoundEndedEvent"] | components["schemas"]["GameEndedEvent"];
+        Event: components["schemas"]["GameStartedEvent"] | components["schemas"]["RoundStartedEvent"] | components["schemas"]["StarterReturnedEvent"] | components["schemas"]["StarterTurnedEvent"] | components["schemas"]["TurnChangedEvent"] | components["schemas"]["CardPlayedEvent"] | components["schemas"]["CardsDrawnEvent"] | components["schemas"]["ColorDiscardedEvent"] | components["schemas"]["CardsGivenEvent"] | components["schemas"]["PileReshuffledEvent"] | components["schemas"]["PassedEvent"] | components["schemas"]["ChallengedEvent"] | components["schemas"]["ColorChosenEvent"] | components["schemas"]["UnoSaidEvent"] | components["schemas"]["UnoCaughtEvent"] | components["schemas"]["HandsSwappedEvent"] | components["schemas"]["HandsRotatedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["BankChangedEvent"] | components["schemas"]["WentOutEvent"] | components["schemas"]["ForfeitedEvent"] | components["schemas"]["RoundEndedEvent"] | components["schemas"]["GameEndedEvent"];
         EventPage: {
             events: components["schemas"]["Event"][];
             /** @description The game's version when read. */
@@ -1687,8 +1770,9 @@ export interface components {
         Settings: {
             max_players: number;
             target_score: number;
-            /** @description Seconds a seat has to act. */
+            /** @description Seconds a seat has to act (the move clock). */
             turn_timeout: number;
+            clock: components["schemas"]["Clock"];
             /** @description Consecutive timeouts before a forfeit. */
             max_timeouts: number;
             /** @description Partners: 2 or 3 teams, seat % teams (no teams). */
@@ -1698,6 +1782,29 @@ export interface components {
             bot_takeover?: boolean;
             /** @description Sent when true: seen by its seated players only, joined by code. */
             private?: boolean;
+        };
+        Clock: components["schemas"]["MoveClock"] | components["schemas"]["BankClock"];
+        /** @description Each turn has ``turn_timeout`` seconds. */
+        MoveClock: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "move";
+        };
+        /** @description Each seat has a time bank that runs down only while it must act. */
+        BankClock: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank";
+            /** @description Seconds in each seat's bank at the start. */
+            initial: number;
+            /** @description Seconds a seat gains after each of its moves. */
+            increment: number;
+            /** @description The most a bank holds. */
+            max: number;
         };
         /** @description House rules (see the rule book); every member is always sent. */
         Rules: {
@@ -1738,6 +1845,13 @@ export interface components {
             status: components["schemas"]["SeatStatusEnum"];
             /** @description Consecutive timeouts so far. */
             timeouts: number;
+            /** @description The bank clock: seconds left in the seat's bank as of its last move. */
+            bank?: number;
+            /**
+             * Format: date-time
+             * @description Sent while the seat's player is on vacation.
+             */
+            on_vacation_until?: string;
             /** @description With teams: the seat's team, seat % teams. */
             team?: number;
             /** @description Finished games only. */
@@ -1764,6 +1878,11 @@ export interface components {
             pending: components["schemas"]["Pending"] | (never | null);
             /** Format: date-time */
             turn_deadline?: string | null;
+            /**
+             * Format: date-time
+             * @description The bank clock: when the bank of the seat that must act runs out.
+             */
+            bank_runs_out_at?: string | null;
         };
         You: {
             seat: number;
@@ -1825,7 +1944,7 @@ export interface components {
             hash: string;
         };
         /** @enum {string} */
-        EventTypeEnum: "game_started" | "round_started" | "starter_returned" | "starter_turned" | "turn_changed" | "card_played" | "cards_drawn" | "color_discarded" | "cards_given" | "pile_reshuffled" | "passed" | "challenged" | "color_chosen" | "uno_said" | "uno_caught" | "hands_swapped" | "hands_rotated" | "timed_out" | "went_out" | "forfeited" | "round_ended" | "game_ended";
+        EventTypeEnum: "game_started" | "round_started" | "starter_returned" | "starter_turned" | "turn_changed" | "card_played" | "cards_drawn" | "color_discarded" | "cards_given" | "pile_reshuffled" | "passed" | "challenged" | "color_chosen" | "uno_said" | "uno_caught" | "hands_swapped" | "hands_rotated" | "timed_out" | "bank_changed" | "went_out" | "forfeited" | "round_ended" | "game_ended";
     };
     responses: never;
     parameters: never;
@@ -2074,7 +2193,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. `invalid_deck`: A given deck that is not the 108 cards, each once. Codes: invalid, invalid_rules, invalid_deck. */
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. `invalid_deck`: A given deck that is not the 108 cards, each once. `invalid_clock`: A bank clock out of range, or whose initial or increment exceeds max. Codes: invalid, invalid_rules, invalid_deck, invalid_clock. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3658,6 +3777,133 @@ export interface operations {
             };
             /** @description `not_acceptable`: The service answers JSON only. Codes: not_acceptable. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_vacation_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VacationStartRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vacation"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_on_vacation`: The caller is on vacation already: end it first. `vacation_days_used_up`: The vacation would pass the 14 days a calendar year allows (UTC). Codes: already_on_vacation, vacation_days_used_up. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_vacation_end: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vacation"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_on_vacation`: The caller is not on vacation. Codes: not_on_vacation. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
