@@ -62,8 +62,9 @@ class Server:
         token: str | None = None,
         body: Any = None,
         headers: dict[str, str] | None = None,
+        timeout: float = WAIT,
     ) -> tuple[int, Any]:
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=WAIT)
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
         sent = {"Content-Type": "application/json", **(headers or {})}
         if token is not None:
             sent["Authorization"] = f"Token {token}"

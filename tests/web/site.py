@@ -26,8 +26,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 # Seconds: the most any awaited page state may take on a loaded 2-core machine (a bound on
-# Playwright's auto-waiting, never a sleep).
-WAIT = 20.0
+# Playwright's auto-waiting, never a sleep), and any answer of the API (a password's hash on a
+# fresh, loaded server takes seconds).
+WAIT = 30.0
+API_WAIT = 60.0
 
 GAMES = "/api/v1/games/"
 
@@ -44,7 +46,7 @@ class Site:
     def api(
         self, method: str, path: str, token: str | None = None, body: Any = None, status: int = 200
     ) -> Any:
-        answered, data = self.server.request(method, path, token, body)
+        answered, data = self.server.request(method, path, token, body, timeout=API_WAIT)
         assert answered == status, (method, path, answered, data)
         return data
 
