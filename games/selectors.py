@@ -7,7 +7,8 @@ that decides what a seat may see.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -225,7 +226,25 @@ def game_summary(game: Game) -> dict[str, Any]:
     }
 
 
-def _event_body(row: Event, seat: int | None, revealed: bool) -> dict[str, Any]:
+class StoredEvent(Protocol):
+    """What rendering needs of a stored event: an ``Event`` row, or a row the streams read in
+    bulk (``streams.hub``)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def data(self) -> Any: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def hash(self) -> str: ...
+
+
+def _event_body(row: StoredEvent, seat: int | None, revealed: bool) -> dict[str, Any]:
     shown = engine.event_view(
         {"type": row.type, "seat": row.seat, "data": row.data}, seat, revealed
     )
@@ -243,7 +262,7 @@ def _event_body(row: Event, seat: int | None, revealed: bool) -> dict[str, Any]:
     return body
 
 
-def event_body(row: Event, seat: int | None, revealed: bool) -> dict[str, Any]:
+def event_body(row: StoredEvent, seat: int | None, revealed: bool) -> dict[str, Any]:
     """One stored event as ``seat`` may see it: the rendering of the event log and the streams."""
     return _event_body(row, seat, revealed)
 

@@ -109,7 +109,7 @@ def vacation_start(*, player: User, days: int) -> Vacation:
     if not VACATION_DAYS.holds(days):
         raise DomainError("invalid", VACATION_DAYS.message())
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=player.pk).first()  # one change at a time
+        _lock_vacations_of(player)
         now = timezone.now()
         current = vacation_current(player, now)
         if current is not None:
@@ -139,7 +139,7 @@ def vacation_end(*, player: User) -> Vacation:
     from games.clock import reclock_games_of
 
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=player.pk).first()
+        _lock_vacations_of(player)
         now = timezone.now()
         vacation = vacation_current(player, now)
         if vacation is None:
@@ -148,6 +148,14 @@ def vacation_end(*, player: User) -> Vacation:
         vacation.save(update_fields=["ends_at"])
         reclock_games_of(player.pk)
     return vacation
+
+
+def _lock_vacations_of(player: User) -> None:
+    """One change of ``player``'s vacations at a time. ``FOR NO KEY UPDATE``, not ``FOR UPDATE``:
+    a game's write that holds its game row inserts rows pointing at the user (notifications),
+    which takes ``FOR KEY SHARE`` on it; a plain ``FOR UPDATE`` here would wait for that write
+    while this change waits for the game row (a deadlock seen with the real worker)."""
+    User.objects.select_for_update(no_key=True).filter(pk=player.pk).first()
 
 
 def vacation_days_left(player: User, now: datetime) -> float:

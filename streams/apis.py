@@ -168,7 +168,10 @@ def stream_answer(description: str) -> dict[Any, OpenApiResponse]:
 
 TICKET_HELP = (
     "A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, "
-    "for `EventSource`. Single-use; a used, expired or unknown one gets 401."
+    "for `EventSource`. Single-use: it opens one connection, and a used, expired or unknown one "
+    "gets 401 `not_authenticated`, reconnections included (EventSource's own retry resends the "
+    "spent ticket). To reconnect, get a new ticket and open a new `EventSource` with "
+    "`?after=<the last id received>`."
 )
 RESUME_PARAMETER = OpenApiParameter(
     LAST_EVENT_ID,
@@ -219,6 +222,15 @@ class GameStreamApi(StreamApi):
 
 
 class PlayerStreamQuerySerializer(StrictSerializer):
+    after = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=limits.MAX_INT,
+        help_text=(
+            "Send the notifications after this id (`Last-Event-ID` wins over it); by default only "
+            "new ones."
+        ),
+    )
     ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
 
 
@@ -227,9 +239,10 @@ class PlayerStreamApi(StreamApi):
         operation_id="players_me_stream",
         summary="The caller's notifications as they happen (Server-Sent Events)",
         description=(
-            "Each message is `id: <notification id>` (increasing), `event: <kind>`, `data: <the "
-            "notification JSON>`. With `Last-Event-ID`, first the notifications missed since; "
-            "without, new ones only. A comment line (`: keep-alive`) at least every 15 s."
+            "Each message is `id: <notification id>` (increasing, in the order the "
+            "notifications committed), `event: <kind>`, `data: <the notification JSON>`. With "
+            "`Last-Event-ID` (or `after`), first the notifications missed since; with neither, "
+            "new ones only. A comment line (`: keep-alive`) at least every 15 s."
         ),
         tags=TAGS,
         parameters=[PlayerStreamQuerySerializer, RESUME_PARAMETER],
@@ -239,8 +252,9 @@ class PlayerStreamApi(StreamApi):
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:
-        _validated(PlayerStreamQuerySerializer, request.query_params.dict())
-        resume = _last_event_id(request)
+        query = _validated(PlayerStreamQuerySerializer, request.query_params.dict())
+        header = _last_event_id(request)
+        resume = header if header is not None else query.get("after")
         player = _player(request)
         if _under_asgi(request):
             return event_stream(sse.player_stream(player.pk, resume))
@@ -258,8 +272,10 @@ class StreamTicketApi(APIView):
         summary="A single-use ticket to open a stream",
         description=(
             "For a browser's `EventSource`, which cannot send the Authorization header: the "
-            "ticket goes in the stream's URL as `?ticket=…`, opens one stream, and is good for "
-            "60 s. Tokens never travel in URLs."
+            "ticket goes in the stream's URL as `?ticket=…`, opens one connection, and is good "
+            "for 60 s. Tokens never travel in URLs. A reconnection needs a new ticket: "
+            "`EventSource`'s own retry resends the spent one and gets 401, so a client reconnects "
+            "by itself with a new ticket and `?after=<the last id received>`."
         ),
         tags=TAGS,
         request=None,

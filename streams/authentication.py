@@ -12,6 +12,14 @@ from rest_framework.request import Request
 
 from streams.tickets import ticket_redeem
 
+# A browser's EventSource retries the same URL, spent ticket and all: this tells its client what
+# to do instead (a ticket stays single-use, docs/deploy.md).
+SPENT = (
+    "The stream ticket is used, expired or unknown: a ticket opens one connection. Get a new "
+    "one (POST /api/v1/auth/stream-ticket/) and open the stream again with ?after=<the last id "
+    "received>."
+)
+
 
 class StreamTicketAuthentication(BaseAuthentication):
     """Redeems the ``ticket`` query parameter; a used, expired or unknown one is refused (401)."""
@@ -22,7 +30,7 @@ class StreamTicketAuthentication(BaseAuthentication):
             return None
         player = ticket_redeem(ticket)
         if player is None:
-            raise exceptions.AuthenticationFailed("The stream ticket is used, expired or unknown.")
+            raise exceptions.AuthenticationFailed(SPENT)
         return player, None
 
     def authenticate_header(self, request: Request) -> str:

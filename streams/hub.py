@@ -5,49 +5,100 @@ effects``): on PostgreSQL a ``NOTIFY`` sent inside the write's transaction, whic
 delivers only if it commits, to the one ``LISTEN`` connection of each process; on other databases
 (SQLite: one process, ``make run``) a call on commit, in this process.
 
-The notice marks the game's log as stale and wakes its streams. The hub reads the new events once
-for every stream of that game in the process (one query in a thread, never one per stream) and
-keeps the last ``KEPT_EVENTS`` of them; each stream then takes the events after its own cursor and
-renders them for its viewer. A notice is never trusted for content: what a stream sends is what
-the log holds, so an event of a write that was refused or rolled back is never sent.
+A notice marks the game as having news. The hub reads the news of every such game at once: one
+query for all of them (in a thread, never one per stream or per game), while notices that arrive
+meanwhile wait for the next. It keeps the last ``KEPT_EVENTS`` events of each watched game,
+renders each new event once per viewpoint (each seat, the spectators) and hands every live stream
+of the game the bytes of its viewpoint, so a stream's own work is to send them. A stream that
+starts behind what is kept reads its backlog itself (``read_log``) before it joins. A notice is
+never trusted for content: what a stream sends is what the log holds, so an event of a write that
+was refused or rolled back is never sent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from datetime import datetime
+from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 
+from games.engine import shown_alike
 from games.models import Event, Game, GameStatus
+from streams.frames import Logged, event_frame
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "uno_game_events"
 # A new notification row announces itself here (a trigger: streams/migrations/0002).
 PLAYER_CHANNEL = "uno_player_notices"
-# Events read at once, and kept per watched game for streams that are a little behind.
+# Events read at once per game, and kept per watched game for streams that are a little behind.
 READ_LIMIT = 500
 KEPT_EVENTS = 256
 RENDERED_KEPT = 8 * KEPT_EVENTS  # frames: a few viewpoints (seats, spectators) per event
 LISTEN_RETRY_SECONDS = (0.1, 0.5, 1.0, 2.0, 5.0)
+# The keep-alive timer ticks this many times per UNO_STREAM_KEEPALIVE: a game stream that sent
+# nothing for all but one of them sends a comment, so the longest silence stays under it.
+KEEP_ALIVE_TICKS = 4
 T = TypeVar("T")
 # What a stream needs of the game row: whether it ended, and who sits where (a player who takes a
 # seat while watching sees their own cards from then on).
 SUMMARY = ("status", "version", "turn_deadline", "roster")
 
 
+class Row(NamedTuple):
+    """An event read by ``read_logs`` (no model instance: it only gets rendered)."""
+
+    seq: int
+    type: str
+    seat: int | None
+    data: Any
+    created_at: datetime
+    hash: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the streams need of the game row: its status, version and who sits where."""
+
+    status: str
+    version: int
+    roster: list[dict[str, Any]]
+
+    @property
+    def ended(self) -> bool:
+        """No event will follow the game's last (finished, or abandoned before it started)."""
+        return self.status in (GameStatus.FINISHED, GameStatus.ABANDONED)
+
+    @property
+    def revealed(self) -> bool:
+        return self.status == GameStatus.FINISHED
+
+    def seats(self) -> dict[int, int]:
+        """Seat by player id."""
+        return {int(entry["id"]): number for number, entry in enumerate(self.roster)}
+
+
+@dataclass(frozen=True)
+class News:
+    """What ``read_logs`` found of one game: its events after the seq asked, and its summary."""
+
+    rows: list[Logged]
+    summary: Summary
+
+
 @dataclass(frozen=True)
 class Page:
     """Events after some seq, and the game (its summary and roster) as it stood just before."""
 
-    rows: list[Event]
+    rows: Sequence[Logged]
     game: Game
 
     @property
@@ -66,10 +117,18 @@ class Page:
 
 def read_log(game_id: str, after: int, limit: int = READ_LIMIT) -> Page:
     """The game's events after ``after`` with its row, in one query (one snapshot) when there are
-    any; the row alone otherwise."""
+    any; the row alone otherwise. A stream's own backlog, and the WSGI server's answer."""
     try:
         new = Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
-        fields = ("seq", "type", "seat", "data", "created_at", *(f"game__{f}" for f in SUMMARY))
+        fields = (
+            "seq",
+            "type",
+            "seat",
+            "data",
+            "created_at",
+            "hash",
+            *(f"game__{f}" for f in SUMMARY),
+        )
         rows = list(new.select_related("game").only(*fields)[:limit])
         game = rows[0].game if rows else Game.objects.only(*SUMMARY).get(pk=game_id)
     except (OperationalError, InterfaceError):
@@ -79,74 +138,173 @@ def read_log(game_id: str, after: int, limit: int = READ_LIMIT) -> Page:
     return Page(rows, game)
 
 
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _logs_sql() -> str:
+    games, events = Game._meta.db_table, Event._meta.db_table
+    return f"""
+        SELECT g.id, g.status, g.version, g.roster,
+            e.seq, e.type, e.seat, e.data, e.created_at, e.hash
+        FROM unnest(%s::uuid[], %s::integer[]) AS w(game_id, after)
+        JOIN {games} AS g ON g.id = w.game_id
+        LEFT JOIN LATERAL (
+            SELECT seq, type, seat, data, created_at, hash FROM {events}
+            WHERE game_id = w.game_id AND seq > w.after ORDER BY seq LIMIT %s
+        ) AS e ON true
+        ORDER BY g.id, e.seq
+    """
+
+
+def read_logs(wanted: dict[str, int]) -> dict[str, News]:
+    """For each game of ``wanted`` (game id: the seq read so far), its events after that seq (up
+    to ``READ_LIMIT``) and its summary as it stood then. On PostgreSQL, one statement (one
+    snapshot) for all of them; a game that no longer exists is left out."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor != "postgresql":  # SQLite: one process, a few streams
+        news = {}
+        for game_id, after in wanted.items():
+            with contextlib.suppress(Game.DoesNotExist):
+                page = read_log(game_id, after)
+                game = page.game
+                summary = Summary(game.status, game.version, list(game.roster))
+                news[game_id] = News(list(page.rows), summary)
+        return news
+    ids = list(wanted)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(_logs_sql(), [ids, [wanted[i] for i in ids], READ_LIMIT])
+            found = cursor.fetchall()
+    except (OperationalError, InterfaceError):
+        connection.close()
+        raise
+    rows: dict[str, list[Logged]] = {}
+    summaries: dict[str, Summary] = {}
+    for game_id, status, version, roster, seq, kind, seat, data, created_at, digest in found:
+        key = str(game_id)
+        if key not in summaries:
+            summaries[key] = Summary(status, version, _json(roster))
+            rows[key] = []
+        if seq is not None:
+            rows[key].append(Row(seq, kind, seat, _json(data), created_at, digest))
+    return {key: News(rows[key], summary) for key, summary in summaries.items()}
+
+
+class Watcher:
+    """One open game stream in this process: who watches, the last seq handed to it, and the
+    bytes handed to it and not yet sent."""
+
+    __slots__ = ("cursor", "ended", "failed", "pending", "quiet", "viewer_id", "wake")
+
+    def __init__(self, viewer_id: int, cursor: int) -> None:
+        self.viewer_id = viewer_id
+        self.cursor = cursor
+        self.pending: list[bytes] = []
+        self.wake = asyncio.Event()
+        self.ended = False  # the game ended and every event was handed over
+        self.failed = False  # the hub could not read: the stream ends, the client resumes
+        self.quiet = 0  # keep-alive ticks since the stream last sent something
+
+    def hand(self, chunk: bytes, cursor: int) -> None:
+        self.pending.append(chunk)
+        self.cursor = cursor
+        self.wake.set()
+
+    def take(self) -> bytes:
+        chunk = b"".join(self.pending)
+        self.pending.clear()
+        self.quiet = 0
+        return chunk
+
+
 class GameLog:
     """The watched part of one game's log in this process, and the streams watching it."""
 
-    def __init__(self, hub: Hub, game_id: str) -> None:
-        self.hub = hub
+    def __init__(self, game_id: str, base: int) -> None:
         self.game_id = game_id
-        self.watchers: set[asyncio.Event] = set()
-        self.rows: list[Event] = []  # events base+1 … base+len(rows), in order
-        self.base = 0
-        self.loaded = False
-        self.stale = True
-        self.page: Page | None = None
+        self.live: set[Watcher] = set()  # streams the hub hands new events to
+        self.behind: set[Watcher] = set()  # streams still reading their backlog themselves
+        self.rows: list[Logged] = []  # events base+1 … base+len(rows), in order
+        self.base = base
+        self.summary: Summary | None = None  # after the first read
         # Frames already rendered, by (seq, seat, revealed): the streams of one seat (and every
         # spectator) share them. Dropped with the events they belong to.
         self.rendered: dict[tuple[int, int | None, bool], bytes] = {}
-        self._reading: asyncio.Future[None] | None = None
 
     @property
     def last(self) -> int:
         return self.base + len(self.rows)
 
-    def notified(self, seq: int) -> None:
-        if not self.loaded or seq > self.last:
-            self.stale = True
-        for wake in self.watchers:
-            wake.set()
+    @property
+    def watched(self) -> bool:
+        return bool(self.live or self.behind)
 
-    async def read(self, after: int) -> Page:
-        """The events after ``after`` (up to ``READ_LIMIT``), as of the latest notice."""
-        while True:
-            if self._reading is not None:
-                # Another stream of the game is reading what is new: its read serves this one.
-                await asyncio.shield(self._reading)
-                continue
-            if self.loaded and not self.stale and after >= self.base and self.page is not None:
-                index = after - self.base
-                return Page(self.rows[index : index + READ_LIMIT], self.page.game)
-            if self.loaded and after < self.base:
-                # Behind what is kept (a reconnection from long ago): read for this stream only.
-                return await self.hub.run(read_log, self.game_id, after)
-            await self._refresh(after)
-
-    async def _refresh(self, after: int) -> None:
-        """Read what is new once, for every stream of the game (the others wait for it)."""
-        reading = asyncio.get_running_loop().create_future()
-        self._reading = reading
-        start = self.last if self.loaded else after
-        self.stale = False  # a notice that arrives during the read makes it stale again
-        try:
-            page = await self.hub.run(read_log, self.game_id, start)
-        except BaseException:
-            self.stale = True
-            raise
-        finally:
-            self._reading = None
-            reading.set_result(None)
-        if not self.loaded:
-            self.base, self.rows, self.loaded = start, [], True
-        self.rows.extend(page.rows)
-        self.page = page
-        if len(page.rows) == READ_LIMIT:
-            self.stale = True  # more to read
+    def add(self, news: News) -> None:
+        """What a read found after ``last``: hand it to the live streams, keep the last of it."""
+        self.rows.extend(news.rows)
+        self.summary = news.summary
+        self.deliver()
         if len(self.rows) > KEPT_EVENTS:
             dropped = len(self.rows) - KEPT_EVENTS
             del self.rows[:dropped]
             self.base += dropped
             if len(self.rendered) > RENDERED_KEPT:  # now and then: it is a scan
                 self.rendered = {k: f for k, f in self.rendered.items() if k[0] > self.base}
+
+    def join(self, watcher: Watcher) -> bool:
+        """Make ``watcher`` live if what is kept reaches back to its cursor; hand it what it
+        has not had yet. False: it must read its backlog first."""
+        if watcher.cursor < self.base:
+            return False
+        self.behind.discard(watcher)
+        self.live.add(watcher)
+        if self.summary is not None:
+            self.deliver([watcher])
+        return True
+
+    def deliver(self, watchers: Iterable[Watcher] | None = None) -> None:
+        """Hand each live stream the events after its cursor, rendered for its viewpoint: each
+        event once per viewpoint, each viewpoint's bytes once for all its streams."""
+        summary = self.summary
+        if summary is None:
+            return
+        seats = summary.seats()
+        revealed = summary.revealed
+        last = self.last
+        chunks: dict[tuple[int | None, int], bytes] = {}
+        for watcher in list(self.live) if watchers is None else watchers:
+            if watcher.cursor < self.base:  # cannot happen while kept events are delivered first
+                self.live.discard(watcher)
+                self.behind.add(watcher)
+                watcher.wake.set()
+                continue
+            if watcher.cursor < last:
+                seat = seats.get(watcher.viewer_id)
+                key = (seat, watcher.cursor)
+                chunk = chunks.get(key)
+                if chunk is None:
+                    chunk = chunks[key] = self._frames(watcher.cursor, seat, revealed)
+                watcher.hand(chunk, last)
+            if summary.ended and watcher.cursor >= summary.version:
+                watcher.ended = True
+                watcher.wake.set()
+
+    def _frames(self, after: int, seat: int | None, revealed: bool) -> bytes:
+        frames = []
+        for row in self.rows[max(0, after - self.base) :]:
+            # An event every viewer sees alike is rendered once for all of them.
+            key = (row.seq, None, False) if shown_alike(row.type) else (row.seq, seat, revealed)
+            shown = self.rendered.get(key)
+            if shown is None:
+                shown = self.rendered[key] = event_frame(row, key[1], key[2])
+            frames.append(shown)
+        return b"".join(frames)
+
+    def fail(self) -> None:
+        for watcher in self.live:
+            watcher.failed = True
+            watcher.wake.set()
 
 
 class Hub:
@@ -156,8 +314,8 @@ class Hub:
         self.loop = loop
         self.games: dict[str, GameLog] = {}
         self.players: dict[int, set[asyncio.Event]] = {}
-        # Stream reads use the ORM in threads of their own, so they never wait behind (or hold
-        # up) the REST API's thread; each keeps its database connection open.
+        # Stream reads use the database in threads of their own, so they never wait behind (or
+        # hold up) the REST API's threads; each keeps its database connection open.
         self.executor = ThreadPoolExecutor(
             max_workers=settings.UNO_STREAM_DB_THREADS, thread_name_prefix="uno-stream"
         )
@@ -165,36 +323,98 @@ class Hub:
         self.listening = asyncio.Event()
         # Without PostgreSQL, notices come from this process's own writes.
         self.in_process = connections[DEFAULT_DB_ALIAS].vendor != "postgresql"
+        self.news: set[str] = set()  # watched games that may have new events
+        self.reader: asyncio.Task[None] | None = None
+        self.ticker: asyncio.TimerHandle | None = None
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         return await self.loop.run_in_executor(self.executor, function, *args)
 
-    def watch(self, game_id: str) -> tuple[GameLog, asyncio.Event]:
-        """Start watching ``game_id``: the event is set whenever it may have new events."""
-        self._start_listening()
-        game_log = self.games.get(game_id)
-        if game_log is None:
-            game_log = self.games[game_id] = GameLog(self, game_id)
-        wake = asyncio.Event()
-        game_log.watchers.add(wake)
-        return game_log, wake
+    # --- game streams ----------------------------------------------------------------------------
 
-    def unwatch(self, game_id: str, wake: asyncio.Event) -> None:
+    def watch(self, game_id: str, viewer_id: int, after: int) -> tuple[GameLog, Watcher]:
+        """Start watching ``game_id`` from seq ``after`` for ``viewer_id``."""
+        self._start_listening()
+        self._start_ticking()
+        watcher = Watcher(viewer_id, after)
         game_log = self.games.get(game_id)
         if game_log is None:
-            return
-        game_log.watchers.discard(wake)
-        if not game_log.watchers:
-            del self.games[game_id]
+            # Kept from the first stream's cursor on; the first read says where the game is.
+            game_log = self.games[game_id] = GameLog(game_id, after)
+            self._mark(game_id)
+        if not game_log.join(watcher):
+            game_log.behind.add(watcher)
+        return game_log, watcher
+
+    def unwatch(self, game_log: GameLog, watcher: Watcher) -> None:
+        game_log.live.discard(watcher)
+        game_log.behind.discard(watcher)
+        if not game_log.watched and self.games.get(game_log.game_id) is game_log:
+            del self.games[game_log.game_id]
 
     def notified(self, game_id: str, seq: int) -> None:
         game_log = self.games.get(game_id)
-        if game_log is not None:
-            game_log.notified(seq)
+        if game_log is not None and seq > game_log.last:
+            self._mark(game_id)
         if self.in_process:
             # No notices of notification rows without PostgreSQL's trigger: a game's write is
             # what writes them here, so every player stream looks again.
             self._wake_players(list(self.players))
+
+    def _mark(self, game_id: str) -> None:
+        self.news.add(game_id)
+        if self.reader is None:
+            self.reader = self.loop.create_task(self._read_news(), name="uno-stream-reader")
+
+    async def _read_news(self) -> None:
+        """Read the news of every marked game, one query for all; the games marked meanwhile
+        make up the next read."""
+        try:
+            while self.news:
+                wanted = {g: self.games[g] for g in self.news if g in self.games}
+                self.news.clear()
+                if not wanted:
+                    continue
+                try:
+                    found = await self.run(read_logs, {g: w.last for g, w in wanted.items()})
+                except Exception:
+                    # The database failed the read: those streams end; their clients reconnect
+                    # from their last id.
+                    log.warning("stream read failed", exc_info=True)
+                    for game_log in wanted.values():
+                        game_log.fail()
+                    continue
+                for game_id, game_log in wanted.items():
+                    news = found.get(game_id)
+                    if news is None or self.games.get(game_id) is not game_log:
+                        continue  # gone, or no stream watches it any more
+                    game_log.add(news)
+                    if len(news.rows) == READ_LIMIT:
+                        self.news.add(game_id)  # more to read
+        finally:
+            self.reader = None
+
+    def _start_ticking(self) -> None:
+        if self.ticker is None:
+            self.ticker = self.loop.call_later(self._tick_seconds(), self._tick)
+
+    @staticmethod
+    def _tick_seconds() -> float:
+        return float(settings.UNO_STREAM_KEEPALIVE) / KEEP_ALIVE_TICKS
+
+    def _tick(self) -> None:
+        """Wake the game streams that sent nothing for a while: they send a keep-alive. One
+        timer for all of them, rather than one per stream and wait."""
+        self.ticker = None
+        for game_log in self.games.values():
+            for watcher in (*game_log.live, *game_log.behind):
+                watcher.quiet += 1
+                if watcher.quiet >= KEEP_ALIVE_TICKS - 1:
+                    watcher.wake.set()
+        if self.games:
+            self._start_ticking()
+
+    # --- player streams --------------------------------------------------------------------------
 
     def watch_player(self, player_id: int) -> asyncio.Event:
         """Start watching ``player_id``'s notifications: the event is set when they may have new
@@ -218,10 +438,8 @@ class Hub:
 
     def wake_all(self) -> None:
         """Anything may have been missed (the listener was (re)connecting): read again."""
-        for game_log in self.games.values():
-            game_log.stale = True
-            for wake in game_log.watchers:
-                wake.set()
+        for game_id in self.games:
+            self._mark(game_id)
         self._wake_players(list(self.players))
 
     # --- PostgreSQL: one LISTEN connection per process -----------------------------------------

@@ -9,19 +9,18 @@ decides what the seat sees). A comment (``: keep-alive``) is sent when nothing e
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 
 from games import selectors
-from games.models import Event, GameStatus
+from games.models import GameStatus
 from notifications.models import Notification
 from notifications.selectors import notification_view
 from streams import hub
+from streams.frames import event_frame, frame
 
 log = logging.getLogger(__name__)
 
@@ -31,65 +30,54 @@ RETRY_MS = 2000
 OPENING = f"retry: {RETRY_MS}\n\n".encode()
 
 
-def frame(message_id: int, event: str, data: Any) -> bytes:
-    """One SSE message. Compact JSON has no line breaks, so ``data`` is one line."""
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {message_id}\nevent: {event}\ndata: {body}\n\n".encode()
-
-
-def event_frame(row: Event, seat: int | None, revealed: bool) -> bytes:
-    return frame(row.seq, row.type, selectors.event_body(row, seat, revealed))
-
-
-def frames_of(
-    page: hub.Page,
-    viewer: User,
-    rendered: dict[tuple[int, int | None, bool], bytes] | None = None,
-) -> bytes:
-    """The page's events as ``viewer`` may see them (from their seat, or as a spectator);
-    ``rendered`` keeps frames for the other streams of the game."""
+def frames_of(page: hub.Page, viewer: User) -> bytes:
+    """The page's events as ``viewer`` may see them (from their seat, or as a spectator)."""
     seat = selectors.seat_of(page.game, viewer)
     revealed = page.status == GameStatus.FINISHED
-    if rendered is None:
-        return b"".join(event_frame(row, seat, revealed) for row in page.rows)
-    frames = []
-    for row in page.rows:
-        key = (row.seq, seat, revealed)
-        shown = rendered.get(key)
-        if shown is None:
-            shown = rendered[key] = event_frame(row, seat, revealed)
-        frames.append(shown)
-    return b"".join(frames)
+    return b"".join(event_frame(row, seat, revealed) for row in page.rows)
 
 
 async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[bytes]:
     """The events of ``game_id`` after seq ``after`` as ``viewer`` may see them, as they commit;
-    it ends after the last event of a game that ended."""
+    it ends after the last event of a game that ended.
+
+    The hub hands the stream its bytes (``streams.hub``); only a stream that starts behind what
+    the hub keeps reads the log itself, until it catches up.
+    """
     processes = hub.current()
-    game_log, wake = processes.watch(game_id)  # before the first read: no notice is missed
-    cursor = after
-    keep_alive = settings.UNO_STREAM_KEEPALIVE
-    try:
+    game_log, watcher = processes.watch(game_id, viewer.pk, after)  # before any read: no notice
+    try:  # is missed
         yield OPENING
         while True:
-            wake.clear()
-            page = await game_log.read(cursor)
-            if page.rows:
-                yield frames_of(page, viewer, game_log.rendered)
-                cursor = page.rows[-1].seq
+            if watcher in game_log.behind:
+                watcher.wake.clear()
+                page = await processes.run(hub.read_log, game_id, watcher.cursor)
+                if page.rows:
+                    watcher.quiet = 0
+                    yield frames_of(page, viewer)
+                    watcher.cursor = page.rows[-1].seq
+                joined = game_log.join(watcher)
+                if not joined and not page.rows and page.ended and watcher.cursor >= page.version:
+                    return
                 continue
-            if page.ended and cursor >= page.version:
+            if watcher.pending:
+                yield watcher.take()
+                continue
+            if watcher.ended:
                 return
-            try:
-                async with asyncio.timeout(keep_alive):  # no task per wait, unlike wait_for
-                    await wake.wait()
-            except TimeoutError:
+            if watcher.failed:
+                log.warning("game stream of %s ended: the hub could not read", game_id)
+                return
+            watcher.wake.clear()
+            await watcher.wake.wait()
+            if not watcher.pending and watcher.quiet >= hub.KEEP_ALIVE_TICKS - 1:
+                watcher.quiet = 0
                 yield KEEP_ALIVE
     except Exception:
         # The database failed a read: end the stream; the client reconnects from its last id.
         log.warning("game stream of %s ended on an error", game_id, exc_info=True)
     finally:
-        processes.unwatch(game_id, wake)
+        processes.unwatch(game_log, watcher)
 
 
 # --- the player stream: the caller's notifications ---------------------------------------------

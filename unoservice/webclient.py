@@ -15,6 +15,9 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponseBase
 
 from unoservice.errors import SERVICE_CODES, error_page, not_found
 
+# Where WhiteNoise serves web/app/ (unoservice.storage.StaticFilesMiddleware).
+ASSETS = "/app/"
+
 
 def _serve(request: HttpRequest, name: str, content_type: str) -> HttpResponseBase:
     if request.method not in ("GET", "HEAD"):

@@ -15,7 +15,7 @@ from games.engine.evolve import apply, replay
 from games.engine.options import HOUSE_RULES, Options, make_options
 from games.engine.rules import act, decide, resign, start_game, time_out
 from games.engine.state import GameState, Pending
-from games.engine.views import event_view, legal_actions, view
+from games.engine.views import event_view, legal_actions, shown_alike, view
 
 __all__ = [
     "CARD_CODES",
@@ -35,6 +35,7 @@ __all__ = [
     "make_options",
     "replay",
     "resign",
+    "shown_alike",
     "start_game",
     "time_out",
     "view",

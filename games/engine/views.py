@@ -283,6 +283,13 @@ def _redacted(
     return shown
 
 
+def shown_alike(kind: str) -> bool:
+    """Whether every viewer, seat or spectator, finished game or not, sees an event of type
+    ``kind`` the same (its shape hides nothing and adds nothing): ``event_view`` returns it as
+    it is."""
+    return _REDACTIONS[kind].empty
+
+
 def event_view(item: Event, viewer: int | None, revealed: bool) -> Event:
     """``item`` as ``viewer`` may see it: the fields its shape marks ``Hidden`` from that seat are
     left out, the view-only fields (``CountOf``, ``DealtHand``) are added.

@@ -211,3 +211,30 @@ def test_an_unknown_game_is_404_and_no_token_is_401(server: Server, make_seat: A
     anonymous = open_stream(server, f"{GAMES}5f0c6f9e-2b1a-4a53-9a3e-6c1f7d1e2a10/stream/")
     assert (missing.status, missing.body["code"]) == (404, "not_found")
     assert (anonymous.status, anonymous.body["code"]) == (401, "not_authenticated")
+
+
+def test_many_streams_of_every_seat_and_spectators_on_one_game_each_get_their_own_redaction(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob"), make_seat("cy")]
+    spectators = [make_seat("eve"), make_seat("fay")]
+    game = new_game(server, seats, target_score=100_000)
+    # Two streams a seat and two spectators, over both server processes: the streams of one
+    # viewpoint share its frames, and never see another's.
+    viewers = [*seats, *seats, *spectators]
+    opened = [watch(server, game, viewer, streams, "?after=0") for viewer in viewers]
+    played = play(server, game, seats, random.Random(17), moves=12)
+    late = watch(server, game, seats[1], streams, "?after=3")  # starts behind the others
+    late_spectator = watch(server, game, spectators[0], streams, f"?after={played}")
+
+    version = play(server, game, seats, random.Random(18), moves=12)
+
+    checks = [(v, s, 0) for v, s in zip(viewers, opened, strict=True)]
+    checks += [(seats[1], late, 3), (spectators[0], late_spectator, played)]
+    for viewer, stream, after in checks:
+        received = as_log(stream.events_until(version))
+        assert received == event_log(server, game, viewer)[after:]  # once, in order, as served
+        seat = seats.index(viewer) if viewer in seats else None
+        assert not [frame for frame in received if hidden_cards_shown(frame, seat)]
+        dealt = [f["data"] for f in received if f["type"] == "round_started"]
+        assert all(("hand" in d) == (seat is not None) for d in dealt), dealt

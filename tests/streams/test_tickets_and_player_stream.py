@@ -115,3 +115,27 @@ def test_notifications_written_by_a_game_reach_the_player_stream_as_the_inbox_sh
     received = [stream.next_event() for _ in written]
     assert [m.json for m in received] == written
     assert [m.event for m in received] == [n["kind"] for n in written]
+
+
+def test_a_reconnection_with_the_spent_ticket_is_told_to_get_a_new_one_which_resumes_with_after(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    me = make_seat()
+    spent = ticket_for(server, me)["ticket"]
+    first = open_stream(server, f"{ME}?ticket={spent}")
+    streams.append(first)
+    seen = notify(me)
+    assert first.next_event().id == str(seen.id)
+    first.close()  # the network drops
+    missed = notify(me, "game_finished")
+
+    # What EventSource's own retry sends: the same URL, spent ticket and all, and the last id.
+    retry = open_stream(server, f"{ME}?ticket={spent}", Last_Event_ID=str(seen.id))
+    fresh = ticket_for(server, me)["ticket"]
+    again = open_stream(server, f"{ME}?ticket={fresh}&after={seen.id}")  # a new EventSource
+    streams.append(again)
+
+    assert (retry.status, retry.body["code"]) == (401, "not_authenticated")
+    assert "Get a new one" in retry.body["detail"] and "?after=" in retry.body["detail"]
+    assert again.status == 200
+    assert again.next_event().id == str(missed.id)

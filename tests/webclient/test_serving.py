@@ -73,3 +73,19 @@ def test_the_page_is_not_posted_to(client: Client) -> None:
     assert refused.json()["code"] == "method_not_allowed"
     assert refused["Allow"] == "GET, HEAD"
     assert client.get("/api/v1/games/").status_code == 401, "the API is where it was"
+
+
+def test_the_client_is_counted_under_its_own_routes(client: Client) -> None:
+    """The metrics name the page `/` and the assets `<static>`, not `<unmatched>` (a 404)."""
+    from prometheus_client import REGISTRY
+
+    def count(route: str) -> float:
+        labels = {"method": "GET", "route": route, "status": "200"}
+        return REGISTRY.get_sample_value("uno_http_requests_total", labels) or 0.0
+
+    page, assets = count("/"), count("<static>")
+    client.get("/")
+    client.get("/app/main.js")
+
+    assert count("/") == page + 1
+    assert count("<static>") == assets + 1

@@ -63,6 +63,7 @@ function drawHeader() {
         void route();
       } }, t('switch_lang')),
       me && h('button', { type: 'button', class: 'link', onclick: async () => {
+        (await import('./inbox.js')).stopNotifications();
         await signOut().catch(() => {});
         go('/login');
       } }, t('sign_out'))),

@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * A single-use ticket to open a stream
-         * @description For a browser's `EventSource`, which cannot send the Authorization header: the ticket goes in the stream's URL as `?ticket=…`, opens one stream, and is good for 60 s. Tokens never travel in URLs.
+         * @description For a browser's `EventSource`, which cannot send the Authorization header: the ticket goes in the stream's URL as `?ticket=…`, opens one connection, and is good for 60 s. Tokens never travel in URLs. A reconnection needs a new ticket: `EventSource`'s own retry resends the spent one and gets 401, so a client reconnects by itself with a new ticket and `?after=<the last id received>`.
          */
         post: operations["auth_stream_ticket"];
         delete?: never;
@@ -464,7 +464,7 @@ export interface paths {
         };
         /**
          * The caller's notifications as they happen (Server-Sent Events)
-         * @description Each message is `id: <notification id>` (increasing), `event: <kind>`, `data: <the notification JSON>`. With `Last-Event-ID`, first the notifications missed since; without, new ones only. A comment line (`: keep-alive`) at least every 15 s.
+         * @description Each message is `id: <notification id>` (increasing, in the order the notifications committed), `event: <kind>`, `data: <the notification JSON>`. With `Last-Event-ID` (or `after`), first the notifications missed since; with neither, new ones only. A comment line (`: keep-alive`) at least every 15 s.
          */
         get: operations["players_me_stream"];
         put?: never;
@@ -3105,7 +3105,7 @@ export interface operations {
                 /** @description Send the events after this seq; by default only events after the current one. */
                 after?: number;
                 format?: "event-stream" | "json";
-                /** @description A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, for `EventSource`. Single-use; a used, expired or unknown one gets 401. */
+                /** @description A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, for `EventSource`. Single-use: it opens one connection, and a used, expired or unknown one gets 401 `not_authenticated`, reconnections included (EventSource's own retry resends the spent ticket). To reconnect, get a new ticket and open a new `EventSource` with `?after=<the last id received>`. */
                 ticket?: string;
             };
             header?: {
@@ -3728,8 +3728,10 @@ export interface operations {
     players_me_stream: {
         parameters: {
             query?: {
+                /** @description Send the notifications after this id (`Last-Event-ID` wins over it); by default only new ones. */
+                after?: number;
                 format?: "event-stream" | "json";
-                /** @description A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, for `EventSource`. Single-use; a used, expired or unknown one gets 401. */
+                /** @description A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, for `EventSource`. Single-use: it opens one connection, and a used, expired or unknown one gets 401 `not_authenticated`, reconnections included (EventSource's own retry resends the spent ticket). To reconnect, get a new ticket and open a new `EventSource` with `?after=<the last id received>`. */
                 ticket?: string;
             };
             header?: {

@@ -1,0 +1,23 @@
+"""The bytes of one Server-Sent Events message, for the game and the player streams alike."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games import selectors
+
+# What the streams render: an ``Event`` row, or a row read in bulk (``streams.hub.Row``).
+Logged = selectors.StoredEvent
+
+
+def frame(message_id: int, event: str, data: Any) -> bytes:
+    """One SSE message. Compact JSON has no line breaks, so ``data`` is one line."""
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return f"id: {message_id}\nevent: {event}\ndata: {body}\n\n".encode()
+
+
+def event_frame(row: Logged, seat: int | None, revealed: bool) -> bytes:
+    """The event as the event log serves it to ``seat`` (``games.selectors``: the one visibility
+    function decides what the seat sees)."""
+    return frame(row.seq, row.type, selectors.event_body(row, seat, revealed))
