@@ -294,7 +294,7 @@ class GameLog:
         frames = []
         for row in self.rows[max(0, after - self.base) :]:
             # An event every viewer sees alike is rendered once for all of them.
-            key = (row.seq, None, False) if shown_alike(row.type) else (row.seq, seat, revealed)
+            key = (row.seq, None if shown_alike(row.type) else seat, revealed)
             shown = self.rendered.get(key)
             if shown is None:
                 shown = self.rendered[key] = event_frame(row, key[1], key[2])

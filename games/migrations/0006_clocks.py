@@ -6,15 +6,22 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import migrations, models
-from django.db.models import DurationField, ExpressionWrapper, F, Value
 
 
 def _running_clocks(apps: Any, schema_editor: Any) -> None:
+    # In Python rather than in SQL: SQLite has no arithmetic of durations.
     Game = apps.get_model("games", "Game")
-    turn = ExpressionWrapper(F("turn_timeout") * Value(timedelta(seconds=1)), DurationField())
     running = Game.objects.filter(turn_deadline__isnull=False)
-    running.update(turn_started_at=F("turn_deadline") - turn)
-    running.update(remind_at=F("turn_deadline") - turn * Value(0.2))
+    batch = []
+    for game in running.only("id", "turn_deadline", "turn_timeout").iterator():
+        turn = timedelta(seconds=game.turn_timeout)
+        game.turn_started_at = game.turn_deadline - turn
+        game.remind_at = game.turn_deadline - turn * 0.2
+        batch.append(game)
+        if len(batch) == 500:
+            Game.objects.bulk_update(batch, ["turn_started_at", "remind_at"])
+            batch = []
+    Game.objects.bulk_update(batch, ["turn_started_at", "remind_at"])
 
 
 class Migration(migrations.Migration):
