@@ -11,7 +11,8 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 MYPY_PATHS := $(wildcard unoservice games players streams notifications bench)
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check-clients lint format bench bench-bots bench-service bench-streams clean
+.PHONY: help install run test check-clients web-tools web-types check-web-types check-web lint format \
+	bench bench-bots bench-service bench-streams bench-web clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
@@ -19,12 +20,16 @@ help:
 	@echo "             CELERY_BROKER_URL set: web, worker and beat, from the Procfile)"
 	@echo "make test     run the test suite (PostgreSQL at 127.0.0.1:5432 or DATABASE_URL)"
 	@echo "make check-clients  generate Python and TypeScript clients from the schema, play games with them"
+	@echo "make web-types  regenerate the web client's types (web/types/schema.d.ts) from the schema"
+	@echo "make check-web-types  the checked-in types match the schema; tsc --checkJs --strict over web/"
+	@echo "make check-web  check-web-types, then the web client in Debian's Chromium (Playwright)"
 	@echo "make lint     ruff check, ruff format --check, mypy"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make bench    run the engine benchmark, beside RLCard's UnoGame (installs the bench extra)"
 	@echo "make bench-bots  the bots' win rates and think times (BENCH_ARGS='--rounds 200 ...')"
 	@echo "make bench-service  measure the HTTP service (gunicorn + PostgreSQL)"
 	@echo "make bench-streams  2,000 open event streams: delivery latency, memory, throughput"
+	@echo "make bench-web  the web client in Chromium: page weights, time to show a game"
 
 install: $(STAMP)
 
@@ -45,14 +50,49 @@ run: install
 		exec $(BIN)/uvicorn unoservice.asgi:application --host 0.0.0.0 --port 8000 --no-proxy-headers; \
 	fi
 
-# The clients check takes about 1.5 minutes: its own target (run by .ci/run), not part of `make test`.
+# The clients check (about 1.5 minutes) and the browser tests (check-web) have targets of their own
+# (run by .ci/run), not part of `make test`: they need Node and Chromium.
 test: install
-	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest --ignore=tests/clients $(PYTEST_ARGS)
+	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest --ignore=tests/clients --ignore=tests/web $(PYTEST_ARGS)
 
 # Node 20 and npm: the pinned generators are installed with `npm ci` (package-lock.json).
 check-clients: install
 	cd tests/clients && { [ -x node_modules/.bin/tsc ] || npm ci --prefer-offline --no-audit --no-fund; }
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest tests/clients $(PYTEST_ARGS)
+
+# The web client (web/) needs no build: Node is only for its types and their check.
+WEB_BIN := web/node_modules/.bin
+WEB_SCHEMA_TYPES := web/types/schema.d.ts
+
+web-tools:
+	cd web && { [ -x node_modules/.bin/tsc ] || npm ci --prefer-offline --no-audit --no-fund; }
+
+# The served schema (what /api/schema/ answers) -> TypeScript types, in $(1).
+define web_types
+	$(BIN)/python manage.py spectacular --file $(1).yaml
+	$(WEB_BIN)/openapi-typescript $(1).yaml -o $(1) --default-non-nullable false --silent
+	rm -f $(1).yaml
+endef
+
+web-types: install web-tools
+	$(call web_types,$(WEB_SCHEMA_TYPES))
+
+check-web-types: install web-tools
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(MAKE) --no-print-directory _web_types_into OUT="$$tmp/schema.d.ts" && \
+	if ! diff -u $(WEB_SCHEMA_TYPES) "$$tmp/schema.d.ts"; then \
+		echo "$(WEB_SCHEMA_TYPES) is out of date: run make web-types"; exit 1; fi
+	$(WEB_BIN)/tsc -p web/tsconfig.json
+	$(WEB_BIN)/tsc -p web/tsconfig.sw.json
+
+_web_types_into:
+	$(call web_types,$(OUT))
+
+# The browser tests need Chromium at /usr/bin/chromium (Debian's `chromium`; .ci/run installs it);
+# Playwright never downloads a browser.
+check-web: check-web-types
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" \
+		$(BIN)/pytest tests/web $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
@@ -77,6 +117,9 @@ bench-bots: install
 
 bench-streams: install
 	$(BIN)/python bench/streams.py
+
+bench-web: install
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python bench/webclient.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.functional import SimpleLazyObject, empty
 
-from unoservice import metrics
+from unoservice import metrics, webclient
 from unoservice.errors import error_page
 from unoservice.logging import clean_request_id, request_id_var
 
@@ -49,8 +49,10 @@ def route_of(request: HttpRequest) -> str:
     match = getattr(request, "resolver_match", None)
     if match is not None and match.route:
         return str(match.route)
+    if match is not None and match.url_name:  # the empty route: the web client's page at /
+        return "/"
     static = "/" + settings.STATIC_URL.lstrip("/")
-    if request.path.startswith(static):
+    if request.path.startswith((static, webclient.ASSETS)):
         return "<static>"
     return "<unmatched>"
 

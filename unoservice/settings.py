@@ -210,6 +210,9 @@ STORAGES = {
 # In development (and tests) WhiteNoise finds the files where the apps keep them; also with debug
 # off when nothing was collected (unoservice.storage.StaticFilesMiddleware).
 WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS = DEBUG
+# The web client (web/: index.html at /, sw.js, assets under /app/). An installed package has no
+# checkout beside it: the image copies web/ and points here (docker/Dockerfile).
+UNO_WEB_ROOT = Path(os.environ.get("UNO_WEB_ROOT") or BASE_DIR / "web")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

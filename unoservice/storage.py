@@ -19,6 +19,8 @@ from django.http import HttpRequest, HttpResponseBase
 from whitenoise.middleware import WhiteNoiseMiddleware
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
+from unoservice import webclient
+
 
 class StaticFilesStorage(CompressedManifestStaticFilesStorage):
     manifest_strict = False
@@ -48,3 +50,6 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         super().__init__(get_response, settings=_Settings())
+        # The web client's assets (web/app/), at /app/. Only that folder: web/ also holds the
+        # client's node tooling, which is not for serving.
+        self.add_files(str(Path(settings.UNO_WEB_ROOT) / "app"), prefix=webclient.ASSETS)

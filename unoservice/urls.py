@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from unoservice import metrics, ops
+from unoservice import metrics, ops, webclient
 from unoservice.throttling import throttled
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -21,6 +21,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", ops.healthz, name="healthz"),
     path("readyz", ops.readyz, name="readyz"),
     path("metrics", metrics.metrics_view, name="metrics"),
+    # The web client (web/): its page and service worker; its assets are under /app/ (WhiteNoise).
+    path("", webclient.index, name="webclient"),
+    path("sw.js", webclient.service_worker, name="webclient-sw"),
 ]
 
 # Django's own error pages answer with the API's error body ({"code", "detail"}) instead of HTML.

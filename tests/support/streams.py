@@ -62,8 +62,9 @@ class Server:
         token: str | None = None,
         body: Any = None,
         headers: dict[str, str] | None = None,
+        timeout: float = WAIT,
     ) -> tuple[int, Any]:
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=WAIT)
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
         sent = {"Content-Type": "application/json", **(headers or {})}
         if token is not None:
             sent["Authorization"] = f"Token {token}"
@@ -88,17 +89,21 @@ def wait_until_up(server: Server) -> None:
     raise RuntimeError("the server did not start")
 
 
-def run_server(
-    django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory, keepalive: float
-) -> Iterator[Server]:
+def database_url(django_db_blocker: Any) -> str:
+    """The test database's URL, for a server in another process (PostgreSQL only: skip else)."""
     with django_db_blocker.unblock():
         if connection.vendor != "postgresql":
             pytest.skip("the streams suite runs on PostgreSQL: set DATABASE_URL")
         database = connection.settings_dict["NAME"]
-    url = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + f"/{database}"
-    port = free_port()
-    log = tmp_path_factory.mktemp("server") / "server.log"
-    env = {
+    return os.environ["DATABASE_URL"].rsplit("/", 1)[0] + f"/{database}"
+
+
+def start_server(
+    url: str, port: int, log: Path, keepalive: float, env: dict[str, str] | None = None
+) -> Server:
+    """The Procfile's web process on ``HOST:port`` over the database at ``url``, up and
+    answering; ``env`` adds to its environment. Tasks run in-process (no broker)."""
+    environment = {
         **os.environ,
         "DATABASE_URL": url,
         "PORT": str(port),
@@ -109,8 +114,9 @@ def run_server(
         "DJANGO_DEBUG": "1",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
+        **(env or {}),
     }
-    env.pop("CELERY_BROKER_URL", None)
+    environment.pop("CELERY_BROKER_URL", None)
     command = [
         str(Path(sys.executable).parent / "gunicorn"),
         "-c",
@@ -119,18 +125,36 @@ def run_server(
         "--bind",
         f"{HOST}:{port}",
     ]
-    with log.open("wb") as output:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=output, stderr=output)
     running = Server(port, process, log)
     try:
         wait_until_up(running)
+    except BaseException:
+        stop_server(running)
+        raise
+    return running
+
+
+def stop_server(server: Server) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait(timeout=30)
+
+
+def run_server(
+    django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory, keepalive: float
+) -> Iterator[Server]:
+    url = database_url(django_db_blocker)
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    running = start_server(url, free_port(), log, keepalive)
+    try:
         yield running
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_server(running)
 
 
 @dataclass

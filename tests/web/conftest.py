@@ -1,0 +1,125 @@
+"""The web client in a real browser: Debian's Chromium, driven by Playwright, against the real
+ASGI server (the Procfile's web process, as tests/streams runs it) over the test database.
+
+Every test commits (``transactional_db``): the server is another process and sees only what
+committed; the tables are emptied after each test, so each one's lobby shows its own games only.
+Pages are awaited through Playwright's auto-waiting assertions, never with sleeps."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's browsers are never downloaded: the tests drive the machine's Chromium.
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+# Playwright's sync API keeps an asyncio loop on the test's thread; Django would take the ORM
+# calls made meanwhile (a staff user, pytest-django's flush after each test) for calls from
+# async code. Nothing here runs concurrently on that thread.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+
+from tests.support.streams import Server, database_url, free_port, start_server, stop_server
+from tests.web.site import CHROMIUM, CHROMIUM_ARGS, WAIT, Site
+
+# The server's keep-alives every 15 s, as in production: no awaited update depends on them.
+KEEPALIVE = 15.0
+
+
+def _server(django_db_blocker: Any, tmp: Path, port: int | None = None) -> Server:
+    return start_server(
+        database_url(django_db_blocker),
+        port or free_port(),
+        tmp / "server.log",
+        KEEPALIVE,
+        # Bots play at once, in the request that made them due (no broker: tasks in-process).
+        env={"UNO_BOT_DELAY": "0"},
+    )
+
+
+@pytest.fixture(scope="session")
+def web_server(
+    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    running = _server(django_db_blocker, tmp_path_factory.mktemp("web"))
+    try:
+        yield running
+    finally:
+        stop_server(running)
+
+
+@pytest.fixture
+def site(web_server: Server, transactional_db: None) -> Site:
+    """The session's server, on an empty database."""
+    return Site(web_server)
+
+
+@pytest.fixture
+def own_site(
+    django_db_setup: Any,
+    django_db_blocker: Any,
+    transactional_db: None,
+    tmp_path: Path,
+) -> Iterator[Site]:
+    """A server of the test's own, which the test may crash and start again on its port."""
+    holder = Site(_server(django_db_blocker, tmp_path))
+
+    def restart(port: int) -> Server:
+        return _server(django_db_blocker, tmp_path, port)
+
+    holder.restarter = restart
+    try:
+        yield holder
+    finally:
+        stop_server(holder.server)
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    if not os.access(CHROMIUM, os.X_OK):
+        missing = f"no Chromium at {CHROMIUM}: apt-get install chromium (.ci/run does)"
+        if os.environ.get("CI"):
+            pytest.fail(missing)  # CI installs it: a skip there would hide the whole suite
+        pytest.skip(missing)
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    expect.set_options(timeout=WAIT * 1000)
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+OpenPage = Callable[..., Page]
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[OpenPage]:
+    """``open_page(site, width=1280)``: a page in a browser context of its own (its own
+    storage: one person); the test fails if a page threw an uncaught error."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_one(site: Site, width: int = 1280, height: int = 900) -> Page:
+        context = browser.new_context(
+            base_url=site.url, viewport={"width": width, "height": height}, locale="en-GB"
+        )
+        context.set_default_timeout(WAIT * 1000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        return page
+
+    yield open_one
+    for context in contexts:
+        context.close()
+    assert not errors, errors

@@ -1,0 +1,171 @@
+"""What a person does in the web client, through the stable hooks of web/HOOKS.md only:
+accessible names of buttons and labelled inputs, hash routes, ``data-card`` on every face-up
+card, the table root's ``data-game-status`` and ``data-version``, refused moves in role="alert"."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+from tests.support.players import PASSWORD
+from tests.web.site import Site
+
+COLOURS = {"red": "Red", "yellow": "Yellow", "green": "Green", "blue": "Blue"}
+
+
+def register(page: Page, username: str, password: str = PASSWORD) -> None:
+    page.goto("/#/register")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Register").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+
+
+def sign_in(page: Page, username: str, password: str = PASSWORD) -> None:
+    page.goto("/#/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+
+
+def open_lobby(page: Page) -> None:
+    """The lobby as it is now (loaded afresh: it lists the games once, when it opens)."""
+    page.goto("/#/")
+    page.reload()
+    expect(page.get_by_role("button", name="Create game")).to_be_visible()
+
+
+def table(page: Page) -> Locator:
+    return page.locator("[data-game-status]")
+
+
+def open_table(page: Page, game: str) -> Locator:
+    page.goto(f"/#/game/{game}")
+    root = table(page)
+    expect(root).not_to_have_attribute("data-game-status", "loading")
+    return root
+
+
+def at_version(page: Page, version: int) -> None:
+    """Wait until the table shows the game as of ``version`` (the seq of its last event)."""
+    expect(table(page)).to_have_attribute("data-version", str(version))
+
+
+def shown_version(page: Page) -> int:
+    return int(table(page).get_attribute("data-version") or 0)
+
+
+def at_least(page: Page, version: int) -> None:
+    """Wait until the table shows ``version`` or a later one."""
+    page.wait_for_function(
+        "(v) => Number(document.querySelector('[data-game-status]')?.dataset.version) >= v",
+        arg=version,
+    )
+
+
+def next_decision(page: Page, site: Site, game: str, token: str) -> dict[str, Any]:
+    """The seat's view once the others (bots, playing in the server meanwhile) have moved and
+    the page shows it: the seat has a legal action, or the game is over. Each wait is for the
+    page to show a newer event, never for time to pass."""
+    while True:
+        view = site.view(game, token)
+        at_least(page, view["version"])
+        if shown_version(page) != view["version"]:
+            continue  # the page is ahead of what we read: read again
+        if view["status"] != "active" or view["you"]["legal_actions"]:
+            return view
+        expect(table(page)).not_to_have_attribute("data-version", str(view["version"]))
+
+
+def hand(page: Page) -> Locator:
+    return page.locator("[data-region=hand]")
+
+
+def hand_cards(page: Page) -> list[str]:
+    return [str(c.get_attribute("data-card")) for c in hand(page).locator("[data-card]").all()]
+
+
+def button(page: Page, name: str) -> Locator:
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def catch_button(page: Page) -> Locator:
+    """The Catch buttons (one per seat that can be caught, named after it)."""
+    return page.get_by_role("button", name=re.compile(r"^Catch\b"))
+
+
+def play_card(page: Page, card: str, color: str | None = None) -> None:
+    """Click ``card`` in the hand; for a wild, then the colour in the picker."""
+    hand(page).locator(f'[data-card="{card}"]').first.click()
+    if color is not None:
+        button(page, COLOURS[color]).click()
+
+
+def say_uno_with_next_play(page: Page) -> None:
+    uno = button(page, "UNO!")
+    uno.click()
+    expect(uno).to_have_attribute("aria-pressed", "true")
+
+
+def perform(page: Page, action: dict[str, Any]) -> None:
+    """Do ``action`` (an entry of ``legal_actions``) by clicking what the page offers for it."""
+    kind = action["action"]
+    if kind == "play":
+        assert "cards" not in action and "target" not in action, action  # no such rules here
+        if action.get("uno"):
+            say_uno_with_next_play(page)
+        play_card(page, action["card"], action.get("color"))
+    elif kind == "color":
+        button(page, COLOURS[action["color"]]).click()
+    elif kind == "catch":
+        catch_button(page).first.click()
+    else:
+        names = {
+            "draw": "Draw",
+            "pass": "Pass",
+            "uno": "UNO!",
+            "challenge": "Challenge",
+            "accept": "Accept",
+        }
+        button(page, names[kind]).click()
+
+
+# --- nothing of another seat in the page -----------------------------------------------------
+
+
+def cards_in_page(page: Page) -> list[str]:
+    return [str(c.get_attribute("data-card")) for c in page.locator("[data-card]").all()]
+
+
+def cards_seen_by(site: Site, game: str, token: str) -> tuple[Counter[str] | None, set[str]]:
+    """(the seat's own hand while the game is on, every card that was face up for everyone in
+    the game so far), as the API tells that seat."""
+    view = site.view(game, token)
+    playing = view["status"] == "active" and view.get("you")
+    own = Counter(view["you"]["hand"]) if playing else None
+    public: set[str] = set()
+    for event in site.events(game, token):
+        data = event["data"]
+        if event["type"] in ("card_played", "color_discarded"):
+            public.update(data["cards"])
+        elif event["type"] in ("starter_turned", "starter_returned"):
+            public.add(data["card"])
+        elif event["type"] == "round_ended":
+            for shown in data["hands"]:
+                public.update(shown)
+    return own, public
+
+
+def assert_no_foreign_cards(page: Page, site: Site, game: str, token: str) -> None:
+    """While the game is on, the page shows the seat's own hand exactly; and no card but those
+    and the cards turned face up for everyone: no card of another seat is in its DOM. Call it
+    once the page shows the game's current version."""
+    own, public = cards_seen_by(site, game, token)
+    if own is not None:
+        assert Counter(hand_cards(page)) == own, (hand_cards(page), own)
+    foreign = [c for c in cards_in_page(page) if c not in (own or ()) and c not in public]
+    assert not foreign, f"cards of other seats in the page: {foreign}"

@@ -1,0 +1,59 @@
+"""One person plays a whole game against bots in the browser, clicking whatever the page offers
+for the first of their legal actions each time it is their move, until the game ends. The game
+is seeded (staff may give a seed), so the same clicks play the same game on every run; the
+bots play at once, in the server, after the move that made them due, and their moves reach
+the page live."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import OpenPage
+from tests.web.pages import (
+    assert_no_foreign_cards,
+    next_decision,
+    open_table,
+    perform,
+    register,
+    table,
+)
+from tests.web.site import GAMES, Site
+
+SEED = 20261201
+TARGET = 100
+MOST_MOVES = 400  # a bound on the person's moves, far above a 100-point game's
+
+
+def test_one_person_plays_a_whole_game_against_bots_by_clicking(
+    site: Site, open_page: OpenPage
+) -> None:
+    page = open_page(site)
+    register(page, "kim")
+    token = site.make_staff("kim")
+    created = site.api(
+        "POST",
+        GAMES,
+        token,
+        {"max_players": 3, "target_score": TARGET, "seed": SEED, "bots": ["basic", "strong"]},
+        status=201,
+    )
+    game = str(created["id"])
+    assert created["status"] == "active"  # a table full of the creator and bots starts at once
+    open_table(page, game)
+
+    rounds = set()
+    for _ in range(MOST_MOVES):
+        view = next_decision(page, site, game, token)
+        if view["status"] != "active":
+            break
+        rounds.add(view["round"]["number"])
+        assert_no_foreign_cards(page, site, game, token)
+        perform(page, view["you"]["legal_actions"][0])
+        expect(table(page)).not_to_have_attribute("data-version", str(view["version"]))
+    else:
+        raise AssertionError(f"the game did not end within {MOST_MOVES} moves")
+
+    assert view["status"] == "finished", view["status"]
+    assert max(s["score"] for s in view["seats"]) >= TARGET
+    expect(table(page)).to_have_attribute("data-game-status", "finished")
+    assert rounds, "the person played"

@@ -1,0 +1,46 @@
+"""The lobby: a person creates a game with the form; another finds it among the open games and
+joins it; the host seats a bot and starts. Screenshots of the lobby at both widths."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import OpenPage
+from tests.web.pages import assert_no_foreign_cards, at_version, open_lobby, register, table
+from tests.web.screens import take
+from tests.web.site import Site
+
+
+def test_a_game_made_in_the_lobby_is_joined_from_the_lobby_gets_a_bot_and_starts(
+    site: Site, open_page: OpenPage
+) -> None:
+    host, guest = open_page(site), open_page(site)
+    register(host, "hal")
+    register(guest, "gus")
+    open_lobby(host)
+    host.get_by_label("Players", exact=True).fill("3")
+    host.get_by_role("button", name="Create game").click()
+    expect(host).to_have_url(re.compile(r"#/game/[^/]+$"))
+    game = host.url.rsplit("/", 1)[1]
+    expect(table(host)).to_have_attribute("data-game-status", "waiting")
+
+    # The waiting game is in the other person's lobby, with a Join button.
+    open_lobby(guest)
+    open_game = guest.locator(f'[data-game-id="{game}"]')
+    expect(open_game).to_contain_text("hal")
+    take(guest, "lobby")
+    open_game.get_by_role("button", name="Join", exact=True).click()
+    expect(guest).to_have_url(re.compile(rf"#/game/{game}$"))
+    expect(table(guest)).to_have_attribute("data-game-status", "waiting")
+
+    # The third seat goes to a bot, which fills the table: the game starts by itself.
+    host.get_by_role("button", name="Add bot").click()
+    tokens = [site.token("hal"), site.token("gus")]
+    for page, token in zip((host, guest), tokens, strict=True):
+        expect(table(page)).to_have_attribute("data-game-status", "active")
+        view = site.view(game, token)
+        assert [bool(seat.get("bot")) for seat in view["seats"]] == [False, False, True]
+        at_version(page, view["version"])
+        assert_no_foreign_cards(page, site, game, token)

@@ -1,0 +1,68 @@
+"""A finished game in the replay viewer: stepping forward and back and dragging the position
+shows, at each point, every hand and the discard pile as the replay API has them there."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.web import scripted
+from tests.web.conftest import OpenPage
+from tests.web.pages import cards_in_page, sign_in
+from tests.web.screens import take
+from tests.web.site import GAMES, Site
+
+
+def _cards_at(replayed: dict[str, Any]) -> Counter[str]:
+    """Every card the replay API shows at a point: each seat's hand and the top card."""
+    shown: Counter[str] = Counter()
+    for seat in replayed["seats"]:
+        shown.update(seat.get("hand", []))
+    if replayed.get("round") and replayed["round"].get("top_card"):
+        shown[replayed["round"]["top_card"]] += 1
+    return shown
+
+
+def _shows(page: Page, site: Site, game: str, token: str, at: int) -> None:
+    position = page.get_by_label("Position")
+    expect(position).to_have_value(str(at))
+    expect(page.locator(".replay")).to_have_attribute("data-at", str(at))
+    assert Counter(cards_in_page(page)) == _cards_at(site.replay(game, token, at)), at
+
+
+def test_a_finished_game_steps_through_in_the_replay_viewer(
+    site: Site, open_page: OpenPage
+) -> None:
+    tokens = [site.register("ana"), site.register("bea")]
+    tokens[0] = site.make_staff("ana")
+    game = str(scripted.create(site, tokens[0])["id"])
+    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    last = scripted.play_through(site, game, tokens)
+
+    page = open_page(site)
+    sign_in(page, "bea")
+    page.goto(f"/#/replay/{game}")
+    position = page.get_by_label("Position")
+    expect(position).to_have_attribute("max", str(last))
+    start = int(position.input_value())
+    _shows(page, site, game, tokens[1], start)
+
+    forward, back = (page.get_by_role("button", name=n, exact=True) for n in ("Forward", "Back"))
+    at = start
+    for _ in range(6):
+        forward.click()
+        at += 1
+        _shows(page, site, game, tokens[1], at)
+    for _ in range(2):
+        back.click()
+        at -= 1
+        _shows(page, site, game, tokens[1], at)
+    # Dragging the slider: anywhere, the end included.
+    for point in (last // 2, last):
+        position.fill(str(point))
+        _shows(page, site, game, tokens[1], point)
+        if point < last:
+            take(page, "replay")  # halfway: both hands still full
+    expect(forward).to_be_disabled()

@@ -1,0 +1,238 @@
+// The HTTP API, typed from the served schema (types/schema.d.ts, generated: make web-types).
+
+import { randomKey } from './dom.js';
+
+/** @typedef {import('../types/schema').components['schemas']} Schemas */
+/** @typedef {Schemas['GameView']} GameView */
+/** @typedef {Schemas['GameSummary']} GameSummary */
+/** @typedef {Schemas['GamePage']} GamePage */
+/** @typedef {Schemas['Action']} Action */
+/** @typedef {Schemas['GameCreateRequest']} GameCreate */
+/** @typedef {Schemas['OwnProfile']} OwnProfile */
+/** @typedef {Schemas['PublicProfile']} PublicProfile */
+/** @typedef {Schemas['EventPage']} EventPage */
+/** @typedef {Schemas['Event']} GameEvent */
+/** @typedef {Schemas['NotificationPage']} NotificationPage */
+/** @typedef {Schemas['Notification']} Notification */
+/** @typedef {Schemas['StreamTicket']} StreamTicket */
+/** @typedef {Schemas['BotLevelEnum']} BotLevel */
+/** @typedef {Schemas['SeatView']} SeatView */
+
+const TOKEN_KEY = 'uno.token';
+const USER_KEY = 'uno.user';
+
+/** The error body of every refusal: `code` for programs, `detail` for people. */
+export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} detail
+   */
+  constructor(status, code, detail) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+/** @returns {{token: string, id: number, username: string} | null} */
+export function session() {
+  const token = localStorage.getItem(TOKEN_KEY);
+  const user = localStorage.getItem(USER_KEY);
+  if (!token || !user) return null;
+  try {
+    const { id, username } = JSON.parse(user);
+    return { token, id, username };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {string} token
+ * @param {{id: number, username: string}} user
+ */
+export function saveSession(token, user) {
+  localStorage.setItem(TOKEN_KEY, token);
+  localStorage.setItem(USER_KEY, JSON.stringify({ id: user.id, username: user.username }));
+}
+
+export function clearSession() {
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(USER_KEY);
+}
+
+/** Called when the server says the token is no longer good (401): the app signs out. */
+let onUnauthorized = () => {};
+/** @param {() => void} handler */
+export function setUnauthorizedHandler(handler) {
+  onUnauthorized = handler;
+}
+
+/**
+ * One call to the API. Resolves with the JSON body; rejects with ApiError (the body's code
+ * and detail, or a network error as code `network`).
+ * @param {string} method
+ * @param {string} path  under /api/v1/, e.g. `games/`
+ * @param {{body?: unknown, query?: Record<string, string | number | boolean | undefined>, idempotent?: boolean, signal?: AbortSignal, reviver?: (this: any, key: string, value: any, context?: {source?: string}) => any}} [options]
+ * @returns {Promise<any>}
+ */
+export async function call(method, path, options = {}) {
+  const url = new URL(`/api/v1/${path}`, location.origin);
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  /** @type {Record<string, string>} */
+  const headers = { Accept: 'application/json' };
+  const current = session();
+  if (current) headers.Authorization = `Token ${current.token}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.idempotent) headers['Idempotency-Key'] = randomKey();
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'network', String(error instanceof Error ? error.message : error));
+  }
+  const text = await response.text();
+  /** @type {any} */
+  let data = null;
+  try {
+    data = text ? JSON.parse(text, options.reviver) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const code = data && typeof data.code === 'string' ? data.code : `http_${response.status}`;
+    const detail = data && typeof data.detail === 'string' ? data.detail : response.statusText;
+    if (response.status === 401 && current) onUnauthorized();
+    throw new ApiError(response.status, code, detail);
+  }
+  return data;
+}
+
+// --- typed calls ------------------------------------------------------------------------------
+
+/**
+ * @param {string} username
+ * @param {string} password
+ */
+export async function register(username, password) {
+  /** @type {Schemas['RegisteredPlayer']} */
+  const player = await call('POST', 'players/', { body: { username, password } });
+  return player;
+}
+
+/**
+ * @param {string} username
+ * @param {string} password
+ * @returns {Promise<{token: string, id: number, username: string}>}
+ */
+export async function signIn(username, password) {
+  /** @type {Schemas['AuthToken']} */
+  const { token } = await call('POST', 'auth/token/', { body: { username, password } });
+  saveSession(token, { id: 0, username });
+  /** @type {OwnProfile} */
+  const me = await call('GET', 'players/me/');
+  saveSession(token, me);
+  return { token, id: me.id, username: me.username };
+}
+
+export async function signOut() {
+  try {
+    await call('POST', 'auth/logout/');
+  } finally {
+    clearSession();
+  }
+}
+
+/**
+ * @param {Record<string, string | number | boolean | undefined>} query
+ * @returns {Promise<GamePage>}
+ */
+export function listGames(query) {
+  return call('GET', 'games/', { query });
+}
+
+/**
+ * @param {string} id
+ * @returns {Promise<GameView>}
+ */
+export function getGame(id) {
+  return call('GET', `games/${encodeURIComponent(id)}/`);
+}
+
+/**
+ * @param {GameCreate} body
+ * @returns {Promise<GameView>}
+ */
+export function createGame(body) {
+  return call('POST', 'games/', { body });
+}
+
+/**
+ * A call on one game: join, leave, start, resign, rematch.
+ * @param {string} id
+ * @param {'join' | 'leave' | 'start' | 'resign' | 'rematch'} what
+ * @returns {Promise<GameView>}
+ */
+export function gameCall(id, what) {
+  return call('POST', `games/${encodeURIComponent(id)}/${what}/`);
+}
+
+/**
+ * @param {string} id
+ * @param {BotLevel} level
+ * @returns {Promise<GameView>}
+ */
+export function addBot(id, level) {
+  return call('POST', `games/${encodeURIComponent(id)}/bots/`, { body: { level } });
+}
+
+/**
+ * One action, refused if the game moved past the version the person saw.
+ * @param {string} id
+ * @param {Action} action
+ * @param {number} version
+ * @returns {Promise<GameView>}
+ */
+export function act(id, action, version) {
+  return call('POST', `games/${encodeURIComponent(id)}/actions/`, {
+    body: { ...action, expected_version: version },
+    idempotent: true,
+  });
+}
+
+/**
+ * @param {string} id
+ * @param {number} after
+ * @param {{wait?: number, limit?: number, signal?: AbortSignal}} [options]
+ * @returns {Promise<EventPage>}
+ */
+export function events(id, after, options = {}) {
+  return call('GET', `games/${encodeURIComponent(id)}/events/`, {
+    query: { after, wait: options.wait, limit: options.limit },
+    signal: options.signal,
+  });
+}
+
+/**
+ * @param {string} id
+ * @param {number} at
+ * @returns {Promise<GameView>}
+ */
+export function replay(id, at) {
+  return call('GET', `games/${encodeURIComponent(id)}/replay/`, { query: { at } });
+}
+
+/** @returns {Promise<StreamTicket>} */
+export function streamTicket() {
+  return call('POST', 'auth/stream-ticket/');
+}

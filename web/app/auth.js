@@ -1,0 +1,53 @@
+// Sign in and register.
+
+import { ApiError, register, signIn } from './api.js';
+import { h, render } from './dom.js';
+import { t } from './i18n.js';
+import { afterSignIn } from './main.js';
+
+/**
+ * @param {HTMLElement} root
+ * @param {'login' | 'register'} mode
+ */
+function authForm(root, mode) {
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const username = h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, maxlength: 150 });
+  const password = h('input', {
+    id: 'password', name: 'password', type: 'password', required: true,
+    autocomplete: mode === 'login' ? 'current-password' : 'new-password',
+  });
+  const submit = h('button', { type: 'submit', class: 'primary' }, mode === 'login' ? t('sign_in') : t('register'));
+  const form = h('form', { class: 'auth card-panel', onsubmit: async (event) => {
+    event.preventDefault();
+    alert.textContent = '';
+    submit.disabled = true;
+    try {
+      if (mode === 'register') await register(username.value, password.value);
+      await signIn(username.value, password.value);
+      afterSignIn();
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      submit.disabled = false;
+    }
+  } },
+  h('h1', {}, mode === 'login' ? t('sign_in') : t('register')),
+  h('label', { for: 'username' }, t('username')), username,
+  h('label', { for: 'password' }, t('password')), password,
+  alert,
+  submit,
+  h('p', { class: 'muted' }, mode === 'login'
+    ? [t('no_account'), ' ', h('a', { href: '#/register' }, t('register'))]
+    : [t('have_account'), ' ', h('a', { href: '#/login' }, t('sign_in'))]));
+  render(root, form);
+  username.focus();
+}
+
+/** @param {HTMLElement} root */
+export function loginPage(root) {
+  authForm(root, 'login');
+}
+
+/** @param {HTMLElement} root */
+export function registerPage(root) {
+  authForm(root, 'register');
+}

@@ -1,0 +1,272 @@
+// English and Portuguese, in one table. The language follows the browser until the switch picks
+// one (kept in localStorage). The action buttons' English names are hooks for tests (HOOKS.md).
+
+/** @typedef {'en' | 'pt'} Lang */
+
+const STRINGS = {
+  app_name: ['UNO', 'UNO'],
+  switch_lang: ['Português', 'English'],
+  nav_lobby: ['Lobby', 'Salão'],
+  nav_inbox: ['Inbox', 'Caixa'],
+  nav_leaderboard: ['Leaderboard', 'Classificação'],
+  nav_profile: ['Profile', 'Perfil'],
+  sign_in: ['Sign in', 'Entrar'],
+  sign_out: ['Sign out', 'Sair'],
+  register: ['Register', 'Registar'],
+  username: ['Username', 'Nome de utilizador'],
+  password: ['Password', 'Palavra-passe'],
+  no_account: ['No account yet?', 'Ainda sem conta?'],
+  have_account: ['Already registered?', 'Já tem conta?'],
+  signed_in_as: ['Signed in as {name}', 'Sessão de {name}'],
+  loading: ['Loading…', 'A carregar…'],
+  // lobby
+  open_games: ['Open games', 'Jogos abertos'],
+  no_open_games: ['No open games. Create one!', 'Nenhum jogo aberto. Crie um!'],
+  your_games: ['Your games', 'Os seus jogos'],
+  finished_games: ['Finished games', 'Jogos terminados'],
+  no_games: ['None yet.', 'Nenhum ainda.'],
+  players_n: ['{n}/{max} players', '{n}/{max} jogadores'],
+  join: ['Join', 'Entrar no jogo'],
+  open: ['Open', 'Abrir'],
+  replay: ['Replay', 'Repetição'],
+  create_game: ['Create game', 'Criar jogo'],
+  new_game: ['New game', 'Novo jogo'],
+  quick_match: ['Quick match', 'Jogo rápido'],
+  quick_match_help: [
+    'Join the oldest open game with these players and rules, or open one; bots fill the free seats after the wait.',
+    'Junta-se ao jogo aberto mais antigo com estes jogadores e regras, ou abre um; bots ocupam os lugares livres após a espera.',
+  ],
+  qm_players: ['Players wanted', 'Jogadores pretendidos'],
+  fill_with_bots_after: ['Bots after (seconds)', 'Bots após (segundos)'],
+  join_code: ['Invite code', 'Código de convite'],
+  join_by_code: ['Join by code', 'Entrar com código'],
+  max_players: ['Players', 'Jogadores'],
+  target_score: ['Target score', 'Pontuação alvo'],
+  turn_timeout: ['Time per turn', 'Tempo por jogada'],
+  max_timeouts: ['Timeouts before forfeit', 'Tempos esgotados até desistência'],
+  clock: ['Clock', 'Relógio'],
+  clock_move: ['Per move', 'Por jogada'],
+  clock_bank: ['Time bank', 'Banco de tempo'],
+  bank_initial: ['Bank: initial (hours)', 'Banco: inicial (horas)'],
+  bank_increment: ['Bank: added per move (hours)', 'Banco: acréscimo por jogada (horas)'],
+  bank_max: ['Bank: maximum (hours)', 'Banco: máximo (horas)'],
+  preset: ['Start from', 'Partir de'],
+  preset_official: ['Official rules', 'Regras oficiais'],
+  preset_party: ['Party (stacking, jump-in, 7-0, draw until playable)', 'Festa (acumular, intromissão, 7-0, comprar até poder)'],
+  preset_house: ['Every house rule that combines', 'Todas as regras da casa compatíveis'],
+  teams: ['Teams', 'Equipas'],
+  no_teams: ['No teams', 'Sem equipas'],
+  teams_n: ['{n} teams', '{n} equipas'],
+  bots: ['Bots', 'Bots'],
+  bot_level: ['Bot level', 'Nível do bot'],
+  bot_random: ['random', 'aleatório'],
+  bot_basic: ['basic', 'básico'],
+  bot_strong: ['strong', 'forte'],
+  bot_takeover: ['A bot plays on for a seat that forfeits', 'Um bot continua por quem desiste'],
+  private_game: ['Private game (invite link only)', 'Jogo privado (só com convite)'],
+  house_rules: ['House rules', 'Regras da casa'],
+  settings: ['Settings', 'Definições'],
+  seconds: ['{n} s', '{n} s'],
+  minutes: ['{n} min', '{n} min'],
+  hours: ['{n} h', '{n} h'],
+  days: ['{n} days', '{n} dias'],
+  day: ['1 day', '1 dia'],
+  rules_official: ['official rules', 'regras oficiais'],
+  // the table
+  waiting_players: ['Waiting for players…', 'À espera de jogadores…'],
+  add_bot: ['Add bot', 'Adicionar bot'],
+  start: ['Start', 'Começar'],
+  leave: ['Leave', 'Sair do jogo'],
+  resign: ['Resign', 'Desistir'],
+  resign_confirm: ['Resign this game for good?', 'Desistir deste jogo de vez?'],
+  invite_link: ['Invite link', 'Ligação de convite'],
+  copy: ['Copy', 'Copiar'],
+  copied: ['Copied', 'Copiado'],
+  your_hand: ['Your hand', 'A sua mão'],
+  discard_pile: ['Discard pile', 'Monte de descarte'],
+  draw_pile_n: ['{n} to draw', '{n} para comprar'],
+  seats: ['Players', 'Jogadores'],
+  your_turn: ['Your turn', 'É a sua vez'],
+  turn_of: ['{name} to play', 'Vez de {name}'],
+  cards_n: ['{n} cards', '{n} cartas'],
+  card_1: ['1 card', '1 carta'],
+  score_n: ['{n} pts', '{n} pts'],
+  uno_said: ['UNO', 'UNO'],
+  you: ['you', 'você'],
+  bot: ['bot', 'bot'],
+  forfeited: ['forfeited', 'desistiu'],
+  out: ['out', 'fora'],
+  on_vacation: ['on vacation', 'de férias'],
+  direction: ['Direction', 'Sentido'],
+  clockwise: ['clockwise', 'horário'],
+  counterclockwise: ['counter-clockwise', 'anti-horário'],
+  current_color: ['Colour: {color}', 'Cor: {color}'],
+  deadline: ['Time left: {t}', 'Tempo restante: {t}'],
+  bank_left: ['bank {t}', 'banco {t}'],
+  round_n: ['Round {n}', 'Ronda {n}'],
+  team_n: ['team {n}', 'equipa {n}'],
+  draw: ['Draw', 'Comprar'],
+  draw_n: ['Draw {n}', 'Comprar {n}'],
+  pass: ['Pass', 'Passar'],
+  uno: ['UNO!', 'UNO!'],
+  uno_armed: ['UNO! is said with your next card', 'UNO! será dito com a próxima carta'],
+  catch: ['Catch', 'Apanhar'],
+  catch_name: ['Catch {name}', 'Apanhar {name}'],
+  challenge: ['Challenge', 'Desafiar'],
+  accept: ['Accept', 'Aceitar'],
+  select_several: ['Select several', 'Escolher várias'],
+  play_selected: ['Play selected', 'Jogar escolhidas'],
+  choose_color: ['Choose a colour', 'Escolha uma cor'],
+  choose_seat: ['Choose a player', 'Escolha um jogador'],
+  no_swap: ['No swap', 'Sem troca'],
+  give_cards: ['Give up to two cards (optional)', 'Dar até duas cartas (opcional)'],
+  give_to: ['Give to', 'Dar a'],
+  give_nothing: ['Give nothing', 'Não dar nada'],
+  cancel: ['Cancel', 'Cancelar'],
+  pending_wd4: ['{name} played a wild draw 4 on you: challenge or accept (draw {n}).', '{name} jogou um +4 contra si: desafie ou aceite (comprar {n}).'],
+  pending_penalty: ['{n} cards owed: stack or draw.', '{n} cartas em dívida: acumule ou compre.'],
+  pending_drawn: ['You drew {card}: play it or pass.', 'Comprou {card}: jogue-a ou passe.'],
+  pending_color: ['Name the colour of the starter wild.', 'Escolha a cor do curinga inicial.'],
+  round_over: ['Round {n} over: {name} went out.', 'Ronda {n} terminada: {name} acabou.'],
+  points_n: ['+{n} points', '+{n} pontos'],
+  game_over: ['Game over: {name} wins!', 'Fim do jogo: {name} ganha!'],
+  game_over_team: ['Game over: team {n} wins!', 'Fim do jogo: a equipa {n} ganha!'],
+  game_abandoned: ['This game was abandoned.', 'Este jogo foi abandonado.'],
+  rematch: ['Rematch', 'Desforra'],
+  export: ['Export', 'Exportar'],
+  fair_deck: ['Fair deck', 'Baralho justo'],
+  deck_commitment: ['Deck commitment', 'Compromisso do baralho'],
+  fair_ok: ['✓ the seed and salt match the commitment', '✓ a semente e o sal correspondem ao compromisso'],
+  fair_bad: ['✗ the seed and salt do not match the commitment', '✗ a semente e o sal não correspondem ao compromisso'],
+  vacation: ['Vacation', 'Férias'],
+  vacation_days: ['Vacation days', 'Dias de férias'],
+  start_vacation: ['Start vacation', 'Começar férias'],
+  end_vacation: ['End vacation', 'Terminar férias'],
+  vacation_help: ['Up to 14 days a year: your clocks in correspondence games stand still.', 'Até 14 dias por ano: os seus relógios nos jogos por correspondência param.'],
+  vacation_started: ['Vacation started.', 'Férias começadas.'],
+  vacation_ended: ['Vacation ended.', 'Férias terminadas.'],
+  spectating: ['You are watching this game.', 'Está a ver este jogo.'],
+  live: ['live', 'ao vivo'],
+  reconnecting: ['reconnecting…', 'a religar…'],
+  polling: ['updating', 'a atualizar'],
+  // replay
+  back: ['Back', 'Recuar'],
+  forward: ['Forward', 'Avançar'],
+  position: ['Position', 'Posição'],
+  event_n: ['Event {n} of {max}', 'Evento {n} de {max}'],
+  // inbox and notifications
+  inbox: ['Your turn in', 'É a sua vez em'],
+  inbox_empty: ['No game is waiting for you.', 'Nenhum jogo espera por si.'],
+  notifications: ['Notifications', 'Notificações'],
+  mark_all_read: ['Mark all read', 'Marcar tudo como lido'],
+  enable_push: ['Enable push notifications', 'Ativar notificações push'],
+  push_on: ['Push notifications are on.', 'Notificações push ativas.'],
+  push_unavailable: ['Push notifications are not available here.', 'Notificações push indisponíveis aqui.'],
+  push_denied: ['Notifications are blocked in this browser.', 'As notificações estão bloqueadas neste navegador.'],
+  due_in: ['due in {t}', 'termina em {t}'],
+  n_your_turn: ['Your turn', 'A sua vez'],
+  n_deadline_soon: ['Time is running out', 'O tempo está a acabar'],
+  n_game_started: ['Game started', 'O jogo começou'],
+  n_game_finished: ['Game finished', 'O jogo terminou'],
+  n_player_joined: ['A player joined', 'Entrou um jogador'],
+  n_invited: ['You were invited', 'Foi convidado'],
+  // profiles
+  profile_of: ['{name}', '{name}'],
+  games_played: ['Games played', 'Jogos'],
+  games_won: ['Games won', 'Vitórias'],
+  games_active: ['Games in progress', 'Jogos a decorrer'],
+  rating: ['Rating', 'Classificação'],
+  joined_on: ['Joined {date}', 'Registado em {date}'],
+  rank: ['#', '#'],
+  player: ['Player', 'Jogador'],
+  won: ['Won', 'Ganhos'],
+  played: ['Played', 'Jogados'],
+  not_found: ['Not found.', 'Não encontrado.'],
+  more: ['More', 'Mais'],
+  // colours
+  red: ['Red', 'Vermelho'],
+  yellow: ['Yellow', 'Amarelo'],
+  green: ['Green', 'Verde'],
+  blue: ['Blue', 'Azul'],
+  wild: ['Wild', 'Curinga'],
+  'wild-draw4': ['Wild draw 4', 'Curinga +4'],
+  skip: ['skip', 'salta'],
+  reverse: ['reverse', 'inverte'],
+  draw2: ['draw 2', '+2'],
+  scoring: ['Scoring', 'Pontuação'],
+  scoring_winner: ['Winner scores the others\' cards (official)', 'O vencedor soma as cartas dos outros (oficial)'],
+  scoring_penalty: ['Each scores their own cards; lowest wins', 'Cada um soma as suas cartas; ganha o mais baixo'],
+  uno_penalty: ['Cards for a missed UNO', 'Cartas por UNO esquecido'],
+  bluff_penalty: ['Cards for a caught bluff', 'Cartas por bluff apanhado'],
+};
+
+/** @typedef {keyof typeof STRINGS} Key */
+
+const saved = localStorage.getItem('uno.lang');
+/** @type {Lang} */
+let lang = saved === 'en' || saved === 'pt' ? saved : navigator.language.toLowerCase().startsWith('pt') ? 'pt' : 'en';
+
+export function currentLang() {
+  return lang;
+}
+
+/** @param {Lang} next */
+export function setLang(next) {
+  lang = next;
+  localStorage.setItem('uno.lang', next);
+  document.documentElement.lang = next;
+}
+
+/**
+ * A string in the current language, `{name}` placeholders filled from `vars`.
+ * @param {Key} key
+ * @param {Record<string, string | number>} [vars]
+ */
+export function t(key, vars) {
+  const text = STRINGS[key][lang === 'pt' ? 1 : 0];
+  return vars ? text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? '')) : text;
+}
+
+/**
+ * A string picked from an inline pair: for texts used in one place only (rule explanations).
+ * @param {[string, string]} pair
+ */
+export function tr(pair) {
+  return pair[lang === 'pt' ? 1 : 0];
+}
+
+/**
+ * A card's name: "Red 7", "Blue skip", "Wild draw 4".
+ * @param {string} code
+ */
+export function cardName(code) {
+  if (code === 'wild' || code === 'wild-draw4') return t(code);
+  const [color, face] = code.split('-');
+  const faceName = face === 'skip' || face === 'reverse' || face === 'draw2' ? t(face) : face;
+  return `${t(/** @type {Key} */ (color))} ${faceName}`;
+}
+
+/**
+ * A duration in seconds, as people say it.
+ * @param {number} seconds
+ */
+export function duration(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 120) return t('seconds', { n: s });
+  if (s < 7200) return t('minutes', { n: Math.round(s / 60) });
+  if (s < 172800) return t('hours', { n: Math.round(s / 3600) });
+  return t('days', { n: Math.round(s / 86400) });
+}
+
+/**
+ * A countdown: "4:59", "2 h 03 min", "3 days".
+ * @param {number} seconds
+ */
+export function countdown(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  if (s < 172800) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+}
+
+document.documentElement.lang = lang;

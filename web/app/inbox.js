@@ -1,0 +1,219 @@
+// The correspondence inbox (#/inbox: games waiting for you, most urgent first), notifications in
+// the page (the player stream) and Web Push through the service worker (/sw.js).
+
+import { ApiError, call, listGames, streamTicket } from './api.js';
+import { h, render } from './dom.js';
+import { countdown, t } from './i18n.js';
+
+/** @typedef {import('./api.js').Notification} Notification */
+/** @typedef {import('./api.js').NotificationPage} NotificationPage */
+/** @typedef {import('./api.js').Schemas['NotificationKindEnum']} Kind */
+/** @typedef {import('./api.js').GameSummary} GameSummary */
+
+/**
+ * Every notification kind of the schema, with its title (`tsc` fails when the schema gains one).
+ * @type {{[K in Kind]: import('./i18n.js').Key}}
+ */
+const KINDS = {
+  your_turn: 'n_your_turn',
+  deadline_soon: 'n_deadline_soon',
+  game_started: 'n_game_started',
+  game_finished: 'n_game_finished',
+  player_joined: 'n_player_joined',
+  invited: 'n_invited',
+};
+
+/** @type {EventSource | null} */
+let source = null;
+let running = false;
+let failures = 0;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let retryTimer;
+
+/** Open the player stream once per signed-in page (idempotent). */
+export function startNotifications() {
+  if (running) return;
+  running = true;
+  failures = 0;
+  void refreshUnread();
+  void open();
+}
+
+export function stopNotifications() {
+  running = false;
+  clearTimeout(retryTimer);
+  source?.close();
+  source = null;
+  setUnread(0);
+}
+
+async function open() {
+  if (!running) return;
+  let ticket;
+  try {
+    ticket = (await streamTicket()).ticket;
+  } catch {
+    return retry();
+  }
+  if (!running) return;
+  source = new EventSource(`/api/v1/players/me/stream/?ticket=${encodeURIComponent(ticket)}`);
+  for (const kind of Object.keys(KINDS)) source.addEventListener(kind, onNotification);
+  source.onopen = () => { failures = 0; };
+  source.onerror = () => {
+    // A reconnect would repeat the used ticket: reopen with a new one, then catch up the count.
+    source?.close();
+    source = null;
+    failures += 1;
+    retry();
+  };
+}
+
+function retry() {
+  if (!running) return;
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => { void refreshUnread(); void open(); }, Math.min(60000, 1000 * 2 ** failures));
+}
+
+/** @param {MessageEvent} message */
+function onNotification(message) {
+  /** @type {Notification} */
+  let note;
+  try {
+    note = JSON.parse(message.data);
+  } catch {
+    return;
+  }
+  toast(note);
+  void refreshUnread();
+  // The table re-reads itself from its own stream; other pages learn of it here.
+  dispatchEvent(new CustomEvent('uno:notification', { detail: note }));
+}
+
+/** @param {Notification} note */
+function toast(note) {
+  const box = document.getElementById('toasts');
+  if (!box) return;
+  const here = location.hash === `#/game/${note.game}`;
+  if (here && note.kind === 'your_turn') return; // the table already says so
+  const item = h('div', { class: 'toast', 'data-kind': note.kind },
+    h('a', { href: note.game ? `#/game/${note.game}` : '#/inbox' }, t(KINDS[note.kind] ?? 'notifications')),
+    h('button', { type: 'button', class: 'link', 'aria-label': 'Dismiss', onclick: () => item.remove() }, '×'));
+  while (box.children.length >= 3) box.firstElementChild?.remove();
+  box.append(item);
+  setTimeout(() => item.remove(), 8000);
+}
+
+async function refreshUnread() {
+  try {
+    /** @type {NotificationPage} */
+    const page = await call('GET', 'notifications/', { query: { unread: true, page_size: 1 } });
+    setUnread(page.count);
+  } catch { /* the badge is a hint */ }
+}
+
+/** @param {number} n */
+function setUnread(n) {
+  const badge = document.getElementById('unread');
+  if (!badge) return;
+  badge.hidden = n === 0;
+  badge.textContent = String(n);
+  badge.setAttribute('aria-label', `${n} ${t('notifications')}`);
+}
+
+/** @param {GameSummary} game */
+const urgency = (game) => (game.turn_deadline ? Date.parse(game.turn_deadline) : Infinity);
+
+/** @param {HTMLElement} root */
+export async function inboxPage(root) {
+  const games = h('ul', { class: 'game-list', 'aria-label': t('inbox') }, h('li', { class: 'muted' }, t('loading')));
+  const notes = h('ul', { class: 'notes', 'aria-label': t('notifications') });
+  const push = h('div', { class: 'push' });
+  render(root, h('div', { class: 'lobby' },
+    h('section', { class: 'panel' }, h('h1', {}, t('inbox')), games),
+    h('section', { class: 'panel' }, h('h2', {}, t('notifications')),
+      h('button', { type: 'button', onclick: async () => {
+        await call('POST', 'notifications/read/', { body: { all: true } }).catch(() => {});
+        void refreshUnread();
+        void fillNotes();
+      } }, t('mark_all_read')), notes, push)));
+
+  const fillGames = async () => {
+    try {
+      const page = await listGames({ my_turn: true, page_size: 100 });
+      const list = [...page.results].sort((a, b) => urgency(a) - urgency(b));
+      render(games, list.length ? list.map((game) => h('li', { class: 'game-item', 'data-game-id': game.id },
+        h('div', { class: 'game-info' },
+          h('strong', {}, game.seats.map((s) => s.player.username).join(', ')),
+          game.turn_deadline ? h('div', { class: 'muted small' }, t('due_in', { t: countdown((Date.parse(game.turn_deadline) - Date.now()) / 1000) })) : null),
+        h('a', { class: 'button primary', href: `#/game/${game.id}` }, t('open'))))
+        : h('li', { class: 'muted' }, t('inbox_empty')));
+    } catch (error) {
+      render(games, h('li', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+    }
+  };
+  const fillNotes = async () => {
+    try {
+      /** @type {NotificationPage} */
+      const page = await call('GET', 'notifications/', { query: { page_size: 20 } });
+      render(notes, page.results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind },
+        h('a', { href: note.game ? `#/game/${note.game}` : '#/inbox' }, t(KINDS[note.kind] ?? 'notifications')),
+        ' ', h('time', { class: 'muted small', datetime: note.at }, new Date(note.at).toLocaleString()))));
+    } catch { /* shown empty */ }
+  };
+  void fillGames();
+  void fillNotes();
+  drawPush(push);
+  const onNote = () => { void fillGames(); void fillNotes(); };
+  addEventListener('uno:notification', onNote);
+  return () => removeEventListener('uno:notification', onNote);
+}
+
+// --- Web Push ---------------------------------------------------------------------------------
+
+/** @param {HTMLElement} box */
+async function drawPush(box) {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !window.isSecureContext) {
+    render(box, h('p', { class: 'muted small' }, t('push_unavailable')));
+    return;
+  }
+  if (Notification.permission === 'denied') {
+    render(box, h('p', { class: 'muted small' }, t('push_denied')));
+    return;
+  }
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  const existing = registration ? await registration.pushManager.getSubscription() : null;
+  if (existing && Notification.permission === 'granted') {
+    render(box, h('p', { class: 'muted small' }, t('push_on')));
+    return;
+  }
+  const alert = h('p', { role: 'alert', class: 'error' });
+  render(box, h('button', { type: 'button', onclick: async () => {
+    try {
+      await subscribe();
+      render(box, h('p', { class: 'muted small' }, t('push_on')));
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error instanceof Error ? error.message : error);
+    }
+  } }, t('enable_push')), alert);
+}
+
+async function subscribe() {
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') throw new Error(t('push_denied'));
+  /** @type {import('./api.js').Schemas['PushKey']} */
+  const { public_key: key } = await call('GET', 'push/key/');
+  const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+  await navigator.serviceWorker.ready;
+  const subscription = await registration.pushManager.subscribe({
+    userVisibleOnly: true,
+    applicationServerKey: base64UrlBytes(key),
+  });
+  await call('POST', 'push/subscriptions/', { body: subscription.toJSON() });
+}
+
+/** @param {string} text  base64url, as VAPID public keys are written */
+function base64UrlBytes(text) {
+  const padded = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
+  const raw = atob(padded);
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}

@@ -1,0 +1,285 @@
+// The lobby: your games, the open games, creating a game with every setting, quick match, and
+// joining by invite code (#/join/<code>).
+
+import { ApiError, call, createGame, gameCall, listGames, session } from './api.js';
+import { h, render } from './dom.js';
+import { currentLang, duration, t, tr } from './i18n.js';
+import { go } from './main.js';
+import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
+
+/** @typedef {import('./api.js').GameSummary} GameSummary */
+/** @typedef {import('./api.js').GameCreate} GameCreate */
+/** @typedef {import('./api.js').GameView} GameView */
+/** @typedef {import('./api.js').BotLevel} BotLevel */
+/** @typedef {import('./rules.js').RulesRequest} RulesRequest */
+const TIMEOUTS = [15, 30, 60, 300, 3600, 86400, 259200];
+/** @type {BotLevel[]} */
+const BOT_LEVELS = ['random', 'basic', 'strong'];
+
+/** @param {GameSummary['settings']} settings */
+function rulesText(settings) {
+  const list = ruleSummary(settings.rules, currentLang() === 'pt' ? 1 : 0);
+  if (settings.teams) list.unshift(t('teams_n', { n: settings.teams }));
+  return list.length ? list.join(' · ') : t('rules_official');
+}
+
+/**
+ * One game in a list.
+ * @param {GameSummary} game
+ * @param {'join' | 'open' | 'replay'} mode
+ */
+function gameItem(game, mode) {
+  const names = game.seats.map((seat) => seat.player.username).join(', ');
+  const alert = h('span', { role: 'alert', class: 'error' });
+  const action = mode === 'join'
+    ? h('button', { type: 'button', class: 'primary', 'data-key': `join-${game.id}`, onclick: async () => {
+      try {
+        await gameCall(game.id, 'join');
+        go(`/game/${game.id}`);
+      } catch (error) {
+        alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      }
+    } }, t('join'))
+    : h('a', { class: 'button', 'data-key': `${mode}-${game.id}`, href: mode === 'open' ? `#/game/${game.id}` : `#/replay/${game.id}` },
+      mode === 'open' ? t('open') : t('replay'));
+  const me = session();
+  const myTurn = me && game.current_seat !== null && game.seats.find((s) => s.seat === game.current_seat)?.player.id === me.id;
+  return h('li', { class: 'game-item', 'data-game-id': game.id, 'data-status': game.status },
+    h('div', { class: 'game-info' },
+      h('strong', {}, t('players_n', { n: game.seats.length, max: game.settings.max_players })),
+      myTurn && game.status === 'active' ? h('span', { class: 'tag turn' }, t('your_turn')) : null,
+      h('div', {}, names),
+      h('div', { class: 'muted small' }, `${clockText(game.settings)} · ${t('target_score')} ${game.settings.target_score} · ${rulesText(game.settings)}`)),
+    action, alert);
+}
+
+/**
+ * @param {HTMLElement} list
+ * @param {Promise<import('./api.js').GamePage>} page
+ * @param {'join' | 'open' | 'replay'} mode
+ * @param {(game: GameSummary) => boolean} [keep]
+ */
+async function fillList(list, page, mode, keep = () => true) {
+  try {
+    const { results } = await page;
+    const games = results.filter(keep);
+    render(list, games.length ? games.map((game) => gameItem(game, mode)) : h('li', { class: 'muted' }, mode === 'join' ? t('no_open_games') : t('no_games')));
+  } catch (error) {
+    render(list, h('li', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+  }
+}
+
+/** @param {HTMLElement} root */
+export function lobbyPage(root) {
+  const me = session();
+  const mine = h('ul', { class: 'game-list', 'aria-label': t('your_games') }, h('li', { class: 'muted' }, t('loading')));
+  const open = h('ul', { class: 'game-list', 'aria-label': t('open_games') }, h('li', { class: 'muted' }, t('loading')));
+  const finished = h('ul', { class: 'game-list', 'aria-label': t('finished_games') });
+  render(root,
+    h('div', { class: 'lobby' },
+      h('section', { class: 'panel' }, h('h2', {}, t('your_games')), mine),
+      h('section', { class: 'panel' }, h('h2', {}, t('open_games')), open, joinByCode()),
+      h('section', { class: 'panel' }, h('h2', {}, t('quick_match')), quickMatch()),
+      h('section', { class: 'panel wide' }, h('h2', {}, t('new_game')), createForm()),
+      h('section', { class: 'panel' }, h('h2', {}, t('finished_games')), finished)));
+  const lists = () => {
+    void fillList(mine, listGames({ mine: true, page_size: 50 }), 'open', (g) => g.status === 'waiting' || g.status === 'active');
+    void fillList(open, listGames({ status: 'waiting', page_size: 50 }), 'join', (g) => !g.seats.some((s) => s.player.id === me?.id));
+  };
+  lists();
+  void fillList(finished, listGames({ mine: true, status: 'finished', page_size: 20 }), 'replay');
+  // The open games change as people come and go: read them again now and then, and at once
+  // when a notification says something happened (a player joined, a game started).
+  const timer = setInterval(() => { if (document.visibilityState === 'visible') lists(); }, 10000);
+  addEventListener('uno:notification', lists);
+  return () => {
+    clearInterval(timer);
+    removeEventListener('uno:notification', lists);
+  };
+}
+
+function joinByCode() {
+  const input = h('input', { id: 'join-code', name: 'code', autocomplete: 'off', required: true });
+  return h('form', { class: 'inline', onsubmit: (event) => {
+    event.preventDefault();
+    go(`/join/${encodeURIComponent(input.value.trim())}`);
+  } }, h('label', { for: 'join-code' }, t('join_code')), input, h('button', { type: 'submit' }, t('join_by_code')));
+}
+
+function quickMatch() {
+  const players = h('input', { id: 'qm-players', type: 'number', min: 2, max: 10, value: 2, required: true });
+  const wait = h('input', { id: 'qm-wait', type: 'number', min: 0, max: 3600, value: 30 });
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const button = h('button', { type: 'submit', class: 'primary' }, t('quick_match'));
+  return h('form', { class: 'stack', onsubmit: async (event) => {
+    event.preventDefault();
+    alert.textContent = '';
+    button.disabled = true;
+    try {
+      /** @type {import('./api.js').Schemas['MatchmakingRequest']} */
+      const body = { players: Number(players.value), rules: {} };
+      if (wait.value !== '') body.fill_with_bots_after = Number(wait.value);
+      /** @type {GameView} */
+      const game = await call('POST', 'matchmaking/', { body });
+      go(`/game/${game.id}`);
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      button.disabled = false;
+    }
+  } },
+  h('p', { class: 'muted small' }, t('quick_match_help')),
+  h('div', { class: 'row' },
+    field('qm-players', t('qm_players'), players),
+    field('qm-wait', t('fill_with_bots_after'), wait)),
+  alert, button);
+}
+
+/**
+ * A labelled field: `<label>` then the control, with an optional hint under it.
+ * @param {string} id
+ * @param {string} label
+ * @param {HTMLElement} control
+ * @param {string} [hint]
+ */
+function field(id, label, control, hint) {
+  control.id = id;
+  if (hint) control.setAttribute('aria-describedby', `${id}-hint`);
+  return h('div', { class: 'field' }, h('label', { for: id }, label), control,
+    hint ? h('small', { id: `${id}-hint`, class: 'muted' }, hint) : null);
+}
+
+/**
+ * @param {string[]} values
+ * @param {(value: string) => string} label
+ * @param {string} selected
+ */
+function select(values, label, selected) {
+  return h('select', {}, values.map((value) => h('option', { value, selected: value === selected }, label(value))));
+}
+
+/** Every setting of a new game and every house rule, grouped, each with its explanation. */
+function createForm() {
+  const players = h('input', { type: 'number', min: 2, max: 10, value: 4, required: true });
+  const timeout = select(TIMEOUTS.map(String), (v) => duration(Number(v)), '86400');
+  const clock = select(['move', 'bank'], (v) => (v === 'bank' ? t('clock_bank') : t('clock_move')), 'move');
+  const bankInitial = h('input', { type: 'number', min: 1, value: 72 });
+  const bankIncrement = h('input', { type: 'number', min: 0, value: 24 });
+  const bankMax = h('input', { type: 'number', min: 1, value: 168 });
+  const bankFields = h('div', { class: 'row', hidden: true },
+    field('c-bank-initial', t('bank_initial'), bankInitial),
+    field('c-bank-increment', t('bank_increment'), bankIncrement),
+    field('c-bank-max', t('bank_max'), bankMax));
+  clock.addEventListener('change', () => {
+    bankFields.hidden = clock.value !== 'bank';
+    timeout.disabled = clock.value === 'bank';
+  });
+  const target = h('input', { type: 'number', min: 1, max: 1000000, value: 500, required: true });
+  const maxTimeouts = h('input', { type: 'number', min: 1, max: 100, value: 3, required: true });
+  const teams = select(['0', '2', '3'], (v) => (v === '0' ? t('no_teams') : t('teams_n', { n: v })), '0');
+  const bots = h('input', { type: 'number', min: 0, max: 9, value: 0 });
+  const botLevel = select(BOT_LEVELS, (v) => t(/** @type {'bot_basic'} */ (`bot_${v}`)), 'basic');
+  const takeover = h('input', { type: 'checkbox', id: 'c-takeover' });
+  const isPrivate = h('input', { type: 'checkbox', id: 'c-private' });
+
+  /** @type {Map<string, HTMLInputElement | HTMLSelectElement>} */
+  const ruleInputs = new Map();
+  const groups = Object.entries(GROUPS).map(([group, name]) => h('fieldset', { class: 'rules-group' },
+    h('legend', {}, tr(name)),
+    RULE_NAMES.filter((rule) => RULES[rule].group === group).map((rule) => {
+      const info = RULES[rule];
+      const id = `rule-${rule}`;
+      const hint = h('small', { id: `${id}-hint`, class: 'muted' }, tr(info.text));
+      if (rule === 'scoring') {
+        const control = select(['winner', 'penalty'], (v) => (v === 'winner' ? t('scoring_winner') : t('scoring_penalty')), 'winner');
+        control.id = id;
+        control.setAttribute('aria-describedby', hint.id);
+        ruleInputs.set(rule, control);
+        return h('div', { class: 'field' }, h('label', { for: id }, tr(info.label)), control, hint);
+      }
+      if (info.fallback !== undefined) {
+        const control = h('input', { id, type: 'number', min: info.min, max: info.max, value: info.fallback, 'aria-describedby': hint.id });
+        ruleInputs.set(rule, control);
+        return h('div', { class: 'field' }, h('label', { for: id }, tr(info.label)), control, hint);
+      }
+      const control = h('input', { id, type: 'checkbox', 'aria-describedby': hint.id, 'data-rule': rule });
+      ruleInputs.set(rule, control);
+      return h('div', { class: 'check' }, control, h('label', { for: id }, tr(info.label)), hint);
+    })));
+
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('create_game'));
+  return h('form', { class: 'create', onsubmit: async (event) => {
+    event.preventDefault();
+    alert.textContent = '';
+    /** @type {Record<string, unknown>} */
+    const rules = {};
+    for (const [name, input] of ruleInputs) {
+      if (input instanceof HTMLInputElement && input.type === 'checkbox') {
+        if (input.checked) rules[name] = true;
+      } else if (input instanceof HTMLInputElement) {
+        if (Number(input.value) !== RULES[/** @type {import('./rules.js').RuleName} */ (name)].fallback) rules[name] = Number(input.value);
+      } else if (input.value !== 'winner') {
+        rules[name] = input.value;
+      }
+    }
+    /** @type {GameCreate} */
+    const body = {
+      max_players: Number(players.value),
+      target_score: Number(target.value),
+      max_timeouts: Number(maxTimeouts.value),
+      rules: /** @type {RulesRequest} */ (rules),
+    };
+    if (clock.value === 'bank') {
+      body.clock = { type: 'bank', initial: Number(bankInitial.value) * 3600, increment: Number(bankIncrement.value) * 3600, max: Number(bankMax.value) * 3600 };
+    } else {
+      body.turn_timeout = Number(timeout.value);
+    }
+    if (teams.value !== '0') body.teams = Number(teams.value);
+    const botCount = Number(bots.value);
+    if (botCount > 0) body.bots = Array.from({ length: botCount }, () => /** @type {BotLevel} */ (botLevel.value));
+    if (takeover.checked) body.bot_takeover = true;
+    if (isPrivate.checked) body.private = true;
+    submit.disabled = true;
+    try {
+      const game = await createGame(body);
+      go(`/game/${game.id}`);
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      submit.disabled = false;
+    }
+  } },
+  h('fieldset', { class: 'rules-group' }, h('legend', {}, t('settings')),
+    h('div', { class: 'row' },
+      field('c-players', t('max_players'), players),
+      field('c-target', t('target_score'), target),
+      field('c-teams', t('teams'), teams)),
+    h('div', { class: 'row' },
+      field('c-clock', t('clock'), clock),
+      field('c-timeout', t('turn_timeout'), timeout),
+      field('c-max-timeouts', t('max_timeouts'), maxTimeouts)),
+    bankFields,
+    h('div', { class: 'row' },
+      field('c-bots', t('bots'), bots),
+      field('c-bot-level', t('bot_level'), botLevel)),
+    h('div', { class: 'check' }, takeover, h('label', { for: 'c-takeover' }, t('bot_takeover'))),
+    h('div', { class: 'check' }, isPrivate, h('label', { for: 'c-private' }, t('private_game')))),
+  h('details', { class: 'house-rules' }, h('summary', {}, t('house_rules')), h('div', { class: 'rule-groups' }, groups)),
+  alert, submit);
+}
+
+/**
+ * #/join/<code>: take a seat in a private game by its invite code, then open it.
+ * @param {HTMLElement} root
+ * @param {string} code
+ */
+export async function joinPage(root, code) {
+  render(root, h('p', { class: 'muted' }, t('loading')));
+  try {
+    /** @type {GameView} */
+    const game = await call('POST', 'games/join-by-code/', { body: { code } });
+    go(`/game/${game.id}`);
+  } catch (error) {
+    render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)),
+      h('p', {}, h('a', { href: '#/' }, t('nav_lobby'))));
+  }
+}

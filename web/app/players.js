@@ -1,0 +1,139 @@
+// Profiles (#/players/<name or id>) and the leaderboard (#/leaderboard).
+
+import { ApiError, call, listGames, session } from './api.js';
+import { h, render } from './dom.js';
+import { t } from './i18n.js';
+
+/** @typedef {import('./api.js').PublicProfile} PublicProfile */
+/** @typedef {import('./api.js').OwnProfile} OwnProfile */
+/** @typedef {import('./api.js').Schemas['Rating']} Rating */
+/** @typedef {import('./api.js').Schemas['LeaderboardEntry']} Ranked */
+/** @typedef {import('./api.js').Schemas['LeaderboardPage']} RankedPage */
+
+/** Names seen in lists, so a profile link can carry a name (#/players/alice). */
+const known = new Map();
+
+/** @param {{id: number, username: string}} player */
+export function remember(player) {
+  known.set(player.username.toLowerCase(), player.id);
+}
+
+/**
+ * The id of a player named in the route: a number is an id; a name is looked up among the
+ * players seen so far, the caller, and then the leaderboard.
+ * @param {string} ref
+ * @returns {Promise<number | null>}
+ */
+async function resolve(ref) {
+  if (/^\d+$/.test(ref)) return Number(ref);
+  const me = session();
+  if (me && me.username.toLowerCase() === ref.toLowerCase()) return me.id;
+  const hit = known.get(ref.toLowerCase());
+  if (hit !== undefined) return hit;
+  for (const game of (await listGames({ mine: true, page_size: 100 })).results) {
+    for (const seat of game.seats) remember(seat.player);
+  }
+  if (known.has(ref.toLowerCase())) return known.get(ref.toLowerCase());
+  let url = 'leaderboard/';
+  for (let page = 1; page <= 20; page += 1) {
+    /** @type {RankedPage} */
+    const ranked = await call('GET', url, { query: { page, page_size: 100 } });
+    for (const row of ranked.results) remember(row.player);
+    if (known.has(ref.toLowerCase())) return known.get(ref.toLowerCase());
+    if (!ranked.next) break;
+  }
+  return null;
+}
+
+/** @param {Rating} rating */
+const ratingText = (rating) => rating.ordinal.toFixed(1);
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} ref
+ */
+export async function profilePage(root, ref) {
+  render(root, h('p', { class: 'muted' }, t('loading')));
+  try {
+    const id = await resolve(ref);
+    if (id === null) {
+      render(root, h('p', { role: 'alert', class: 'error' }, t('not_found')));
+      return;
+    }
+    const me = session();
+    /** @type {PublicProfile | OwnProfile} */
+    const profile = await call('GET', me && me.id === id ? 'players/me/' : `players/${id}/`);
+    const stats = profile.stats;
+    render(root, h('section', { class: 'panel profile', 'data-player': profile.username },
+      h('h1', {}, profile.username),
+      h('p', { class: 'muted' }, t('joined_on', { date: new Date(profile.date_joined).toLocaleDateString() })),
+      h('dl', { class: 'stats' },
+        [h('dt', {}, t('rating')), h('dd', { 'data-rating': profile.rating.ordinal }, ratingText(profile.rating),
+          h('span', { class: 'muted small' }, ` (μ ${profile.rating.mu.toFixed(1)}, σ ${profile.rating.sigma.toFixed(1)})`))],
+        h('dt', {}, t('games_played')), h('dd', {}, stats.games_played),
+        h('dt', {}, t('games_won')), h('dd', {}, stats.games_won),
+        h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),
+      me && me.id === id ? vacation() : null));
+  } catch (error) {
+    render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+  }
+}
+
+/** @param {HTMLElement} root */
+export async function leaderboardPage(root) {
+  const body = h('tbody', {});
+  const more = h('button', { type: 'button', hidden: true }, t('more'));
+  render(root, h('section', { class: 'panel' }, h('h1', {}, t('nav_leaderboard')),
+    h('table', { class: 'leaderboard' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('rank')), h('th', { scope: 'col' }, t('player')),
+        h('th', { scope: 'col' }, t('rating')), h('th', { scope: 'col' }, t('played')), h('th', { scope: 'col' }, t('won')))),
+      body), more));
+  let page = 1;
+  const load = async () => {
+    try {
+      /** @type {RankedPage} */
+      const ranked = await call('GET', 'leaderboard/', { query: { page, page_size: 50 } });
+      for (const row of ranked.results) {
+        remember(row.player);
+        const name = row.player.username;
+        body.append(h('tr', { 'data-player': name },
+          h('td', {}, row.rank),
+          h('td', {}, h('a', { href: `#/players/${encodeURIComponent(name)}` }, name), row.bot ? h('span', { class: 'tag' }, t('bot')) : null),
+          h('td', {}, ratingText(row.rating)),
+          h('td', {}, row.games_played),
+          h('td', {}, row.games_won)));
+      }
+      more.hidden = !ranked.next;
+      page += 1;
+    } catch (error) {
+      root.append(h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+    }
+  };
+  more.addEventListener('click', () => void load());
+  await load();
+}
+
+/** The rule book's vacation: the caller's clocks stand still for up to 14 days a year. */
+function vacation() {
+  const days = h('input', { id: 'vacation-days', type: 'number', min: 1, max: 14, value: 7, required: true });
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const status = h('p', { role: 'status', class: 'muted small' });
+  /** @param {'POST' | 'DELETE'} method */
+  const send = async (method) => {
+    alert.textContent = '';
+    status.textContent = '';
+    try {
+      await call(method, 'players/me/vacation/', method === 'POST' ? { body: { days: Number(days.value) } } : {});
+      status.textContent = method === 'POST' ? t('vacation_started') : t('vacation_ended');
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+    }
+  };
+  return h('form', { class: 'vacation stack', onsubmit: (event) => { event.preventDefault(); void send('POST'); } },
+    h('h2', {}, t('vacation')),
+    h('p', { class: 'muted small' }, t('vacation_help')),
+    h('div', { class: 'inline' }, h('label', { for: 'vacation-days' }, t('vacation_days')), days,
+      h('button', { type: 'submit' }, t('start_vacation')),
+      h('button', { type: 'button', onclick: () => void send('DELETE') }, t('end_vacation'))),
+    alert, status);
+}

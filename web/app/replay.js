@@ -1,0 +1,159 @@
+// The replay viewer: #/replay/<id>. Steps through a finished game's events (GET /replay/?at=N),
+// every hand shown.
+
+import { ApiError, events, getGame, replay } from './api.js';
+import { cardEl, h, render } from './dom.js';
+import { cardName, t } from './i18n.js';
+
+/** @typedef {import('./api.js').GameView} GameView */
+/** @typedef {import('./api.js').GameEvent} GameEvent */
+
+/**
+ * One line for an event: "alice played Red 7".
+ * @param {GameEvent} event
+ * @param {(seat: number | null | undefined) => string} name
+ */
+export function describe(event, name) {
+  /** @type {Record<string, any>} */
+  const data = event.data ?? {};
+  const who = name(event.seat);
+  switch (event.type) {
+    case 'card_played': {
+      /** @type {string[]} */
+      const cards = data.cards ?? (data.card ? [data.card] : []);
+      return `${who} ▸ ${cards.map(cardName).join(', ')}${data.color ? ` → ${t(data.color)}` : ''}`;
+    }
+    case 'cards_drawn':
+      return `${who} ▸ ${t('draw')} ${Array.isArray(data.cards) ? data.cards.map(cardName).join(', ') : data.count ?? ''}`;
+    case 'turn_changed':
+      return `→ ${name(data.seat)}`;
+    case 'passed':
+      return `${who} ▸ ${t('pass')}`;
+    case 'uno_said':
+      return `${who} ▸ ${t('uno')}`;
+    case 'color_chosen':
+      return `${who} ▸ ${t(data.color)}`;
+    case 'round_ended':
+      return t('round_over', { n: data.number ?? '', name: name(data.winner_seat) });
+    case 'game_ended':
+      return t('game_over', { name: name(data.winner_seat) });
+    default:
+      return `${event.type.replace(/_/g, ' ')}${event.seat === null || event.seat === undefined ? '' : ` · ${who}`}`;
+  }
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} gameId
+ */
+export async function replayPage(root, gameId) {
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const stage = h('div', { class: 'replay-stage' });
+  const range = h('input', { id: 'replay-position', type: 'range', min: 1, max: 1, value: 1, step: 1 });
+  const where = h('span', { class: 'muted', 'aria-live': 'polite' });
+  const back = h('button', { type: 'button', 'data-key': 'back' }, t('back'));
+  const forward = h('button', { type: 'button', 'data-key': 'forward' }, t('forward'));
+  const line = h('p', { class: 'event-line' });
+  const viewer = h('div', { class: 'replay', 'data-version': 0, 'data-at': 0 },
+    h('h1', {}, t('replay')),
+    h('div', { class: 'controls' }, back,
+      h('label', { for: 'replay-position' }, t('position')), range, forward, where),
+    line, alert, stage);
+  render(root, viewer);
+
+  /** @type {GameView} */
+  let game;
+  try {
+    game = await getGame(gameId);
+  } catch (error) {
+    alert.textContent = error instanceof ApiError ? error.detail : String(error);
+    return;
+  }
+  const max = game.version;
+  range.max = String(max);
+  viewer.dataset.version = String(max);
+  /** @param {number | null | undefined} seat */
+  const name = (seat) => (seat === null || seat === undefined ? '' : game.seats.find((s) => s.seat === seat)?.player.username ?? `#${seat}`);
+
+  /** @type {Map<number, Promise<GameView>>} */
+  const cache = new Map();
+  /** @param {number} n */
+  const fetchAt = (n) => {
+    let found = cache.get(n);
+    if (!found) {
+      found = replay(gameId, n);
+      found.catch(() => cache.delete(n));
+      cache.set(n, found);
+    }
+    return found;
+  };
+
+  let at = 1;
+  let wanted = 0;
+  /** @param {number} n */
+  const show = async (n) => {
+    at = Math.min(max, Math.max(1, n));
+    const ticket = ++wanted;
+    range.value = String(at);
+    back.disabled = at <= 1;
+    forward.disabled = at >= max;
+    where.textContent = t('event_n', { n: at, max });
+    const event = log.find((e) => e.seq === at);
+    line.textContent = event ? describe(event, name) : '';
+    try {
+      const view = await fetchAt(at);
+      if (ticket !== wanted) return;
+      alert.textContent = '';
+      viewer.dataset.at = String(at);
+      drawView(view);
+      if (at < max) void fetchAt(at + 1).catch(() => {});
+    } catch (error) {
+      if (ticket === wanted) alert.textContent = error instanceof ApiError ? error.detail : String(error);
+    }
+  };
+
+  /** @param {GameView} view */
+  const drawView = (view) => {
+    const round = view.round;
+    render(stage,
+      round ? h('div', { class: 'centre' },
+        h('div', { class: 'pile', 'data-region': 'discard', 'aria-label': t('discard_pile') },
+          round.top_card ? cardEl(round.top_card, { label: `${t('discard_pile')}: ${cardName(round.top_card)}` }) : null),
+        h('div', { class: 'state' },
+          round.color ? h('p', { class: `color-chip c-${round.color}`, 'data-color': round.color }, t('current_color', { color: t(round.color) })) : null,
+          h('p', {}, t('round_n', { n: round.number }), ' · ', t('draw_pile_n', { n: round.draw_pile })))) : null,
+      h('ul', { class: 'seats replay-seats', 'data-region': 'seats' }, view.seats.map((s) => h('li', {
+        class: round && round.current_seat === s.seat && view.status === 'active' ? 'seat current' : 'seat', 'data-seat': s.seat,
+      },
+      h('div', { class: 'seat-name' }, h('strong', {}, s.player.username), ' ', h('span', { class: 'muted small' }, t('score_n', { n: s.score }))),
+      h('div', { class: 'mini-hand', 'data-region': 'hand' }, (s.hand ?? []).map((c) => cardEl(c, { label: cardName(c), small: true })))))));
+  };
+
+  /** @type {GameEvent[]} */
+  const log = [];
+  void (async () => {
+    try {
+      let after = 0;
+      while (after < max) {
+        const page = await events(gameId, after, { limit: 1000 });
+        if (!page.events.length) break;
+        log.push(...page.events);
+        after = page.events[page.events.length - 1].seq;
+      }
+      show(at);
+    } catch { /* the labels are a nicety; the views are the replay */ }
+  })();
+
+  back.addEventListener('click', () => void show(at - 1));
+  forward.addEventListener('click', () => void show(at + 1));
+  range.addEventListener('input', () => void show(Number(range.value)));
+  /** @param {KeyboardEvent} e */
+  const onKey = (e) => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.key === 'ArrowLeft') void show(at - 1);
+    if (e.key === 'ArrowRight') void show(at + 1);
+  };
+  addEventListener('keydown', onKey);
+  await show(1);
+  return () => removeEventListener('keydown', onKey);
+}
