@@ -780,7 +780,7 @@ export interface components {
         LeaderboardEntry: {
             /** @description 1 for the highest ordinal. */
             rank: number;
-            player: components["schemas"]["_PlayerRef"];
+            player: components["schemas"]["PlayerRef"];
             rating: components["schemas"]["Rating"];
             /** @description Rated games: finished games sat in. */
             games_played: number;
@@ -1097,10 +1097,6 @@ export interface components {
         };
         WebhookList: {
             results: components["schemas"]["Webhook"][];
-        };
-        _PlayerRef: {
-            id: number;
-            username: string;
         };
         Action: components["schemas"]["PlayAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PassAction"] | components["schemas"]["ChallengeAction"] | components["schemas"]["AcceptAction"] | components["schemas"]["ColorAction"] | components["schemas"]["UnoAction"] | components["schemas"]["CatchAction"];
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
@@ -3314,6 +3310,15 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
