@@ -1,27 +1,8 @@
 """The clocks (issue 16): a game's bank clock, when the running turn's clock started, when its
 seat is reminded, and its players' vacations. Running games get the start and the reminder their
-move clock implies."""
-
-from datetime import timedelta
-from typing import Any
+move clock implies (0010_clocks_of_running_games)."""
 
 from django.db import migrations, models
-
-
-def _running_clocks(apps: Any, schema_editor: Any) -> None:
-    # In Python rather than in SQL: SQLite has no arithmetic of durations.
-    Game = apps.get_model("games", "Game")
-    running = Game.objects.filter(turn_deadline__isnull=False)
-    batch = []
-    for game in running.only("id", "turn_deadline", "turn_timeout").iterator():
-        turn = timedelta(seconds=game.turn_timeout)
-        game.turn_started_at = game.turn_deadline - turn
-        game.remind_at = game.turn_deadline - turn * 0.2
-        batch.append(game)
-        if len(batch) == 500:
-            Game.objects.bulk_update(batch, ["turn_started_at", "remind_at"])
-            batch = []
-    Game.objects.bulk_update(batch, ["turn_started_at", "remind_at"])
 
 
 class Migration(migrations.Migration):
@@ -51,5 +32,4 @@ class Migration(migrations.Migration):
             name='turn_started_at',
             field=models.DateTimeField(blank=True, help_text='When the clock of the seat that must act started.', null=True),
         ),
-        migrations.RunPython(_running_clocks, migrations.RunPython.noop),
     ]
