@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -93,11 +93,13 @@ def make_tokens(count: int) -> list[str]:
 
 def start_server(workers: int, kind: str = "asgi") -> subprocess.Popen[bytes]:
     config, application = SERVERS[kind]
-    # Its output (one JSON line a request) is thrown away.
+    # Its output (one JSON line a request) is thrown away, or kept in UNO_BENCH_SERVER_LOG.
+    kept = os.environ.get("UNO_BENCH_SERVER_LOG")
+    output: IO[bytes] | int = open(kept, "ab") if kept else subprocess.DEVNULL  # noqa: SIM115
     server = spawn(
         gunicorn_argv(PORT, application, "--workers", str(workers), config=config),
         environment(),
-        subprocess.DEVNULL,
+        output,
     )
     try:
         wait_until(lambda: answers(PORT, "/healthz"), 30, "gunicorn did not start")

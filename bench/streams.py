@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -143,6 +144,7 @@ class Watchers:
     arrivals: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     errors: int = 0
     frames: int = 0
+    reconnections: int = 0  # streams that ended or dropped and were opened again
 
     def arrived(self, game: str, seq: int) -> None:
         now = time.perf_counter()
@@ -156,31 +158,50 @@ class Watchers:
 
 
 async def watch(game: Game, token: str, watchers: Watchers, opened: asyncio.Event) -> None:
-    """One open game stream, from the game's current version on, until cancelled."""
+    """One open game stream, from the game's current version on, until cancelled. Like a
+    browser's ``EventSource``, it reconnects with ``Last-Event-ID`` when the stream ends or drops
+    (after the ``retry`` the server last asked for)."""
+    last: int | None = None
+    retry = 2.0
+    while True:
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError, ValueError):
+            last, retry = await _follow(game, token, watchers, opened, last, retry)
+        watchers.reconnections += 1
+        await asyncio.sleep(retry)
+
+
+async def _follow(
+    game: Game,
+    token: str,
+    watchers: Watchers,
+    opened: asyncio.Event,
+    last: int | None,
+    retry: float,
+) -> tuple[int | None, float]:
+    """One connection of ``watch``: the last id and ``retry`` seen when it ended."""
     reader, writer = await asyncio.open_connection(HOST, PORT)
     try:
+        resume = "" if last is None else f"Last-Event-ID: {last}\r\n"
         request = (
             f"GET /api/v1/games/{game.id}/stream/ HTTP/1.1\r\nHost: {HOST}\r\n"
-            f"Authorization: Token {token}\r\nAccept: text/event-stream\r\n\r\n"
+            f"Authorization: Token {token}\r\nAccept: text/event-stream\r\n{resume}\r\n"
         )
         writer.write(request.encode())
         status_line = await reader.readline()
         if b" 200 " not in status_line:
             watchers.errors += 1
-            return
+            return last, retry
         while await reader.readline() not in (b"\r\n", b""):
             pass
-        last = None
-        opened_yet = False
         while True:
             size_line = await reader.readline()
             if not size_line:
-                return
+                return last, retry
             size = int(size_line.split(b";")[0], 16)
+            if size == 0:
+                return last, retry
             chunk = await reader.readexactly(size + 2)
-            if not opened_yet:
-                opened.set()  # the first chunk (``retry``) comes after the stream subscribed
-                opened_yet = True
+            opened.set()  # the first chunk (``retry``) comes after the stream subscribed
             for line in chunk.split(b"\n"):
                 if line.startswith(b"id: "):
                     seq = int(line[4:])
@@ -188,8 +209,8 @@ async def watch(game: Game, token: str, watchers: Watchers, opened: asyncio.Even
                         watchers.errors += 1  # a gap or a repeat
                     last = seq
                     watchers.arrived(game.id, seq)
-    except (OSError, asyncio.IncompleteReadError, ValueError):
-        watchers.errors += 1
+                elif line.startswith(b"retry: "):
+                    retry = int(line[7:]) / 1000
     finally:
         writer.close()
 
@@ -355,7 +376,7 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
     paced_latencies: list[float] = []
     loaded_latencies: list[float] = []
     memory: list[float] = []
-    errors = 0
+    errors = reconnections = 0
     for number in range(1, args.rounds + 1):
         cpu = service.cpu_seconds(server_pid)
         alone, seconds = await drive(owned, https, args.seconds, None, seed=number)
@@ -423,6 +444,7 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         with_all[0] += len(loaded.actions)
         with_all[1] += seconds
         errors += watchers.errors + alone.errors + paced.errors + loaded.errors + missing
+        reconnections += watchers.reconnections
         await close_streams(tasks, list(games.values()))
         await asyncio.sleep(1)
 
@@ -448,6 +470,7 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
     # The first round's: later rounds reuse the memory the first one's streams left behind.
     print(f"server memory per open stream (first round): {memory[0] / 1024:.1f} KiB")
     print(f"errors (refused, gaps or repeats, events that never arrived): {errors}")
+    print(f"streams that ended or dropped and reconnected: {reconnections}")
     for http in https:
         http.close()
 

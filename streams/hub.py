@@ -195,7 +195,7 @@ class Watcher:
     """One open game stream in this process: who watches, the last seq handed to it, and the
     bytes handed to it and not yet sent."""
 
-    __slots__ = ("cursor", "ended", "failed", "pending", "quiet", "viewer_id", "wake")
+    __slots__ = ("closing", "cursor", "ended", "failed", "pending", "quiet", "viewer_id", "wake")
 
     def __init__(self, viewer_id: int, cursor: int) -> None:
         self.viewer_id = viewer_id
@@ -204,6 +204,7 @@ class Watcher:
         self.wake = asyncio.Event()
         self.ended = False  # the game ended and every event was handed over
         self.failed = False  # the hub could not read: the stream ends, the client resumes
+        self.closing = False  # the process is stopping: the stream ends, the client resumes
         self.quiet = 0  # keep-alive ticks since the stream last sent something
 
     def hand(self, chunk: bytes, cursor: int) -> None:
@@ -326,6 +327,7 @@ class Hub:
         self.news: set[str] = set()  # watched games that may have new events
         self.reader: asyncio.Task[None] | None = None
         self.ticker: asyncio.TimerHandle | None = None
+        self.closing = False  # the process is stopping (``close``)
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         return await self.loop.run_in_executor(self.executor, function, *args)
@@ -337,6 +339,7 @@ class Hub:
         self._start_listening()
         self._start_ticking()
         watcher = Watcher(viewer_id, after)
+        watcher.closing = self.closing
         game_log = self.games.get(game_id)
         if game_log is None:
             # Kept from the first stream's cursor on; the first read says where the game is.
@@ -413,6 +416,16 @@ class Hub:
                     watcher.wake.set()
         if self.games:
             self._start_ticking()
+
+    def close(self) -> None:
+        """The process is stopping: every stream ends now, and a stream that opens from now on
+        ends at once; their clients reconnect (to another process) from their last id."""
+        self.closing = True
+        for game_log in self.games.values():
+            for watcher in (*game_log.live, *game_log.behind):
+                watcher.closing = True
+                watcher.wake.set()
+        self._wake_players(list(self.players))
 
     # --- player streams --------------------------------------------------------------------------
 
@@ -503,6 +516,12 @@ def current() -> Hub:
     if _hub is None or _hub.loop is not loop:
         _hub = Hub(loop)
     return _hub
+
+
+def close_all() -> None:
+    """End every stream of this process (called on its event loop as the server stops)."""
+    if _hub is not None and not _hub.loop.is_closed():
+        _hub.close()
 
 
 def publish_committed(game_id: str, seq: int) -> None:

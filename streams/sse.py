@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import AsyncIterator, Iterator
 
 from django.conf import settings
@@ -28,6 +29,14 @@ KEEP_ALIVE = b": keep-alive\n\n"
 # How long a client waits before reconnecting after the stream ends or drops (milliseconds).
 RETRY_MS = 2000
 OPENING = f"retry: {RETRY_MS}\n\n".encode()
+# A stream ended because its process stops asks its client to come back after a random wait in
+# this range (milliseconds), so that thousands of clients do not reconnect in the same instant.
+CLOSING_RETRY_MS = (100, 1500)
+
+
+def closing_frame() -> bytes:
+    """The last frame of a stream whose process stops: when to reconnect."""
+    return f"retry: {random.randint(*CLOSING_RETRY_MS)}\n\n".encode()
 
 
 def frames_of(page: hub.Page, viewer: User) -> bytes:
@@ -49,6 +58,9 @@ async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[b
     try:  # is missed
         yield OPENING
         while True:
+            if watcher.closing:
+                yield watcher.take() + closing_frame()
+                return
             if watcher in game_log.behind:
                 watcher.wake.clear()
                 page = await processes.run(hub.read_log, game_id, watcher.cursor)
@@ -107,6 +119,9 @@ async def player_stream(player_id: int, after: int | None) -> AsyncIterator[byte
         cursor = after if after is not None else await processes.run(latest_notification, player_id)
         look = True
         while True:
+            if processes.closing:
+                yield closing_frame()
+                return
             if look:
                 wake.clear()
                 rows = await processes.run(read_notifications, player_id, cursor)

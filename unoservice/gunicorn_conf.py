@@ -46,7 +46,7 @@ keepalive = 5
 # instead of importing Django anew (about 0.4 s of CPU each time, timed by hand; in
 # bench/service.py, at 1,000 requests/s, every worker was replaced every 20 s).
 preload_app = True
-max_requests = 5000
+max_requests = _int("GUNICORN_MAX_REQUESTS", 5000)  # 0: never
 max_requests_jitter = 500
 accesslog = None
 errorlog = "-"

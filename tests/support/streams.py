@@ -163,6 +163,7 @@ class Message:
     event: str | None
     data: str | None
     comment: str | None = None
+    retry: str | None = None  # a ``retry`` field: when the client is to reconnect (ms)
 
     @property
     def json(self) -> Any:
@@ -246,7 +247,14 @@ def _read_messages(sock: socket.socket, rest: bytes, sink: queue.Queue[Message])
                 decoded = line.decode()
                 if decoded == "":
                     if fields:
-                        sink.put(Message(fields.get("id"), fields.get("event"), fields.get("data")))
+                        sink.put(
+                            Message(
+                                fields.get("id"),
+                                fields.get("event"),
+                                fields.get("data"),
+                                retry=fields.get("retry"),
+                            )
+                        )
                     fields = {}
                 elif decoded.startswith(":"):
                     sink.put(Message(None, None, None, comment=decoded[1:].strip()))
