@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -44,6 +45,8 @@ from bench import harness, service  # noqa: E402
 from games import engine  # noqa: E402
 
 HOST, PORT = harness.HOST, service.PORT
+EVENT_ID = re.compile(rb"^id: (\d+)$", re.MULTILINE)
+RETRY = re.compile(rb"^retry: (\d+)$", re.MULTILINE)
 OPEN_TIMEOUT = 120.0  # seconds to open every stream
 SETTLE_TIMEOUT = 30.0  # seconds for the last events to reach every stream
 
@@ -202,15 +205,14 @@ async def _follow(
                 return last, retry
             chunk = await reader.readexactly(size + 2)
             opened.set()  # the first chunk (``retry``) comes after the stream subscribed
-            for line in chunk.split(b"\n"):
-                if line.startswith(b"id: "):
-                    seq = int(line[4:])
-                    if last is not None and seq != last + 1:
-                        watchers.errors += 1  # a gap or a repeat
-                    last = seq
-                    watchers.arrived(game.id, seq)
-                elif line.startswith(b"retry: "):
-                    retry = int(line[7:]) / 1000
+            for seq in map(int, EVENT_ID.findall(chunk)):
+                if last is not None and seq != last + 1:
+                    watchers.errors += 1  # a gap or a repeat
+                last = seq
+                watchers.arrived(game.id, seq)
+            hint = RETRY.search(chunk)
+            if hint is not None:
+                retry = int(hint[1]) / 1000
     finally:
         writer.close()
 
