@@ -168,6 +168,16 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # ``make run``: requests, bots and timeouts write from several threads of one process. A
+    # transaction takes SQLite's write lock when it begins (a deferred one that reads first fails
+    # at once with "database is locked" when it comes to write), writers wait for each other up
+    # to 20 s, and WAL lets reads go on beside the writer.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 
 # The cache holds the throttling counts: set CACHE_URL (redis://…) so every process and machine
 # shares them; the default memory cache counts per process.
