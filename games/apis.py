@@ -7,7 +7,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,6 +33,7 @@ from games.serializers import (
     bank_of,
 )
 from unoservice.errors import DomainError
+from unoservice.pages import page_response
 from unoservice.schema import errors_for
 
 # What every operation on one game may answer besides its own refusals.
@@ -66,12 +66,6 @@ def _view(game_id: str, request: Request) -> dict[str, Any]:
     return selectors.game_view(game, player)
 
 
-class GamePagination(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
-
-
 class GameListApi(APIView):
     throttle_scope = "games"  # creating only; rates: settings.UNO_THROTTLE_RATES
     throttle_methods = frozenset({"POST"})
@@ -93,9 +87,14 @@ class GameListApi(APIView):
             mine=query["mine"],
             my_turn=query["my_turn"],
         )
-        paginator = GamePagination()
-        page = paginator.paginate_queryset(games, request, view=self) or []
-        return paginator.get_paginated_response([selectors.game_summary(g) for g in page])
+        return page_response(
+            request,
+            self,
+            games,
+            lambda _, game: selectors.game_summary(game),
+            size=limits.GAMES_PAGE,
+            default=limits.GAMES_PAGE_DEFAULT,
+        )
 
     @extend_schema(
         operation_id="games_create",

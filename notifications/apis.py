@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,6 +28,7 @@ from notifications.serializers import (
     WebhookListSerializer,
 )
 from unoservice.errors import DomainError
+from unoservice.pages import page_response
 from unoservice.schema import errors_for
 
 NOTIFICATIONS = ["notifications"]
@@ -50,10 +51,10 @@ def _player(request: Request) -> User:
     return user
 
 
-class Pagination(PageNumberPagination):
-    page_size = limits.PAGE_DEFAULT
-    page_size_query_param = "page_size"
-    max_page_size = limits.PAGE.high
+def _page(request: Request, view: APIView, rows: Any, show: Callable[[Any], Any]) -> Response:
+    return page_response(
+        request, view, rows, lambda _, row: show(row), size=limits.PAGE, default=limits.PAGE_DEFAULT
+    )
 
 
 NOTIFICATION_EXAMPLE = OpenApiExample(
@@ -92,9 +93,7 @@ class NotificationListApi(APIView):
     def get(self, request: Request) -> Response:
         query = _validated(NotificationListQuerySerializer, request.query_params.dict())
         notifications = selectors.inbox(_player(request), unread=query["unread"])
-        paginator = Pagination()
-        page = paginator.paginate_queryset(notifications, request, view=self) or []
-        return paginator.get_paginated_response([selectors.notification_view(n) for n in page])
+        return _page(request, self, notifications, selectors.notification_view)
 
 
 class NotificationReadApi(APIView):
@@ -177,9 +176,7 @@ class WebhookDeliveriesApi(APIView):
     def get(self, request: Request, webhook_id: int) -> Response:
         _validated(PageQuerySerializer, request.query_params.dict())
         webhook = selectors.webhook_of(_player(request), webhook_id)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(selectors.deliveries(webhook), request, view=self)
-        return paginator.get_paginated_response([selectors.delivery_view(a) for a in page or []])
+        return _page(request, self, selectors.deliveries(webhook), selectors.delivery_view)
 
 
 class PushKeyApi(APIView):

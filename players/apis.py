@@ -9,7 +9,6 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -40,6 +39,7 @@ from players.services import (
     vacation_start,
 )
 from unoservice.errors import DomainError
+from unoservice.pages import page_response
 from unoservice.schema import UNAUTHORIZED, error_response, errors_for
 
 TAGS = ["players"]
@@ -275,12 +275,6 @@ class PlayerDetailApi(APIView):
         return Response(self.OutputSerializer(_profile(player_get(player_id=player_id))).data)
 
 
-class LeaderboardPagination(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = limits.LEADERBOARD_PAGE.high
-
-
 def _entry(rank: int, row: Rating) -> dict[str, Any]:
     user = row.user
     return {
@@ -323,12 +317,13 @@ class LeaderboardApi(APIView):
     def get(self, request: Request) -> Response:
         query = LeaderboardQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
-        paginator = LeaderboardPagination()
-        page = paginator.paginate_queryset(leaderboard(), request, view=self) or []
-        first = paginator.page.start_index() if paginator.page is not None else 1
-        entries = [_entry(first + i, row) for i, row in enumerate(page)]
-        return paginator.get_paginated_response(
-            [LeaderboardEntrySerializer(entry).data for entry in entries]
+        return page_response(
+            request,
+            self,
+            leaderboard(),
+            lambda rank, row: LeaderboardEntrySerializer(_entry(rank, row)).data,
+            size=limits.LEADERBOARD_PAGE,
+            default=limits.LEADERBOARD_PAGE_DEFAULT,
         )
 
 

@@ -71,6 +71,7 @@ FILL_WITH_BOTS_AFTER: Final = Bound("fill_with_bots_after", 0, 24 * 3600)
 INVITE_CODE_LENGTH: Final = 10  # of a 30-letter alphabet: about 49 bits
 INVITE_CODE_INPUT: Final = Bound("code", 1, 64)  # what join-by-code reads (dashes, spaces)
 LEADERBOARD_PAGE: Final = Bound("page_size", 1, 100)
+LEADERBOARD_PAGE_DEFAULT: Final = 20
 
 # A bound on the timeouts one write applies in a row: a game ends long before (forfeits).
 MAX_CATCH_UP: Final = 1000
