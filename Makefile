@@ -47,7 +47,7 @@ run: install
 		echo "web, worker and beat (Procfile) on http://localhost:8000"; \
 		PATH="$(abspath $(BIN)):$$PATH" exec $(BIN)/honcho start --port 8000; \
 	else \
-		exec $(BIN)/uvicorn unoservice.asgi:application --host 0.0.0.0 --port 8000 --no-proxy-headers; \
+		exec $(BIN)/python -m unoservice.serve --host 0.0.0.0 --port 8000; \
 	fi
 
 # The clients check (about 1.5 minutes) and the browser tests (check-web) have targets of their own

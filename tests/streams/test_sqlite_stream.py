@@ -3,20 +3,26 @@ events in-process, on commit: a game played over HTTP reaches its stream."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.streams import (
+    END,
     GAMES,
     KEEPALIVE,
     ROOT,
+    WAIT,
     Server,
     Stream,
     as_log,
@@ -29,9 +35,9 @@ from tests.support.streams import (
 )
 
 
-@pytest.fixture(scope="module")
-def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("sqlite")
+@contextlib.contextmanager
+def sqlite_service(folder: Path) -> Iterator[Server]:
+    """``make run``'s server (``unoservice.serve``) on a fresh SQLite database in ``folder``."""
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")},
         "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
@@ -47,7 +53,7 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     subprocess.run(manage, cwd=ROOT, env=env, check=True, timeout=120)
     port = free_port()
     log = folder / "server.log"
-    command = [sys.executable, "-m", "uvicorn", "unoservice.asgi:application", "--port", str(port)]
+    command = [sys.executable, "-m", "unoservice.serve", "--host", "127.0.0.1", "--port", str(port)]
     with log.open("wb") as output:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
     server = Server(port, process, log)
@@ -57,6 +63,12 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with sqlite_service(tmp_path_factory.mktemp("sqlite")) as server:
+        yield server
 
 
 def sign_up(server: Server, name: str) -> Any:
@@ -129,3 +141,24 @@ def test_people_playing_bots_at_once_on_sqlite_get_no_server_error(
     # Refusals are the game's own (a move the bots' moves made stale), never a server error.
     assert set(statuses) <= {200, 201, 400, 409}, set(statuses)
     assert "database is locked" not in sqlite_server.log.read_text()
+
+
+def test_stopping_make_runs_server_ends_its_streams_at_once(tmp_path: Path) -> None:
+    """Ctrl-C on ``make run`` with a browser tab open: the stream ends with its retry hint and the
+    server exits, instead of waiting for the tab to close."""
+    with sqlite_service(tmp_path) as server:  # a server of its own: it gets stopped
+        seat = sign_up(server, "ada")
+        status, game = server.request("POST", GAMES, seat.token, {"max_players": 2})
+        assert status == 201, game
+        stream = open_stream(server, f"{GAMES}{game['id']}/stream/", token=seat.token)
+        try:
+            stopped = time.monotonic()
+            server.process.send_signal(signal.SIGINT)
+            messages = []
+            while (message := stream.next(WAIT)) is not END:
+                messages.append(message)
+            assert messages and messages[-1].retry is not None, messages
+            server.process.wait(timeout=WAIT)
+            assert time.monotonic() - stopped < WAIT
+        finally:
+            stream.close()

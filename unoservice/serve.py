@@ -1,0 +1,36 @@
+"""``make run``'s server: one uvicorn process on ``unoservice.asgi:application``, ending its event
+streams at once when stopped (Ctrl-C), as the deployed workers do (``unoservice.asgi_worker``);
+plain uvicorn would wait for every open browser tab's stream to close before it exits.
+
+``python -m unoservice.serve [--host 0.0.0.0] [--port 8000]``
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import uvicorn
+
+from unoservice.asgi_worker import StreamsServer
+
+# Seconds the requests still in flight get once the streams have ended.
+GRACEFUL_SECONDS = 5
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+    config = uvicorn.Config(
+        "unoservice.asgi:application",
+        host=args.host,
+        port=args.port,
+        proxy_headers=False,  # Django decides (DJANGO_NUM_PROXIES), as under gunicorn
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+    )
+    StreamsServer(config).run()
+
+
+if __name__ == "__main__":
+    main()
