@@ -186,6 +186,12 @@ PLAYABLE_ON: dict[str, dict[str, frozenset[str]]] = {
     top: {color: frozenset(c for c in CARD_CODES if matches(c, top, color)) for color in COLORS}
     for top in CARD_CODES
 }
+# PLAYABLE_TEST[top][color]: the membership test of PLAYABLE_ON[top][color], made once, to filter a
+# hand in C (``filter(test, hand)``).
+PLAYABLE_TEST: dict[str, dict[str, Callable[[str], bool]]] = {
+    top: {color: cards.__contains__ for color, cards in by_color.items()}
+    for top, by_color in PLAYABLE_ON.items()
+}
 
 
 def fits(state: GameState, card: str) -> bool:
@@ -979,9 +985,15 @@ def _own_turn_fields(state: GameState, seat: int) -> dict[str, Any]:
     return fields
 
 
+# The cards whose play passes the turn to the next seat and does nothing else (quick path).
+_PLAIN_CARDS = NUMBER_CARDS | {WILD}
+
+
 def _quick_play(
     state: GameState, seat: int, action: dict[str, Any]
 ) -> tuple[list[Event], GameState] | None:
+    # The hot path of every benchmark and search: written for few bytecodes and allocations
+    # (the helpers it stands for are named in comments; the property test holds it to them).
     pending = state.pending
     if pending is None:
         if state.current != seat:
@@ -996,9 +1008,8 @@ def _quick_play(
         return None
     if pending is not None and card != pending.card:
         return None
-    rank = RANK_OF[card]
     color = action.get("color")
-    pile = state.draw_pile
+    plain = card in _PLAIN_CARDS
     if card in WILDS:
         if color not in COLORS:
             return None
@@ -1006,7 +1017,9 @@ def _quick_play(
         return None
     else:
         color = COLOR_OF[card]
-        if rank == "draw2" and (state.options.stacking or len(pile) < 2):
+        if not plain and RANK_OF[card] == "draw2" and (
+            state.options.stacking or len(state.draw_pile) < 2
+        ):
             return None
     previous_color = state.color
     if pending is None and (
@@ -1014,13 +1027,17 @@ def _quick_play(
     ):
         return None
     uno = action.get("uno", False)
-    if uno is not False and (uno is not True or len(hand) != 2):
+    two_left = len(hand) == 2
+    if uno is not False and (uno is not True or not two_left):
         return None
-    # card_played
+    # card_played (_own_turn_fields inlined)
+    fields = state.__dict__.copy()
+    timeouts = state.timeouts
+    if timeouts[seat]:
+        fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
     index = hand.index(card)
     rest = hand[:index] + hand[index + 1 :]
-    fields = _own_turn_fields(state, seat)
-    if len(rest) == 1:
+    if two_left:
         if uno:
             fields["uno"] = state.uno | {seat}
             catchable = _NO_SEATS
@@ -1032,24 +1049,38 @@ def _quick_play(
         catchable = _NO_SEATS
     fields["catchable"] = catchable
     hands = state.hands
-    hands = (*hands[:seat], rest, *hands[seat + 1 :])
+    if len(hands) == 2:  # two seats: one new tuple, no slices
+        hands = (rest, hands[1]) if seat == 0 else (hands[0], rest)
+    else:
+        hands = (*hands[:seat], rest, *hands[seat + 1 :])
     fields["hands"] = hands
-    fields["discard_pile"] = (*state.discard_pile, card)
+    fields["discard_pile"] = state.discard_pile + (card,)
     fields["color"] = color
     fields["penalty_drawn"] = None
-    events: list[Event] = [
-        {
-            "type": "card_played",
-            "seat": seat,
-            "data": {"cards": [card], "color": color, "uno": uno},
-        }
-    ]
+    played: Event = {
+        "type": "card_played",
+        "seat": seat,
+        "data": {"cards": [card], "color": color, "uno": uno},
+    }
     # _after_play
     direction = state.direction
+    statuses = state.statuses
+    if plain:  # the next seat (next_seat inlined)
+        nxt = (seat + direction) % len(statuses)
+        if statuses[nxt] != "playing":
+            nxt = next_seat(state, seat)
+        fields["current"] = nxt
+        fields["pending"] = None
+        turn_data: dict[str, Any] = {"seat": nxt, "direction": direction, "pending": None}
+        new = _new_state(GameState)  # _made(fields), inlined
+        _set_fields(new, "__dict__", fields)
+        return [played, {"type": "turn_changed", "seat": None, "data": turn_data}], new
+    events: list[Event] = [played]
     next_pending: Pending | None = None
+    rank = RANK_OF[card]
     if rank == "reverse":
         direction = -direction
-        if state.statuses.count("playing") == 2:
+        if statuses.count("playing") == 2:
             nxt = seat  # with two players a reverse acts as a skip
         else:
             nxt = next_seat(state, seat, direction=direction)
@@ -1057,6 +1088,7 @@ def _quick_play(
         nxt = next_seat(state, seat, 2)
     elif rank == "draw2":  # the next seat draws two at once and is skipped
         victim = next_seat(state, seat)
+        pile = state.draw_pile
         drawn = pile[:2]
         victim_hand = hands[victim] + drawn
         fields["hands"] = (*hands[:victim], victim_hand, *hands[victim + 1 :])
@@ -1074,7 +1106,7 @@ def _quick_play(
             }
         )
         nxt = next_seat(state, victim)
-    elif card == WILD_DRAW4:
+    else:  # a wild-draw4: the next seat challenges or accepts
         nxt = next_seat(state, seat)
         next_pending = make_pending(
             kind="wild_draw4",
@@ -1084,8 +1116,6 @@ def _quick_play(
             previous_color=previous_color,
             draw_card=WILD_DRAW4,
         )
-    else:
-        nxt = next_seat(state, seat)
     fields["current"] = nxt
     fields["direction"] = direction
     fields["pending"] = next_pending
@@ -1112,33 +1142,44 @@ def _quick_draw(
     if state.pending is not None or state.current != seat or not pile:
         return None
     card = pile[0]
-    fields = _own_turn_fields(state, seat)
+    fields = state.__dict__.copy()  # _own_turn_fields, inlined
+    timeouts = state.timeouts
+    if timeouts[seat]:
+        fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
     hands = state.hands
-    hand = (*hands[seat], card)
-    fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
+    hand = hands[seat] + (card,)
+    if len(hands) == 2:  # two seats: one new tuple, no slices
+        fields["hands"] = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    else:
+        fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
     fields["draw_pile"] = pile[1:]
     if seat in state.uno and len(hand) != 1:
         fields["uno"] = state.uno - {seat}
     fields["catchable"] = _NO_SEATS
     fields["penalty_drawn"] = None
-    if matches(card, state.discard_pile[-1], state.color):
+    color = state.color
+    top = state.discard_pile[-1]
+    if card in PLAYABLE_ON[top][color] if color is not None else matches(card, top, color):
         turn_data: dict[str, Any] = {
             "seat": seat,
             "direction": state.direction,
             "pending": {"type": "play_drawn", "seat": seat, "card": card},
         }
-        fields["pending"] = make_pending(kind="play_drawn", seat=seat, card=card)
+        fields["pending"] = make_pending("play_drawn", seat, card)
     else:
-        nxt = next_seat(state, seat)
-        turn_data = {"seat": nxt, "direction": state.direction, "pending": None}
+        direction = state.direction
+        statuses = state.statuses
+        nxt = (seat + direction) % len(statuses)  # next_seat, inlined
+        if statuses[nxt] != "playing":
+            nxt = next_seat(state, seat)
+        turn_data = {"seat": nxt, "direction": direction, "pending": None}
         fields["current"] = nxt
-    events: list[Event] = [
-        {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
-        {"type": "turn_changed", "seat": None, "data": turn_data},
-    ]
     new = _new_state(GameState)  # _made(fields), inlined
     _set_fields(new, "__dict__", fields)
-    return events, new
+    return [
+        {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
+        {"type": "turn_changed", "seat": None, "data": turn_data},
+    ], new
 
 
 def _quick_accept(
