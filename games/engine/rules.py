@@ -1017,8 +1017,10 @@ def _quick_play(
         return None
     else:
         color = COLOR_OF[card]
-        if not plain and RANK_OF[card] == "draw2" and (
-            state.options.stacking or len(state.draw_pile) < 2
+        if (
+            not plain
+            and RANK_OF[card] == "draw2"
+            and (state.options.stacking or len(state.draw_pile) < 2)
         ):
             return None
     previous_color = state.color
@@ -1054,7 +1056,7 @@ def _quick_play(
     else:
         hands = (*hands[:seat], rest, *hands[seat + 1 :])
     fields["hands"] = hands
-    fields["discard_pile"] = state.discard_pile + (card,)
+    fields["discard_pile"] = state.discard_pile + (card,)  # noqa: RUF005 (one copy, not two)
     fields["color"] = color
     fields["penalty_drawn"] = None
     played: Event = {
