@@ -59,7 +59,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from itertools import pairwise
+from itertools import chain, pairwise
 from typing import Any
 
 from games.engine.cards import (
@@ -131,17 +131,23 @@ def _rng(state: GameState) -> random.Random:
     return random.Random(rng_key(state.seed, state.salt, state.shuffles))
 
 
-_BITS = tuple(n.bit_length() for n in range(128))
+# _SHUFFLE_STEPS[size]: each step of ``shuffle`` on ``size`` cards, (index, the count of cards to
+# choose among, the bits ``getrandbits`` draws for it), made once per size.
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 def shuffle(rng: random.Random, cards: list[str]) -> None:
     """``rng.shuffle(cards)``: the same order from the same calls to ``getrandbits``, written as
-    one loop (``random.shuffle`` calls a Python function per card; a round deals 108 cards)."""
+    one loop over steps made once (``random.shuffle`` calls a Python function per card; a round
+    deals 108 cards)."""
+    size = len(cards)
+    steps = _SHUFFLE_STEPS.get(size)
+    if steps is None:
+        steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+        if size <= 1024:
+            _SHUFFLE_STEPS[size] = steps
     getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = bits[n] if n < 128 else n.bit_length()
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -347,7 +353,11 @@ def check_deck(deck: Sequence[str]) -> None:
 def _start_round(turn: Turn, number: int, dealer: int, deck: Sequence[str] | None) -> None:
     state = turn.state
     seats = [s for s in range(state.players) if state.statuses[s] != "forfeited"]
-    first_index = next((i for i, s in enumerate(seats) if s > dealer), 0)
+    first_index = 0  # the first seat after the dealer (a loop: a generator closed early costs)
+    for index, s in enumerate(seats):
+        if s > dealer:
+            first_index = index
+            break
     seats = seats[first_index:] + seats[:first_index]
     if deck is None:
         order = list(DECK)
@@ -929,22 +939,20 @@ def act(
     if not isinstance(action, dict):
         raise _invalid("An action is a JSON object.")
     name = action.get("action")
-    handler = HANDLERS.get(name) if isinstance(name, str) else None
-    if handler is None:
+    move = _MOVES.get(name) if isinstance(name, str) else None
+    if move is None:
         raise _invalid(f"'action' must be one of {', '.join(ACTIONS)}.")
-    allowed = FIELDS.get(name, _BARE)  # type: ignore[arg-type]
+    handler, allowed, short = move
     if not allowed.issuperset(action):
         unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
         raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
     # _check_seat, with its common case first: an int seat of the table still playing
     if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
         _check_seat(state, seat)
-    if state.options.simple_moves:
-        short = _QUICK.get(name)  # type: ignore[arg-type]  # quick_move, without its call
-        if short is not None:
-            quick = short(state, seat, action)
-            if quick is not None:
-                return quick
+    if short is not None and state.options.simple_moves:  # quick_move, without its call
+        quick = short(state, seat, action)
+        if quick is not None:
+            return quick
     turn = Turn(state)
     handler(turn, seat, action)
     if state.catchable and name in CLOSING and state.options.uno_auto_penalty:
@@ -1222,9 +1230,14 @@ def _quick_accept(
 
 _new_state = object.__new__
 _set_fields = object.__setattr__
-_QUICK: dict[
-    str, Callable[[GameState, int, dict[str, Any]], tuple[list[Event], GameState] | None]
-] = {"play": _quick_play, "draw": _quick_draw, "accept": _quick_accept}
+QuickMove = Callable[[GameState, int, dict[str, Any]], tuple[list[Event], GameState] | None]
+_QUICK: dict[str, QuickMove] = {"play": _quick_play, "draw": _quick_draw, "accept": _quick_accept}
+# act's one lookup per action: the handler, the fields the action may have, its quick path.
+_MOVES: dict[
+    str, tuple[Callable[[Turn, int, dict[str, Any]], None], frozenset[str], QuickMove | None]
+] = {
+    name: (handler, FIELDS.get(name, _BARE), _QUICK.get(name)) for name, handler in HANDLERS.items()
+}
 
 
 # The actions that close the UNO catch window (a timeout does too).
@@ -1361,9 +1374,9 @@ def round_points(options: Options, hands: Sequence[Sequence[str]], winner: int) 
     if options.teams:
         return _team_points(options, hands, winner)
     if options.scoring == "penalty":
-        return [sum(POINTS[c] for c in hand) for hand in hands]
+        return [sum(map(POINTS.__getitem__, hand)) for hand in hands]
     points = [0] * len(hands)
-    points[winner] = sum(POINTS[c] for hand in hands for c in hand)
+    points[winner] = sum(map(POINTS.__getitem__, chain.from_iterable(hands)))
     return points
 
 
@@ -1408,7 +1421,7 @@ def _end_round(turn: Turn, winner: int) -> None:
         number=state.round_number,
         winner_seat=winner,
         points=round_points(state.options, state.hands, winner),
-        hands=[list(hand) for hand in state.hands],
+        hands=list(map(list, state.hands)),
     )
     state = turn.state
     champion = game_winner(state)

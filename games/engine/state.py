@@ -146,6 +146,22 @@ def make_pending(
     return new
 
 
+def make_round_result(
+    number: int,
+    winner_seat: int | None,
+    points: tuple[int, ...],
+    hands: tuple[tuple[str, ...], ...],
+) -> RoundResult:
+    """``RoundResult(...)`` without the frozen dataclass's per-field ``object.__setattr__``."""
+    new = _new(RoundResult)
+    _set(
+        new,
+        "__dict__",
+        {"number": number, "winner_seat": winner_seat, "points": points, "hands": hands},
+    )
+    return new
+
+
 def initial_state(players: int, options: Options, seed: int, salt: str = "") -> GameState:
     return GameState(
         players=players,
