@@ -993,6 +993,9 @@ def _own_turn_fields(state: GameState, seat: int) -> dict[str, Any]:
     return fields
 
 
+# The fields of a play_drawn decision but its seat and card (``state.make_pending``).
+_PLAY_DRAWN: dict[str, Any] = vars(make_pending("play_drawn", 0, WILD))
+
 # The cards whose play passes the turn to the next seat and does nothing else (quick path).
 _PLAIN_CARDS = NUMBER_CARDS | {WILD}
 
@@ -1008,15 +1011,21 @@ def _quick_play(
             return None
     elif pending.kind != "play_drawn" or pending.seat != seat:
         return None
-    if not _QUICK_PLAY_FIELDS.issuperset(action):
+    if len(action) == 2:  # {"action": "play", "card": card}; with another key, no card: None
+        card = action.get("card")
+        color = None
+        uno = False
+    elif _QUICK_PLAY_FIELDS.issuperset(action):
+        card = action.get("card")
+        color = action.get("color")
+        uno = action.get("uno", False)
+    else:
         return None
-    card = action.get("card")
     hand = state.hands[seat]
     if card not in hand or len(hand) < 2:  # a card of the hand is a valid code
         return None
     if pending is not None and card != pending.card:
         return None
-    color = action.get("color")
     plain = card in _PLAIN_CARDS
     if card in WILDS:
         if color not in COLORS:
@@ -1036,7 +1045,6 @@ def _quick_play(
         previous_color is None or card not in PLAYABLE_ON[state.discard_pile[-1]][previous_color]
     ):
         return None
-    uno = action.get("uno", False)
     two_left = len(hand) == 2
     if uno is not False and (uno is not True or not two_left):
         return None
@@ -1175,7 +1183,9 @@ def _quick_draw(
             "direction": state.direction,
             "pending": {"type": "play_drawn", "seat": seat, "card": card},
         }
-        fields["pending"] = make_pending("play_drawn", seat, card)
+        drawn = _new_state(Pending)  # make_pending(kind="play_drawn", seat=seat, card=card)
+        _set_fields(drawn, "__dict__", {**_PLAY_DRAWN, "seat": seat, "card": card})
+        fields["pending"] = drawn
     else:
         direction = state.direction
         statuses = state.statuses

@@ -89,7 +89,8 @@ class GameState:
     @property
     def actor(self) -> int:
         """The seat whose move the game waits for."""
-        return self.pending.seat if self.pending is not None else self.current
+        pending = self.pending
+        return self.current if pending is None else pending.seat
 
     def evolve(self, **changes: Any) -> GameState:
         data = self.__dict__.copy()
