@@ -82,7 +82,14 @@ from games.engine.events import VOLUNTARY_DRAWS, Event, event
 from games.engine.evolve import APPLIERS, apply, pending_to_data
 from games.engine.limits import PLAYERS
 from games.engine.options import Options
-from games.engine.state import GameState, Pending, draft_of, make_pending
+from games.engine.state import (
+    GameState,
+    Pending,
+    draft_of,
+    make_pending,
+    set_pending_fields,
+    set_state_fields,
+)
 
 MIN_PLAYERS = PLAYERS.low
 MAX_PLAYERS = PLAYERS.high
@@ -1091,7 +1098,7 @@ def _quick_play(
         fields["pending"] = None
         turn_data: dict[str, Any] = {"seat": nxt, "direction": direction, "pending": None}
         new = _new_state(GameState)  # _made(fields), inlined
-        _set_fields(new, "__dict__", fields)
+        _set_fields(new, fields)
         return [played, {"type": "turn_changed", "seat": None, "data": turn_data}], new
     events: list[Event] = [played]
     next_pending: Pending | None = None
@@ -1149,7 +1156,7 @@ def _quick_play(
         }
     )
     new = _new_state(GameState)  # _made(fields), inlined
-    _set_fields(new, "__dict__", fields)
+    _set_fields(new, fields)
     return events, new
 
 
@@ -1183,9 +1190,9 @@ def _quick_draw(
             "direction": state.direction,
             "pending": {"type": "play_drawn", "seat": seat, "card": card},
         }
-        drawn = _new_state(Pending)  # make_pending(kind="play_drawn", seat=seat, card=card)
-        _set_fields(drawn, "__dict__", {**_PLAY_DRAWN, "seat": seat, "card": card})
-        fields["pending"] = drawn
+        # make_pending(kind="play_drawn", seat=seat, card=card), inlined
+        fields["pending"] = drawn = _new_state(Pending)
+        set_pending_fields(drawn, {**_PLAY_DRAWN, "seat": seat, "card": card})
     else:
         direction = state.direction
         statuses = state.statuses
@@ -1195,7 +1202,7 @@ def _quick_draw(
         turn_data = {"seat": nxt, "direction": direction, "pending": None}
         fields["current"] = nxt
     new = _new_state(GameState)  # _made(fields), inlined
-    _set_fields(new, "__dict__", fields)
+    _set_fields(new, fields)
     return [
         {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
         {"type": "turn_changed", "seat": None, "data": turn_data},
@@ -1234,12 +1241,12 @@ def _quick_accept(
         },
     ]
     new = _new_state(GameState)  # _made(fields), inlined
-    _set_fields(new, "__dict__", fields)
+    _set_fields(new, fields)
     return events, new
 
 
 _new_state = object.__new__
-_set_fields = object.__setattr__
+_set_fields = set_state_fields
 QuickMove = Callable[[GameState, int, dict[str, Any]], tuple[list[Event], GameState] | None]
 _QUICK: dict[str, QuickMove] = {"play": _quick_play, "draw": _quick_draw, "accept": _quick_accept}
 # act's one lookup per action: the handler, the fields the action may have, its quick path.

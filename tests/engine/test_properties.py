@@ -706,6 +706,27 @@ def _outcome(state: GameState, seat: int, action: Action) -> Any:
         return error.code
 
 
+def odd_shapes(state: GameState, seat: int, rng: random.Random) -> list[Action]:
+    """Plays the quick path must leave to the full rules however short they are: two keys without
+    a ``card``, a ``card`` beside ``cards``, extras of the wrong type or value."""
+    card = rng.choice([*state.hands[seat], *state.discard_pile[-1:]])
+    return [
+        {"action": "play", "color": rng.choice(COLORS)},
+        {"action": "play", "uno": True},
+        {"action": "play", "target": rng.randrange(state.players)},
+        {"action": "play", "give": []},
+        {"action": "play", "cards": [card]},
+        {"action": "play", "card": card, "cards": [card]},
+        {"action": "play", "card": card, "uno": 1},
+        {"action": "play", "card": card, "uno": False},
+        {"action": "play", "card": card, "color": "purple"},
+        {"action": "play", "card": card, "color": None},
+        {"action": "play", "card": [card]},
+        {"action": "draw", "card": card},
+        {"action": "accept", "uno": True},
+    ]
+
+
 @_settings(120)
 @given(setups())
 def test_the_quick_path_of_common_moves_decides_as_the_full_rules(setup: Setup) -> None:
@@ -727,6 +748,7 @@ def test_the_quick_path_of_common_moves_decides_as_the_full_rules(setup: Setup) 
         for seat in {state.actor, rng.randrange(state.players)}:
             listed = legal_actions(state, seat)
             tried = listed + rng.sample(universe, 5) + [near_miss(state, seat, rng)]
+            tried += odd_shapes(state, seat, rng)
             for action in tried:
                 assert _outcome(state, seat, action) == _outcome(full, seat, action), action
             quick += sum(quick_move(state, seat, a) is not None for a in listed)
