@@ -946,20 +946,25 @@ def act(
     if not isinstance(action, dict):
         raise _invalid("An action is a JSON object.")
     name = action.get("action")
-    move = _MOVES.get(name) if isinstance(name, str) else None
+    try:
+        move = _MOVES.get(name)  # a name that is no string finds nothing (str: its subclasses too)
+    except TypeError:  # an unhashable name
+        move = None
     if move is None:
         raise _invalid(f"'action' must be one of {', '.join(ACTIONS)}.")
     handler, allowed, short = move
     if not allowed.issuperset(action):
         unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
         raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
-    # _check_seat, with its common case first: an int seat of the table still playing
-    if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
-        _check_seat(state, seat)
-    if short is not None and state.options.simple_moves:  # quick_move, without its call
+    if short is not None and type(seat) is int and state.options.simple_moves:
+        # quick_move, without its call. It acts only for the seat the game waits for, which is
+        # always a seat of the table still playing: _check_seat below would pass.
         quick = short(state, seat, action)
         if quick is not None:
             return quick
+    # _check_seat, with its common case first: an int seat of the table still playing
+    if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
+        _check_seat(state, seat)
     turn = Turn(state)
     handler(turn, seat, action)
     if state.catchable and name in CLOSING and state.options.uno_auto_penalty:
@@ -1029,7 +1034,8 @@ def _quick_play(
     else:
         return None
     hand = state.hands[seat]
-    if card not in hand or len(hand) < 2:  # a card of the hand is a valid code
+    size = len(hand)
+    if card not in hand or size < 2:  # a card of the hand is a valid code
         return None
     if pending is not None and card != pending.card:
         return None
@@ -1052,7 +1058,7 @@ def _quick_play(
         previous_color is None or card not in PLAYABLE_ON[state.discard_pile[-1]][previous_color]
     ):
         return None
-    two_left = len(hand) == 2
+    two_left = size == 2
     if uno is not False and (uno is not True or not two_left):
         return None
     # card_played (_own_turn_fields inlined)
@@ -1072,16 +1078,21 @@ def _quick_play(
         if seat in state.uno:
             fields["uno"] = state.uno - {seat}
         catchable = _NO_SEATS
-    fields["catchable"] = catchable
+    # A field is written only when it changes: a store costs more than the test.
+    if catchable or state.catchable:
+        fields["catchable"] = catchable
     hands = state.hands
-    if len(hands) == 2:  # two seats: one new tuple, no slices
+    players = state.players
+    if players == 2:  # two seats: one new tuple, no slices
         hands = (rest, hands[1]) if seat == 0 else (hands[0], rest)
     else:
         hands = (*hands[:seat], rest, *hands[seat + 1 :])
     fields["hands"] = hands
     fields["discard_pile"] = state.discard_pile + (card,)  # noqa: RUF005 (one copy, not two)
-    fields["color"] = color
-    fields["penalty_drawn"] = None
+    if color != previous_color:
+        fields["color"] = color
+    if state.penalty_drawn is not None:
+        fields["penalty_drawn"] = None
     played: Event = {
         "type": "card_played",
         "seat": seat,
@@ -1091,11 +1102,12 @@ def _quick_play(
     direction = state.direction
     statuses = state.statuses
     if plain:  # the next seat (next_seat inlined)
-        nxt = (seat + direction) % len(statuses)
+        nxt = (seat + direction) % players
         if statuses[nxt] != "playing":
             nxt = next_seat(state, seat)
         fields["current"] = nxt
-        fields["pending"] = None
+        if pending is not None:
+            fields["pending"] = None
         turn_data: dict[str, Any] = {"seat": nxt, "direction": direction, "pending": None}
         new = _new_state(GameState)  # _made(fields), inlined
         _set_fields(new, fields)
@@ -1173,15 +1185,17 @@ def _quick_draw(
         fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
     hands = state.hands
     hand = hands[seat] + (card,)
-    if len(hands) == 2:  # two seats: one new tuple, no slices
+    if state.players == 2:  # two seats: one new tuple, no slices
         fields["hands"] = (hand, hands[1]) if seat == 0 else (hands[0], hand)
     else:
         fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
     fields["draw_pile"] = pile[1:]
     if seat in state.uno and len(hand) != 1:
         fields["uno"] = state.uno - {seat}
-    fields["catchable"] = _NO_SEATS
-    fields["penalty_drawn"] = None
+    if state.catchable:  # a field is written only when it changes
+        fields["catchable"] = _NO_SEATS
+    if state.penalty_drawn is not None:
+        fields["penalty_drawn"] = None
     color = state.color
     top = state.discard_pile[-1]
     if card in PLAYABLE_ON[top][color] if color is not None else matches(card, top, color):
@@ -1196,7 +1210,7 @@ def _quick_draw(
     else:
         direction = state.direction
         statuses = state.statuses
-        nxt = (seat + direction) % len(statuses)  # next_seat, inlined
+        nxt = (seat + direction) % state.players  # next_seat, inlined
         if statuses[nxt] != "playing":
             nxt = next_seat(state, seat)
         turn_data = {"seat": nxt, "direction": direction, "pending": None}

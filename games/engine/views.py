@@ -120,7 +120,8 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
                 # (``_play_entries`` gives the same): this runs for every view and every bot move.
                 # The hand is filtered in C (``filter``), then its distinct cards kept in order.
                 playable = dict.fromkeys(filter(PLAYABLE_TEST[top][color], hand))
-                if len(hand) == 2:
+                size = len(hand)
+                if size == 2:
                     actions = []
                     for card in playable:
                         actions += _plain_entries(card, True)
@@ -133,7 +134,7 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
                             actions.append({"action": "play", "card": card})
                 if not (options.must_play and has_play(state, seat)):
                     actions.append({"action": "draw"})
-                if state.catchable or (len(hand) == 1 and seat not in state.uno):
+                if state.catchable or (size == 1 and seat not in state.uno):
                     return _and_any_time(state, seat, hand, actions)
                 return actions
             actions = []

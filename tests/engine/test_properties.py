@@ -742,6 +742,9 @@ def test_the_quick_path_of_common_moves_decides_as_the_full_rules(setup: Setup) 
         if state.status != "active":
             continue
         assert state.options.simple_moves
+        # act tries the quick path before it checks the seat: the seat the game waits for is
+        # always one of the table still playing.
+        assert state.statuses[state.actor] == "playing"
         full_options = replace(state.options)
         vars(full_options)["simple_moves"] = False  # the cached flag, forced: the full rules
         full = state.evolve(options=full_options)
