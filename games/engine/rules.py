@@ -957,8 +957,8 @@ def act(
         unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
         raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
     if short is not None and type(seat) is int and state.options.simple_moves:
-        # quick_move, without its call. It acts only for the seat the game waits for, which is
-        # always a seat of the table still playing: _check_seat below would pass.
+        # quick_move, without its call, before _check_seat: it acts only for the seat the game
+        # waits for, and only while that seat is still playing (then _check_seat passes).
         quick = short(state, seat, action)
         if quick is not None:
             return quick
@@ -1035,7 +1035,8 @@ def _quick_play(
         return None
     hand = state.hands[seat]
     size = len(hand)
-    if card not in hand or size < 2:  # a card of the hand is a valid code
+    # A card of the hand is a valid code; a seat that went out or left holds no card.
+    if card not in hand or size < 2:
         return None
     if pending is not None and card != pending.card:
         return None
@@ -1178,6 +1179,8 @@ def _quick_draw(
     pile = state.draw_pile
     if state.pending is not None or state.current != seat or not pile:
         return None
+    if state.statuses[seat] != "playing":  # (a valid index: the current seat's)
+        return None
     card = pile[0]
     fields = state.__dict__.copy()  # _own_turn_fields, inlined
     timeouts = state.timeouts
@@ -1228,6 +1231,8 @@ def _quick_accept(
 ) -> tuple[list[Event], GameState] | None:
     pending = state.pending
     if pending is None or pending.kind != "wild_draw4" or pending.seat != seat:
+        return None
+    if state.statuses[seat] != "playing":  # (a valid index: the pending seat's)
         return None
     amount = pending.amount
     pile = state.draw_pile
