@@ -947,7 +947,8 @@ def act(
         raise _invalid("An action is a JSON object.")
     name = action.get("action")
     try:
-        move = _MOVES.get(name)  # a name that is no string finds nothing (str: its subclasses too)
+        # a name that is no string finds nothing (a subclass of str finds its action)
+        move = _MOVES.get(name)  # type: ignore[arg-type]
     except TypeError:  # an unhashable name
         move = None
     if move is None:

@@ -95,19 +95,19 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     With ``multi_play`` and ``color_runs`` only single-card plays are listed; any legal set or run
     may be sent. Under ``two_gives`` a 2 is listed without a gift (see ``_play_entries``).
     """
-    if (
-        seat is None
-        or state.status != "active"
-        or not 0 <= seat < state.players
-        or state.statuses[seat] != "playing"
-        or not state.discard_pile  # mid-deal (a replay just after round_started): no turn yet
-    ):
+    if seat is None or state.status != "active" or not state.discard_pile:
+        return []  # a spectator, a game over, or mid-deal (a replay just after round_started)
+    mine = seat == state.current
+    if mine:  # the current seat is one of the table's (its number is in range)
+        if state.statuses[seat] != "playing":  # it just went out (a replay mid-move)
+            return []
+    elif not 0 <= seat < state.players or state.statuses[seat] != "playing":
         return []
     hand = state.hands[seat]
     pending = state.pending
     options = state.options
     actions: list[Action]
-    if seat == state.current:
+    if mine:
         if pending is None:
             top, color = state.discard_pile[-1], state.color
             if (
