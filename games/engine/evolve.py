@@ -45,12 +45,12 @@ from games.engine.shapes import (
 from games.engine.state import (
     GameState,
     Pending,
-    RoundResult,
     SeatStatus,
     draft_of,
     fields_of,
     initial_state,
     make_pending,
+    make_round_result,
 )
 
 # The data argument is the TypedDict of the event's type (``shapes.EVENT_DATA``).
@@ -117,9 +117,9 @@ def _round_started(state: GameState, seat: int, data: RoundStartedData) -> None:
     hands: list[tuple[str, ...]] = [()] * state.players
     for offset, s in enumerate(seats):
         hands[s] = tuple(deck[offset : dealt : len(seats)])
-    statuses: tuple[SeatStatus, ...] = tuple(
-        "playing" if status == "out" else status for status in state.statuses
-    )
+    statuses: tuple[SeatStatus, ...] = state.statuses
+    if "out" in statuses:
+        statuses = tuple(["playing" if status == "out" else status for status in statuses])
     fields_of(state).update(
         round_number=data["number"],
         dealer=data["dealer"],
@@ -410,12 +410,9 @@ def _forfeited(state: GameState, seat: int, data: ForfeitedData) -> None:
 def _round_ended(state: GameState, seat: int, data: RoundEndedData) -> None:
     points: list[int] = data["points"]
     fields_of(state).update(
-        scores=tuple(score + p for score, p in zip(state.scores, points, strict=True)),
-        last_round=RoundResult(
-            number=data["number"],
-            winner_seat=data["winner_seat"],
-            points=tuple(points),
-            hands=tuple(tuple(hand) for hand in data["hands"]),
+        scores=tuple([score + p for score, p in zip(state.scores, points, strict=True)]),
+        last_round=make_round_result(
+            data["number"], data["winner_seat"], tuple(points), tuple(map(tuple, data["hands"]))
         ),
         pending=None,
         catchable=_EMPTY,

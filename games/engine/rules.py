@@ -59,7 +59,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from itertools import pairwise
+from itertools import chain, pairwise
 from typing import Any
 
 from games.engine.cards import (
@@ -82,7 +82,14 @@ from games.engine.events import VOLUNTARY_DRAWS, Event, event
 from games.engine.evolve import APPLIERS, apply, pending_to_data
 from games.engine.limits import PLAYERS
 from games.engine.options import Options
-from games.engine.state import GameState, Pending, draft_of, make_pending
+from games.engine.state import (
+    GameState,
+    Pending,
+    draft_of,
+    make_pending,
+    set_pending_fields,
+    set_state_fields,
+)
 
 MIN_PLAYERS = PLAYERS.low
 MAX_PLAYERS = PLAYERS.high
@@ -131,17 +138,23 @@ def _rng(state: GameState) -> random.Random:
     return random.Random(rng_key(state.seed, state.salt, state.shuffles))
 
 
-_BITS = tuple(n.bit_length() for n in range(128))
+# _SHUFFLE_STEPS[size]: each step of ``shuffle`` on ``size`` cards, (index, the count of cards to
+# choose among, the bits ``getrandbits`` draws for it), made once per size.
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 def shuffle(rng: random.Random, cards: list[str]) -> None:
     """``rng.shuffle(cards)``: the same order from the same calls to ``getrandbits``, written as
-    one loop (``random.shuffle`` calls a Python function per card; a round deals 108 cards)."""
+    one loop over steps made once (``random.shuffle`` calls a Python function per card; a round
+    deals 108 cards)."""
+    size = len(cards)
+    steps = _SHUFFLE_STEPS.get(size)
+    if steps is None:
+        steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+        if size <= 1024:
+            _SHUFFLE_STEPS[size] = steps
     getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = bits[n] if n < 128 else n.bit_length()
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -185,6 +198,12 @@ def matches(card: str, top: str, color: str | None, action_on_action: bool = Fal
 PLAYABLE_ON: dict[str, dict[str, frozenset[str]]] = {
     top: {color: frozenset(c for c in CARD_CODES if matches(c, top, color)) for color in COLORS}
     for top in CARD_CODES
+}
+# PLAYABLE_TEST[top][color]: the membership test of PLAYABLE_ON[top][color], made once, to filter a
+# hand in C (``filter(test, hand)``).
+PLAYABLE_TEST: dict[str, dict[str, Callable[[str], bool]]] = {
+    top: {color: cards.__contains__ for color, cards in by_color.items()}
+    for top, by_color in PLAYABLE_ON.items()
 }
 
 
@@ -341,7 +360,11 @@ def check_deck(deck: Sequence[str]) -> None:
 def _start_round(turn: Turn, number: int, dealer: int, deck: Sequence[str] | None) -> None:
     state = turn.state
     seats = [s for s in range(state.players) if state.statuses[s] != "forfeited"]
-    first_index = next((i for i, s in enumerate(seats) if s > dealer), 0)
+    first_index = 0  # the first seat after the dealer (a loop: a generator closed early costs)
+    for index, s in enumerate(seats):
+        if s > dealer:
+            first_index = index
+            break
     seats = seats[first_index:] + seats[:first_index]
     if deck is None:
         order = list(DECK)
@@ -923,22 +946,26 @@ def act(
     if not isinstance(action, dict):
         raise _invalid("An action is a JSON object.")
     name = action.get("action")
-    handler = HANDLERS.get(name) if isinstance(name, str) else None
-    if handler is None:
+    try:
+        # a name that is no string finds nothing (a subclass of str finds its action)
+        move = _MOVES.get(name)  # type: ignore[arg-type]
+    except TypeError:  # an unhashable name
+        move = None
+    if move is None:
         raise _invalid(f"'action' must be one of {', '.join(ACTIONS)}.")
-    allowed = FIELDS.get(name, _BARE)  # type: ignore[arg-type]
+    handler, allowed, short = move
     if not allowed.issuperset(action):
         unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
         raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
+    if short is not None and type(seat) is int and state.options.simple_moves:
+        # quick_move, without its call, before _check_seat: it acts only for the seat the game
+        # waits for, and only while that seat is still playing (then _check_seat passes).
+        quick = short(state, seat, action)
+        if quick is not None:
+            return quick
     # _check_seat, with its common case first: an int seat of the table still playing
     if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
         _check_seat(state, seat)
-    if state.options.simple_moves:
-        short = _QUICK.get(name)  # type: ignore[arg-type]  # quick_move, without its call
-        if short is not None:
-            quick = short(state, seat, action)
-            if quick is not None:
-                return quick
     turn = Turn(state)
     handler(turn, seat, action)
     if state.catchable and name in CLOSING and state.options.uno_auto_penalty:
@@ -979,26 +1006,42 @@ def _own_turn_fields(state: GameState, seat: int) -> dict[str, Any]:
     return fields
 
 
+# The fields of a play_drawn decision but its seat and card (``state.make_pending``).
+_PLAY_DRAWN: dict[str, Any] = vars(make_pending("play_drawn", 0, WILD))
+
+# The cards whose play passes the turn to the next seat and does nothing else (quick path).
+_PLAIN_CARDS = NUMBER_CARDS | {WILD}
+
+
 def _quick_play(
     state: GameState, seat: int, action: dict[str, Any]
 ) -> tuple[list[Event], GameState] | None:
+    # The hot path of every benchmark and search: written for few bytecodes and allocations
+    # (the helpers it stands for are named in comments; the property test holds it to them).
     pending = state.pending
     if pending is None:
         if state.current != seat:
             return None
     elif pending.kind != "play_drawn" or pending.seat != seat:
         return None
-    if not _QUICK_PLAY_FIELDS.issuperset(action):
+    if len(action) == 2:  # {"action": "play", "card": card}; with another key, no card: None
+        card = action.get("card")
+        color = None
+        uno = False
+    elif _QUICK_PLAY_FIELDS.issuperset(action):
+        card = action.get("card")
+        color = action.get("color")
+        uno = action.get("uno", False)
+    else:
         return None
-    card = action.get("card")
     hand = state.hands[seat]
-    if card not in hand or len(hand) < 2:  # a card of the hand is a valid code
+    size = len(hand)
+    # A card of the hand is a valid code; a seat that went out or left holds no card.
+    if card not in hand or size < 2:
         return None
     if pending is not None and card != pending.card:
         return None
-    rank = RANK_OF[card]
-    color = action.get("color")
-    pile = state.draw_pile
+    plain = card in _PLAIN_CARDS
     if card in WILDS:
         if color not in COLORS:
             return None
@@ -1006,21 +1049,28 @@ def _quick_play(
         return None
     else:
         color = COLOR_OF[card]
-        if rank == "draw2" and (state.options.stacking or len(pile) < 2):
+        if (
+            not plain
+            and RANK_OF[card] == "draw2"
+            and (state.options.stacking or len(state.draw_pile) < 2)
+        ):
             return None
     previous_color = state.color
     if pending is None and (
         previous_color is None or card not in PLAYABLE_ON[state.discard_pile[-1]][previous_color]
     ):
         return None
-    uno = action.get("uno", False)
-    if uno is not False and (uno is not True or len(hand) != 2):
+    two_left = size == 2
+    if uno is not False and (uno is not True or not two_left):
         return None
-    # card_played
+    # card_played (_own_turn_fields inlined)
+    fields = state.__dict__.copy()
+    timeouts = state.timeouts
+    if timeouts[seat]:
+        fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
     index = hand.index(card)
     rest = hand[:index] + hand[index + 1 :]
-    fields = _own_turn_fields(state, seat)
-    if len(rest) == 1:
+    if two_left:
         if uno:
             fields["uno"] = state.uno | {seat}
             catchable = _NO_SEATS
@@ -1030,26 +1080,46 @@ def _quick_play(
         if seat in state.uno:
             fields["uno"] = state.uno - {seat}
         catchable = _NO_SEATS
-    fields["catchable"] = catchable
+    # A field is written only when it changes: a store costs more than the test.
+    if catchable or state.catchable:
+        fields["catchable"] = catchable
     hands = state.hands
-    hands = (*hands[:seat], rest, *hands[seat + 1 :])
+    players = state.players
+    if players == 2:  # two seats: one new tuple, no slices
+        hands = (rest, hands[1]) if seat == 0 else (hands[0], rest)
+    else:
+        hands = (*hands[:seat], rest, *hands[seat + 1 :])
     fields["hands"] = hands
-    fields["discard_pile"] = (*state.discard_pile, card)
-    fields["color"] = color
-    fields["penalty_drawn"] = None
-    events: list[Event] = [
-        {
-            "type": "card_played",
-            "seat": seat,
-            "data": {"cards": [card], "color": color, "uno": uno},
-        }
-    ]
+    fields["discard_pile"] = state.discard_pile + (card,)  # noqa: RUF005 (one copy, not two)
+    if color != previous_color:
+        fields["color"] = color
+    if state.penalty_drawn is not None:
+        fields["penalty_drawn"] = None
+    played: Event = {
+        "type": "card_played",
+        "seat": seat,
+        "data": {"cards": [card], "color": color, "uno": uno},
+    }
     # _after_play
     direction = state.direction
+    statuses = state.statuses
+    if plain:  # the next seat (next_seat inlined)
+        nxt = (seat + direction) % players
+        if statuses[nxt] != "playing":
+            nxt = next_seat(state, seat)
+        fields["current"] = nxt
+        if pending is not None:
+            fields["pending"] = None
+        turn_data: dict[str, Any] = {"seat": nxt, "direction": direction, "pending": None}
+        new = _new_state(GameState)  # _made(fields), inlined
+        _set_fields(new, fields)
+        return [played, {"type": "turn_changed", "seat": None, "data": turn_data}], new
+    events: list[Event] = [played]
     next_pending: Pending | None = None
+    rank = RANK_OF[card]
     if rank == "reverse":
         direction = -direction
-        if state.statuses.count("playing") == 2:
+        if statuses.count("playing") == 2:
             nxt = seat  # with two players a reverse acts as a skip
         else:
             nxt = next_seat(state, seat, direction=direction)
@@ -1057,6 +1127,7 @@ def _quick_play(
         nxt = next_seat(state, seat, 2)
     elif rank == "draw2":  # the next seat draws two at once and is skipped
         victim = next_seat(state, seat)
+        pile = state.draw_pile
         drawn = pile[:2]
         victim_hand = hands[victim] + drawn
         fields["hands"] = (*hands[:victim], victim_hand, *hands[victim + 1 :])
@@ -1074,7 +1145,7 @@ def _quick_play(
             }
         )
         nxt = next_seat(state, victim)
-    elif card == WILD_DRAW4:
+    else:  # a wild-draw4: the next seat challenges or accepts
         nxt = next_seat(state, seat)
         next_pending = make_pending(
             kind="wild_draw4",
@@ -1084,8 +1155,6 @@ def _quick_play(
             previous_color=previous_color,
             draw_card=WILD_DRAW4,
         )
-    else:
-        nxt = next_seat(state, seat)
     fields["current"] = nxt
     fields["direction"] = direction
     fields["pending"] = next_pending
@@ -1101,7 +1170,7 @@ def _quick_play(
         }
     )
     new = _new_state(GameState)  # _made(fields), inlined
-    _set_fields(new, "__dict__", fields)
+    _set_fields(new, fields)
     return events, new
 
 
@@ -1111,34 +1180,51 @@ def _quick_draw(
     pile = state.draw_pile
     if state.pending is not None or state.current != seat or not pile:
         return None
+    if state.statuses[seat] != "playing":  # (a valid index: the current seat's)
+        return None
     card = pile[0]
-    fields = _own_turn_fields(state, seat)
+    fields = state.__dict__.copy()  # _own_turn_fields, inlined
+    timeouts = state.timeouts
+    if timeouts[seat]:
+        fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
     hands = state.hands
-    hand = (*hands[seat], card)
-    fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
+    hand = hands[seat] + (card,)
+    if state.players == 2:  # two seats: one new tuple, no slices
+        fields["hands"] = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    else:
+        fields["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
     fields["draw_pile"] = pile[1:]
     if seat in state.uno and len(hand) != 1:
         fields["uno"] = state.uno - {seat}
-    fields["catchable"] = _NO_SEATS
-    fields["penalty_drawn"] = None
-    if matches(card, state.discard_pile[-1], state.color):
+    if state.catchable:  # a field is written only when it changes
+        fields["catchable"] = _NO_SEATS
+    if state.penalty_drawn is not None:
+        fields["penalty_drawn"] = None
+    color = state.color
+    top = state.discard_pile[-1]
+    if card in PLAYABLE_ON[top][color] if color is not None else matches(card, top, color):
         turn_data: dict[str, Any] = {
             "seat": seat,
             "direction": state.direction,
             "pending": {"type": "play_drawn", "seat": seat, "card": card},
         }
-        fields["pending"] = make_pending(kind="play_drawn", seat=seat, card=card)
+        # make_pending(kind="play_drawn", seat=seat, card=card), inlined
+        fields["pending"] = drawn = _new_state(Pending)
+        set_pending_fields(drawn, {**_PLAY_DRAWN, "seat": seat, "card": card})
     else:
-        nxt = next_seat(state, seat)
-        turn_data = {"seat": nxt, "direction": state.direction, "pending": None}
+        direction = state.direction
+        statuses = state.statuses
+        nxt = (seat + direction) % state.players  # next_seat, inlined
+        if statuses[nxt] != "playing":
+            nxt = next_seat(state, seat)
+        turn_data = {"seat": nxt, "direction": direction, "pending": None}
         fields["current"] = nxt
-    events: list[Event] = [
+    new = _new_state(GameState)  # _made(fields), inlined
+    _set_fields(new, fields)
+    return [
         {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
         {"type": "turn_changed", "seat": None, "data": turn_data},
-    ]
-    new = _new_state(GameState)  # _made(fields), inlined
-    _set_fields(new, "__dict__", fields)
-    return events, new
+    ], new
 
 
 def _quick_accept(
@@ -1146,6 +1232,8 @@ def _quick_accept(
 ) -> tuple[list[Event], GameState] | None:
     pending = state.pending
     if pending is None or pending.kind != "wild_draw4" or pending.seat != seat:
+        return None
+    if state.statuses[seat] != "playing":  # (a valid index: the pending seat's)
         return None
     amount = pending.amount
     pile = state.draw_pile
@@ -1173,15 +1261,20 @@ def _quick_accept(
         },
     ]
     new = _new_state(GameState)  # _made(fields), inlined
-    _set_fields(new, "__dict__", fields)
+    _set_fields(new, fields)
     return events, new
 
 
 _new_state = object.__new__
-_set_fields = object.__setattr__
-_QUICK: dict[
-    str, Callable[[GameState, int, dict[str, Any]], tuple[list[Event], GameState] | None]
-] = {"play": _quick_play, "draw": _quick_draw, "accept": _quick_accept}
+_set_fields = set_state_fields
+QuickMove = Callable[[GameState, int, dict[str, Any]], tuple[list[Event], GameState] | None]
+_QUICK: dict[str, QuickMove] = {"play": _quick_play, "draw": _quick_draw, "accept": _quick_accept}
+# act's one lookup per action: the handler, the fields the action may have, its quick path.
+_MOVES: dict[
+    str, tuple[Callable[[Turn, int, dict[str, Any]], None], frozenset[str], QuickMove | None]
+] = {
+    name: (handler, FIELDS.get(name, _BARE), _QUICK.get(name)) for name, handler in HANDLERS.items()
+}
 
 
 # The actions that close the UNO catch window (a timeout does too).
@@ -1318,9 +1411,9 @@ def round_points(options: Options, hands: Sequence[Sequence[str]], winner: int) 
     if options.teams:
         return _team_points(options, hands, winner)
     if options.scoring == "penalty":
-        return [sum(POINTS[c] for c in hand) for hand in hands]
+        return [sum(map(POINTS.__getitem__, hand)) for hand in hands]
     points = [0] * len(hands)
-    points[winner] = sum(POINTS[c] for hand in hands for c in hand)
+    points[winner] = sum(map(POINTS.__getitem__, chain.from_iterable(hands)))
     return points
 
 
@@ -1365,7 +1458,7 @@ def _end_round(turn: Turn, winner: int) -> None:
         number=state.round_number,
         winner_seat=winner,
         points=round_points(state.options, state.hands, winner),
-        hands=[list(hand) for hand in state.hands],
+        hands=list(map(list, state.hands)),
     )
     state = turn.state
     champion = game_winner(state)

@@ -12,6 +12,7 @@ written after: one copy per move (or per replay) instead of one per event.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -89,18 +90,25 @@ class GameState:
     @property
     def actor(self) -> int:
         """The seat whose move the game waits for."""
-        return self.pending.seat if self.pending is not None else self.current
+        pending = self.pending
+        return self.current if pending is None else pending.seat
 
     def evolve(self, **changes: Any) -> GameState:
         data = self.__dict__.copy()
         data.update(changes)
         new = _new(GameState)
-        _set(new, "__dict__", data)
+        set_state_fields(new, data)
         return new
 
 
 _new = object.__new__
-_set = object.__setattr__
+# Set an instance's fields at once: ``object.__setattr__(obj, "__dict__", fields)``, through the
+# class's own ``__dict__`` descriptor (what that call looks up first, once per call).
+set_state_fields: Callable[[GameState, dict[str, Any]], None] = vars(GameState)["__dict__"].__set__
+set_pending_fields: Callable[[Pending, dict[str, Any]], None] = vars(Pending)["__dict__"].__set__
+_set_result_fields: Callable[[RoundResult, dict[str, Any]], None] = vars(RoundResult)[
+    "__dict__"
+].__set__
 
 
 def draft_of(state: GameState | None) -> GameState:
@@ -110,7 +118,7 @@ def draft_of(state: GameState | None) -> GameState:
     again. An empty draft holds no field until a ``game_started`` event is written into it.
     """
     new = _new(GameState)
-    _set(new, "__dict__", {} if state is None else state.__dict__.copy())
+    set_state_fields(new, {} if state is None else state.__dict__.copy())
     return new
 
 
@@ -130,9 +138,8 @@ def make_pending(
 ) -> Pending:
     """``Pending(...)`` without the frozen dataclass's per-field ``object.__setattr__``."""
     new = _new(Pending)
-    _set(
+    set_pending_fields(
         new,
-        "__dict__",
         {
             "kind": kind,
             "seat": seat,
@@ -142,6 +149,21 @@ def make_pending(
             "previous_color": previous_color,
             "draw_card": draw_card,
         },
+    )
+    return new
+
+
+def make_round_result(
+    number: int,
+    winner_seat: int | None,
+    points: tuple[int, ...],
+    hands: tuple[tuple[str, ...], ...],
+) -> RoundResult:
+    """``RoundResult(...)`` without the frozen dataclass's per-field ``object.__setattr__``."""
+    new = _new(RoundResult)
+    _set_result_fields(
+        new,
+        {"number": number, "winner_seat": winner_seat, "points": points, "hands": hands},
     )
     return new
 

@@ -16,7 +16,7 @@ from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD, WILD_DRAW4, WILD
 from games.engine.events import Event
 from games.engine.evolve import pending_to_data
 from games.engine.rules import (
-    PLAYABLE_ON,
+    PLAYABLE_TEST,
     _finishes_on_action,
     can_stack,
     discarded_with,
@@ -67,51 +67,79 @@ def _play_entries(state: GameState, seat: int, card: str) -> list[Action]:
     return entries
 
 
+def _wild_entries(card: str) -> list[Action]:
+    """The plays of a wild, once per colour (``_play_entries`` under ``Options.plain_plays``)."""
+    return [
+        {"action": "play", "card": card, "color": "red"},
+        {"action": "play", "card": card, "color": "yellow"},
+        {"action": "play", "card": card, "color": "green"},
+        {"action": "play", "card": card, "color": "blue"},
+    ]
+
+
+assert tuple(entry["color"] for entry in _wild_entries(WILD)) == COLORS
+
+
+def _plain_entries(card: str, two: bool) -> list[Action]:
+    """``_play_entries`` under ``Options.plain_plays``: the card itself (a wild once per colour),
+    and each with ``uno`` when the play leaves one card (the hand holds ``two``)."""
+    entries = _wild_entries(card) if card in WILDS else [{"action": "play", "card": card}]
+    if two:
+        entries += [{**entry, "uno": True} for entry in entries]
+    return entries
+
+
 def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     """Every action ``decide`` accepts from ``seat`` now, in the API's action shape.
 
     With ``multi_play`` and ``color_runs`` only single-card plays are listed; any legal set or run
     may be sent. Under ``two_gives`` a 2 is listed without a gift (see ``_play_entries``).
     """
-    if (
-        seat is None
-        or state.status != "active"
-        or not 0 <= seat < state.players
-        or state.statuses[seat] != "playing"
-        or not state.discard_pile  # mid-deal (a replay just after round_started): no turn yet
-    ):
+    if seat is None or state.status != "active" or not state.discard_pile:
+        return []  # a spectator, a game over, or mid-deal (a replay just after round_started)
+    mine = seat == state.current
+    if mine:  # the current seat is one of the table's (its number is in range)
+        if state.statuses[seat] != "playing":  # it just went out (a replay mid-move)
+            return []
+    elif not 0 <= seat < state.players or state.statuses[seat] != "playing":
         return []
-    actions: list[Action] = []
     hand = state.hands[seat]
     pending = state.pending
     options = state.options
-    if seat == state.current:
+    actions: list[Action]
+    if mine:
         if pending is None:
             top, color = state.discard_pile[-1], state.color
-            top_rank = RANK_OF[top]
-            strict = options.action_on_action and top_rank in ACTION_RANKS
-            if options.plain_plays and not strict and color is not None:
+            if (
+                options.plain_plays
+                and color is not None
+                and not (options.action_on_action and RANK_OF[top] in ACTION_RANKS)
+            ):
                 # No rule adds to a card's entries: each playable card is listed as itself (a
                 # wild once per colour), with its uno variants when it leaves one card, inline
                 # (``_play_entries`` gives the same): this runs for every view and every bot move.
-                playable = PLAYABLE_ON[top][color]
-                two = len(hand) == 2
-                for card in dict.fromkeys(hand):
-                    if card in playable:
-                        entries: list[Action]
+                # The hand is filtered in C (``filter``), then its distinct cards kept in order.
+                playable = dict.fromkeys(filter(PLAYABLE_TEST[top][color], hand))
+                size = len(hand)
+                if size == 2:
+                    actions = []
+                    for card in playable:
+                        actions += _plain_entries(card, True)
+                else:
+                    actions = []
+                    for card in playable:
                         if card in WILDS:
-                            entries = [{"action": "play", "card": card, "color": c} for c in COLORS]
-                        elif two:
-                            entries = [{"action": "play", "card": card}]
+                            actions += _wild_entries(card)
                         else:
                             actions.append({"action": "play", "card": card})
-                            continue
-                        if two:
-                            entries += [{**entry, "uno": True} for entry in entries]
-                        actions += entries
                 if not (options.must_play and has_play(state, seat)):
                     actions.append({"action": "draw"})
-                return _and_any_time(state, seat, hand, actions)
+                if state.catchable or (size == 1 and seat not in state.uno):
+                    return _and_any_time(state, seat, hand, actions)
+                return actions
+            actions = []
+            top_rank = RANK_OF[top]
+            strict = options.action_on_action and top_rank in ACTION_RANKS
             for card in dict.fromkeys(hand):
                 # matches(), inlined
                 rank = RANK_OF[card]
@@ -122,23 +150,27 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
             if not (options.must_play and has_play(state, seat)):
                 actions.append({"action": "draw"})
         elif pending.kind == "color":
-            actions += [{"action": "color", "color": color} for color in COLORS]
+            actions = [{"action": "color", "color": color} for color in COLORS]
         elif pending.kind == "play_drawn":
             assert pending.card is not None
-            actions += _play_entries(state, seat, pending.card)
+            if options.plain_plays:  # _play_entries, inlined as above
+                actions = _plain_entries(pending.card, len(hand) == 2)
+            else:
+                actions = _play_entries(state, seat, pending.card)
             if not options.force_play:
                 actions.append({"action": "pass"})
         else:
             if pending.kind == "wild_draw4":
-                actions += [{"action": "challenge"}, {"action": "accept"}]
+                actions = [{"action": "challenge"}, {"action": "accept"}]
             else:
-                actions.append({"action": "draw"})
+                actions = [{"action": "draw"}]
             for card in dict.fromkeys(hand):
                 if can_stack(state, card):
                     actions += _play_entries(state, seat, card)
     elif may_jump_in(state, seat):
-        top = state.discard_pile[-1]
-        actions += _play_entries(state, seat, top)
+        actions = _play_entries(state, seat, state.discard_pile[-1])
+    else:
+        actions = []
     return _and_any_time(state, seat, hand, actions)
 
 

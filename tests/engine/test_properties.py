@@ -15,7 +15,7 @@ import json
 import os
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from itertools import chain
 from typing import Any
@@ -706,11 +706,60 @@ def _outcome(state: GameState, seat: int, action: Action) -> Any:
         return error.code
 
 
+def odd_shapes(state: GameState, seat: int, rng: random.Random) -> list[Action]:
+    """Plays the quick path must leave to the full rules however short they are: two keys without
+    a ``card``, a ``card`` beside ``cards``, extras of the wrong type or value."""
+    card = rng.choice([*state.hands[seat], *state.discard_pile[-1:]])
+    return [
+        {"action": "play", "color": rng.choice(COLORS)},
+        {"action": "play", "uno": True},
+        {"action": "play", "target": rng.randrange(state.players)},
+        {"action": "play", "give": []},
+        {"action": "play", "cards": [card]},
+        {"action": "play", "card": card, "cards": [card]},
+        {"action": "play", "card": card, "uno": 1},
+        {"action": "play", "card": card, "uno": False},
+        {"action": "play", "card": card, "color": "purple"},
+        {"action": "play", "card": card, "color": None},
+        {"action": "play", "card": [card]},
+        {"action": "draw", "card": card},
+        {"action": "accept", "uno": True},
+    ]
+
+
+def _any_outcome(state: GameState, seat: int, action: Action) -> Any:
+    """``_outcome``, and the kind of any other exception (a state in the middle of a move)."""
+    try:
+        return _outcome(state, seat, action)
+    except Exception as error:  # the kind is what is compared
+        return type(error).__name__
+
+
+def _quick_agrees(
+    state: GameState, rng: random.Random, universe: list[Action], outcome: Callable[..., Any]
+) -> int:
+    """The quick path and the full rules decide alike for the seat to act and a random seat;
+    how many listed actions took the quick path."""
+    full_options = replace(state.options)
+    vars(full_options)["simple_moves"] = False  # the cached flag, forced: the full rules
+    full = state.evolve(options=full_options)
+    quick = 0
+    for seat in {state.actor, rng.randrange(state.players)}:
+        listed = legal_actions(state, seat)
+        tried = listed + rng.sample(universe, 5) + [near_miss(state, seat, rng)]
+        tried += odd_shapes(state, seat, rng)
+        for action in tried:
+            assert outcome(state, seat, action) == outcome(full, seat, action), action
+        quick += sum(quick_move(state, seat, a) is not None for a in listed)
+    return quick
+
+
 @_settings(120)
 @given(setups())
 def test_the_quick_path_of_common_moves_decides_as_the_full_rules(setup: Setup) -> None:
     """``rules.quick_move`` (draws and simple plays in one step) gives the same events and the
-    same state as the full rules, and leaves every other action, legal or not, to them."""
+    same state as the full rules, and leaves every other action, legal or not, to them: between
+    moves, and in the middle of one (a replay may stop at any event)."""
     rules = {k: v for k, v in setup.rules.items() if k not in NOT_SIMPLE}
     simple = replace(setup, rules=rules)
     rng = random.Random(setup.play_seed ^ 0x0F457)
@@ -721,15 +770,11 @@ def test_the_quick_path_of_common_moves_decides_as_the_full_rules(setup: Setup) 
         if state.status != "active":
             continue
         assert state.options.simple_moves
-        full_options = replace(state.options)
-        vars(full_options)["simple_moves"] = False  # the cached flag, forced: the full rules
-        full = state.evolve(options=full_options)
-        for seat in {state.actor, rng.randrange(state.players)}:
-            listed = legal_actions(state, seat)
-            tried = listed + rng.sample(universe, 5) + [near_miss(state, seat, rng)]
-            for action in tried:
-                assert _outcome(state, seat, action) == _outcome(full, seat, action), action
-            quick += sum(quick_move(state, seat, a) is not None for a in listed)
+        quick += _quick_agrees(state, rng, universe, _outcome)
+        if len(step.events) > 1 and step.before.status == "active":
+            middle = replay(step.events[: rng.randrange(1, len(step.events))], step.before)
+            if middle.status == "active" and middle.discard_pile:
+                _quick_agrees(middle, rng, universe, _any_outcome)
     assert quick, "no move took the quick path"
 
 
