@@ -66,27 +66,25 @@ def depth_for(players: int) -> int:
 
 def determinise(rng: random.Random, seen: SeatView, k: Knowledge) -> GameState:
     """One world consistent with what the seat has seen: the hidden cards dealt at random."""
+    return deal(rng, seen, k, table(seen, k))
+
+
+def table(seen: SeatView, k: Knowledge) -> GameState:
+    """The world as the seat sees it, every hidden card left out (the other hands empty, no
+    draw pile): ``deal`` fills it in for each world, so the public part is built once a
+    decision."""
     me = seen["you"]["seat"]
-    hand = tuple(seen["you"]["hand"])
-    pool = list(k.pool if k.pool is not None else k.unknown_pool(hand))
-    rng.shuffle(pool)
-    hands: list[tuple[str, ...]] = []
-    for s, entry in enumerate(seen["seats"]):
-        if s == me:
-            hands.append(hand)
-            continue
-        known = k.known[s][: entry["hand_count"]]
-        hands.append((*known, *_sample(pool, entry["hand_count"] - len(known), k.voids[s])))
     rnd = seen["round"]
     statuses = tuple(entry["status"] for entry in seen["seats"])
+    hands = tuple(tuple(seen["you"]["hand"]) if s == me else () for s in range(len(statuses)))
     return GameState(
-        players=len(hands),
+        players=len(statuses),
         options=k.options,
-        seed=rng.getrandbits(31),
+        seed=0,
         status="active",
         round_number=rnd["number"],
         dealer=rnd["dealer"],
-        hands=tuple(hands),
+        hands=hands,
         statuses=statuses,
         scores=tuple(entry["score"] for entry in seen["seats"]),
         timeouts=tuple(entry.get("timeouts", 0) for entry in seen["seats"]),
@@ -94,7 +92,7 @@ def determinise(rng: random.Random, seen: SeatView, k: Knowledge) -> GameState:
         catchable=frozenset(
             s for s, entry in enumerate(seen["seats"]) if entry.get("catchable", False)
         ),
-        draw_pile=tuple(pool),
+        draw_pile=(),
         discard_pile=tuple(k.discard),
         color=rnd["color"],
         direction=rnd["direction"],
@@ -107,6 +105,29 @@ def determinise(rng: random.Random, seen: SeatView, k: Knowledge) -> GameState:
         winner=None,
         given_deck=False,
     )
+
+
+def deal(rng: random.Random, seen: SeatView, k: Knowledge, public: GameState) -> GameState:
+    """``public`` (``table``) with the cards the seat cannot see dealt at random: each other
+    hand its known cards and a sample of the unknown ones (its voids respected), the rest the
+    draw pile."""
+    me = seen["you"]["seat"]
+    pool = list(k.pool if k.pool is not None else k.unknown_pool(seen["you"]["hand"]))
+    shuffle(rng, pool)
+    hands = list(public.hands)
+    for s, entry in enumerate(seen["seats"]):
+        if s != me:
+            known = k.known[s][: entry["hand_count"]]
+            hands[s] = (*known, *_sample(pool, entry["hand_count"] - len(known), k.voids[s]))
+    return public.evolve(hands=tuple(hands), draw_pile=tuple(pool), seed=rng.getrandbits(31))
+
+
+def shuffle(rng: random.Random, cards: list[str]) -> None:
+    """Shuffle ``cards`` in place, every order alike: sorted by a random number each (some ten
+    times as quick as ``rng.shuffle``, a random integer a card: the deal is a world's largest
+    cost after its playouts)."""
+    rand = rng.random
+    cards.sort(key=lambda _card: rand())
 
 
 def _sample(pool: list[str], need: int, voids: dict[str, int]) -> list[str]:
@@ -266,17 +287,22 @@ def decide(
     base = options.index(fallback) if fallback in options else None
     values: list[list[float]] = [[] for _ in options]
     alive = list(range(len(options)))
-    started = clock()
+    public = table(seen, k)
+    started = now = clock()
+    world_time = 0.0  # how long the last world took: the next one, with no more candidates
     done = 0
     while done < iterations and len(alive) > 1:
-        out_of_time = budget > 0 and clock() - started > budget
+        # Stop before a world that would end past the budget: the budget bounds the think time.
+        out_of_time = budget > 0 and now - started + world_time > budget
         if out_of_time and done >= MIN_ITERATIONS:
             break
-        world = determinise(rng, seen, k)
+        world = deal(rng, seen, k, public)
         seed = rng.getrandbits(32)
         for index in alive:
             values[index].append(playout(world, me, options[index], seed))
         done += 1
+        last, now = now, clock()
+        world_time = now - last
         if base is not None and done % PRUNE_EVERY == 0:
             alive = [i for i in alive if i == base or not _clearly_worse(values[i], values[base])]
     chosen = pick([values[i] for i in alive], alive.index(base) if base is not None else None)
