@@ -48,7 +48,7 @@ def card_id(code: str) -> int:
         return WILD_ID
     if code == WILD_DRAW4:
         return WILD_DRAW4_ID
-    return COLORS.index(COLOR_OF[code]) * 16 + _RANKS.index(RANK_OF[code])  # type: ignore[arg-type]
+    return COLORS.index(COLOR_OF[code]) * 16 + _RANKS.index(RANK_OF[code])
 
 
 ID: Final[dict[str, int]] = {code: card_id(code) for code in COLOR_OF}
@@ -249,9 +249,8 @@ class Round:
 
     def run(self, max_moves: int = MAX_MOVES) -> int | None:
         """Play the round out: the seat that went out, or None when it was cut off."""
-        if (
-            len(self.playing) == self.players
-            and not (self.stacking or self.jump_in or self.seven_zero)
+        if len(self.playing) == self.players and not (
+            self.stacking or self.jump_in or self.seven_zero
         ):
             return self.run_official(max_moves)
         return self.run_modelled(max_moves)
@@ -384,8 +383,8 @@ class Round:
         for card in hand:
             if card == WILD_DRAW4_ID:
                 best = best or card
-            elif card < 64 and card & 15 == DRAW2 and (
-                not self.owed_wd4 or card >> 4 == self.color
+            elif (
+                card < 64 and card & 15 == DRAW2 and (not self.owed_wd4 or card >> 4 == self.color)
             ):
                 return card  # a draw2 before a wild-draw4
         return best
