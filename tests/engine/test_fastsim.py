@@ -1,8 +1,8 @@
 """The search player's fast playout (``bots.fastsim``) and its world-dealing (``bots.strong``):
 the cards as small integers name the same cards, the official rules' quick loop plays the same
 moves as the general one, a bluffed wild-draw4 is answered as the basic player answers it, a
-world is dealt from the unknown cards only, and the search stops before a world it cannot finish
-within its budget."""
+world is dealt from the unknown cards only, what a seat reads from basic players' choices holds
+for their real hands, and the search stops before a world it cannot finish within its budget."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import Any
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from games.engine import DECK, GameState, legal_actions, make_options, replay, start_game
-from games.engine.bots import fastsim, play_for, seen_by, strong
-from games.engine.bots.knowledge import read
+from games.engine import DECK, GameState, act, legal_actions, make_options, replay, start_game
+from games.engine.bots import basic, fastsim, next_move, play_for, seen_by, strong
+from games.engine.bots.knowledge import agrees, read
 from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD_DRAW4
 from games.engine.events import Event
 from games.engine.state import make_pending
@@ -146,3 +146,43 @@ def test_the_search_starts_no_world_it_cannot_finish_in_its_budget(
     worlds = max(clock.reads - 1, 0)
     # The time it stopped thinking, by its clock: within the budget (or its fewest worlds).
     assert clock.last <= budget + 1e-9 or worlds <= strong.MIN_ITERATIONS
+
+
+@_settings(15)
+@given(
+    seed=st.integers(0, 2**31),
+    players=st.integers(2, 4),
+    rules=st.sampled_from([{}, {"stacking": True, "jump_in": True, "seven_zero": True}]),
+)
+def test_what_a_seat_reads_from_basic_players_choices_never_rules_out_their_hands(
+    seed: int, players: int, rules: dict[str, Any]
+) -> None:
+    """The search deals hands that agree with the cards each seat chose (``agrees``): against
+    basic players that reading must hold for the hands they really hold, at every move (of four
+    rounds an example)."""
+    readings = 0
+    for deal in range(4):
+        readings += _rules_out_no_hand(seed * 4 + deal, players, rules)
+    assert readings
+
+
+def _rules_out_no_hand(seed: int, players: int, rules: dict[str, Any]) -> int:
+    """One round of basic players checked: how many of the seats' readings had choices."""
+    log = start_game(players, make_options(rules, target_score=10**6), seed)
+    state = replay(log)
+    rngs = [random.Random(seed + s) for s in range(players)]
+    table = [basic.decide] * players
+    read_some = 0
+    while state.last_round is None:
+        seat = state.actor
+        seen, events = seen_by(state, seat, log)
+        k = read(seen, events)
+        for other in range(players):
+            if other != seat:
+                assert agrees(state.hands[other], k.prefers[other])
+                read_some += bool(k.prefers[other])
+        move = next_move(table, rngs, state, log)
+        assert move is not None
+        new_events, state = act(state, *move)
+        log += new_events
+    return read_some

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from games.engine.bots import basic, fastsim
-from games.engine.bots.knowledge import Action, Knowledge, SeatView, read
+from games.engine.bots.knowledge import Action, Knowledge, SeatView, agrees, read
 from games.engine.cards import COLOR_OF, COLORS, WILDS
 from games.engine.errors import IllegalMove
 from games.engine.events import Event
@@ -57,6 +57,9 @@ SEARCH_DRAWN = True
 AWARE = True  # the heuristic it starts from steers to the colours the next seat lacks
 DRAW_WITH_PLAYS = False  # drawing with a card to play: rarely right, and noise to the search
 WILD_COLORS = 2  # a wild is searched in the colours the hand holds most of
+# A hand dealt to a seat that disagrees with the colours its plays showed (``Knowledge.prefers``)
+# is dealt again, up to this many times (then the last deal stands).
+AGREE_TRIES = 12
 
 
 def depth_for(players: int) -> int:
@@ -115,10 +118,24 @@ def deal(rng: random.Random, seen: SeatView, k: Knowledge, public: GameState) ->
     pool = list(k.pool if k.pool is not None else k.unknown_pool(seen["you"]["hand"]))
     shuffle(rng, pool)
     hands = list(public.hands)
+    redealt = False
     for s, entry in enumerate(seen["seats"]):
-        if s != me:
-            known = k.known[s][: entry["hand_count"]]
-            hands[s] = (*known, *_sample(pool, entry["hand_count"] - len(known), k.voids[s]))
+        if s == me:
+            continue
+        known = tuple(k.known[s][: entry["hand_count"]])
+        need = entry["hand_count"] - len(known)
+        hand = (*known, *_sample(pool, need, k.voids[s]))
+        prefers = k.prefers[s] if k.prefers else ()
+        for _ in range(AGREE_TRIES if prefers else 0):
+            if agrees(hand, prefers):
+                break
+            # Put the sample back under the pool and take the next cards instead.
+            pool += hand[len(known) :]
+            hand = (*known, *_sample(pool, need, k.voids[s]))
+            redealt = True
+        hands[s] = hand
+    if redealt:
+        shuffle(rng, pool)  # the cards put back are not the last ones drawn
     return public.evolve(hands=tuple(hands), draw_pile=tuple(pool), seed=rng.getrandbits(31))
 
 
