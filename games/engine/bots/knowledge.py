@@ -266,8 +266,12 @@ def read(seen: SeatView, events: Sequence[Event]) -> Knowledge:
                 k.known[seat] += data.get("cards") or []
         elif kind == "pile_reshuffled":
             k.discard = k.discard[-1:]
-        elif kind == "challenged" and "hand" in data:
-            k.known[data["target"]] = list(data["hand"])
+        elif kind == "challenged":
+            if "hand" in data:
+                k.known[data["target"]] = list(data["hand"])
+            if data["guilty"]:  # it held the colour after all, and the colour goes back to it
+                color = data["color"]
+                k.voids[data["target"]].pop(color, None)
         elif kind == "hands_swapped" and who is not None:
             target = data["target"]
             k.known[who], k.known[target] = k.known[target], k.known[who]
