@@ -23,6 +23,14 @@ Action = dict[str, Any]
 SeatView = Mapping[str, Any]
 
 
+# By card: the suits a void may bar it by (``Knowledge.voids``): its colour ("wild" for a
+# wild), and for a coloured card its rank.
+SUITS: dict[str, tuple[str, ...]] = {
+    card: (color, "#" + RANK_OF[card]) if color is not None else ("wild",)
+    for card, color in COLOR_OF.items()
+}
+
+
 @dataclass
 class Knowledge:
     """The seat's picture of the round: the discard pile and known cards of each hand."""
@@ -32,9 +40,10 @@ class Knowledge:
     options: Options
     discard: list[str] = field(default_factory=list)
     known: list[list[str]] = field(default_factory=list)  # a subset of each hand, by seat
-    # By seat: a suit (a colour, or "wild") -> how many of the hand's cards may be of it. A seat
-    # that draws instead of playing most likely held no card of the colour in play and no wild:
-    # only the cards it has taken since may be. Players do draw with a card to play, so the
+    # By seat: a suit (a colour, "wild", or "#" and a rank: ``SUITS``) -> how many of the hand's
+    # cards may be of it. A seat that draws instead of playing most likely held no card of the
+    # colour in play, none of the top card's rank and no wild: only the cards it has taken
+    # since may be. Players do draw with a card to play, so the
     # search samples with these but drops them when the cards left cannot meet them.
     voids: list[dict[str, int]] = field(default_factory=list)
     # The unknown cards, once worked out for a decision (``unknown_pool`` of the seat's hand).
@@ -246,9 +255,9 @@ def read(seen: SeatView, events: Sequence[Event]) -> Knowledge:
             _remove(k.known[who], data["cards"])
             voids = k.voids[who]
             for card in data["cards"]:
-                suit = COLOR_OF[card] or "wild"
-                if suit in voids:  # it came from the cards taken since the draw
-                    voids[suit] = max(voids[suit] - 1, 0)
+                for suit in SUITS[card]:
+                    if suit in voids:  # it came from the cards taken since the draw
+                        voids[suit] = max(voids[suit] - 1, 0)
         elif kind == "color_chosen":
             color = data["color"]
         elif kind == "cards_drawn" and who is not None:
@@ -262,6 +271,9 @@ def read(seen: SeatView, events: Sequence[Event]) -> Knowledge:
             if data["reason"] == "draw" and color is not None and not data.get("auto"):
                 voids[color] = count
                 voids["wild"] = count
+                top = k.discard[-1] if k.discard else None
+                if top is not None and top not in WILDS:  # nor a card of the top card's rank
+                    voids["#" + RANK_OF[top]] = count
             if who == seat:
                 k.known[seat] += data.get("cards") or []
         elif kind == "pile_reshuffled":

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from games.engine.bots import basic, fastsim
-from games.engine.bots.knowledge import Action, Knowledge, SeatView, agrees, read
+from games.engine.bots.knowledge import SUITS, Action, Knowledge, SeatView, agrees, read
 from games.engine.cards import COLOR_OF, COLORS, WILDS
 from games.engine.errors import IllegalMove
 from games.engine.events import Event
@@ -149,7 +149,8 @@ def shuffle(rng: random.Random, cards: list[str]) -> None:
 
 def _sample(pool: list[str], need: int, voids: dict[str, int]) -> list[str]:
     """Take ``need`` cards out of the shuffled ``pool`` for a hand with ``voids``: card ``i`` of
-    the hand may be of a suit only if ``i`` is below that suit's bound. The most bound cards
+    the hand may be of a suit (``SUITS``: its colour, its rank) only if ``i`` is below that
+    suit's bound. The most bound cards
     are dealt first; a card no pool card can fill takes any."""
     if not voids:
         taken = pool[:need]
@@ -159,7 +160,8 @@ def _sample(pool: list[str], need: int, voids: dict[str, int]) -> list[str]:
     for i in range(need - 1, -1, -1):
         barred = {suit for suit, bound in voids.items() if bound <= i}
         index = next(
-            (j for j, card in enumerate(pool) if (COLOR_OF[card] or "wild") not in barred), 0
+            (j for j, card in enumerate(pool) if barred.isdisjoint(SUITS[card])),
+            0,
         )
         if index < len(pool):
             taken.append(pool.pop(index))
