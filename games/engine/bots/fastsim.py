@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from games.engine.bots.basic import BLUFF_DISCOUNT, CHALLENGE_ODDS
 from games.engine.cards import COLOR_OF, COLORS, NUMBERS, POINTS, RANK_OF, WILD, WILD_DRAW4
@@ -75,6 +75,29 @@ def codes(cards: Iterable[int]) -> list[str]:
     return [CODE[card] for card in cards]
 
 
+class Shuffles(Protocol):
+    """What a playout asks of its random source: a shuffle of the discards when the draw pile
+    runs out."""
+
+    def shuffle(self, x: list[int]) -> None: ...
+
+
+class LazyRandom:
+    """A random source seeded from ``seed`` when first used: most playouts never reshuffle, and
+    seeding a ``random.Random`` costs as much as a tenth of a playout."""
+
+    __slots__ = ("_rng", "seed")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._rng: random.Random | None = None
+
+    def shuffle(self, x: list[int]) -> None:
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+        self._rng.shuffle(x)
+
+
 @functools.lru_cache(maxsize=64)
 def supports(options: Options) -> bool:
     """Whether the playout models every rule of ``options``."""
@@ -107,7 +130,7 @@ class Round:
         "under",
     )
 
-    def __init__(self, state: GameState, rng: random.Random) -> None:
+    def __init__(self, state: GameState, rng: Shuffles) -> None:
         options = state.options
         index = ID
         self.hands = [[index[c] for c in hand] for hand in state.hands]
@@ -454,6 +477,6 @@ def _choose(sim: Round, seat: int, hand: list[int]) -> int:
     return best if best >= 0 else wild
 
 
-def playout(state: GameState, rng: random.Random) -> int | None:
+def playout(state: GameState, rng: Shuffles) -> int | None:
     """The seat that goes out first when ``state``'s round is played out (None: cut off)."""
     return Round(state, rng).run()

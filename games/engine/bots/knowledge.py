@@ -100,44 +100,49 @@ class Choice:
     swaps: bool = False  # seven_zero: a 7 or a 0 it held is worth what the swap gives
 
 
-def _worth(card: str, color: str, rest: Sequence[str], danger: bool) -> float:
-    """The basic player's score of playing ``card`` as ``color`` with ``rest`` left (its
-    ``_score_play`` under the official rules, less what every play shares, such as UNO)."""
-    held = 0
-    for other in rest:
-        if COLOR_OF[other] == color:
-            held += 1
-    if card in WILDS:
-        return -20.0 + (2.0 + (6.0 if danger else 0.0) if card == WILD_DRAW4 else 0.0) + 3 * held
-    rank = RANK_OF[card]
-    worth = 2.0 * held + POINTS[card] / 20.0
-    if rank in ACTIONS:
-        worth += 1.5 + (8.0 if danger else 0.0) + (1.0 if rank == "draw2" else 0.0)
-    return worth
+# By card: the basic player's score of playing it, less twice the other cards of its colour
+# held (``_score_play`` under the official rules, less what every play shares, such as UNO):
+# without and with the next seat about to go out. A wild's is less three times the other
+# cards of the colour it names.
+_WORTH: dict[str, tuple[float, float]] = {}
+for _card in COLOR_OF:
+    if _card in WILDS:
+        _WORTH[_card] = (-18.0, -12.0) if _card == WILD_DRAW4 else (-20.0, -20.0)
+    elif RANK_OF[_card] in ACTIONS:
+        _extra = 1.0 if RANK_OF[_card] == "draw2" else 0.0
+        _WORTH[_card] = (2.5 + _extra, 10.5 + _extra)
+    else:
+        _WORTH[_card] = (POINTS[_card] / 20.0, POINTS[_card] / 20.0)
 
 
 def chosen_by_basic(hand: Sequence[str], choice: Choice) -> bool:
     """Whether the basic player holding ``hand`` then would have played ``choice.card`` (as
     ``choice.color``): no other card of ``hand`` that plays scores higher."""
-    rest = list(hand)
-    rest.remove(choice.card)
-    worth = _worth(choice.card, choice.color, rest, choice.danger)
-    tried = {choice.card}
+    counts = dict.fromkeys(COLORS, 0)
     for card in hand:
-        if card in tried:
+        color = COLOR_OF[card]
+        if color is not None:
+            counts[color] += 1
+    danger = 1 if choice.danger else 0
+    played = choice.card
+    if played in WILDS:
+        worth = _WORTH[played][danger] + 3 * counts[choice.color]
+    else:
+        worth = _WORTH[played][danger] + 2 * (counts[choice.color] - 1)
+    most = max(counts.values())
+    before, top_rank = choice.before, choice.top_rank
+    for card in hand:
+        if card == played:
             continue
-        tried.add(card)
-        rank = RANK_OF[card]
-        if card not in WILDS and COLOR_OF[card] != choice.before and rank != choice.top_rank:
+        color = COLOR_OF[card]
+        if color is None:
+            best = _WORTH[card][danger] + 3 * most
+        elif color != before and RANK_OF[card] != top_rank:
             continue
-        if choice.swaps and rank in ("7", "0"):
+        elif choice.swaps and RANK_OF[card] in ("7", "0"):
             continue  # its worth hangs on the hands it would take: no telling
-        others = list(hand)
-        others.remove(card)
-        if card in WILDS:
-            best = max(_worth(card, c, others, choice.danger) for c in COLORS)
         else:
-            best = _worth(card, COLOR_OF[card] or "", others, choice.danger)
+            best = _WORTH[card][danger] + 2 * (counts[color] - 1)
         if best > worth + 1e-9:
             return False
     return True

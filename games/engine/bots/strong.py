@@ -118,7 +118,7 @@ def deal(rng: random.Random, seen: SeatView, k: Knowledge, public: GameState) ->
     pool = list(k.pool if k.pool is not None else k.unknown_pool(seen["you"]["hand"]))
     shuffle(rng, pool)
     hands = list(public.hands)
-    redealt = False
+    randrange = rng.randrange
     for s, entry in enumerate(seen["seats"]):
         if s == me:
             continue
@@ -129,13 +129,11 @@ def deal(rng: random.Random, seen: SeatView, k: Knowledge, public: GameState) ->
         for _ in range(AGREE_TRIES if prefers else 0):
             if agrees(hand, prefers):
                 break
-            # Put the sample back under the pool and take the next cards instead.
-            pool += hand[len(known) :]
+            # Put the sample back into the pool, each card anywhere, and deal again.
+            for card in hand[len(known) :]:
+                pool.insert(randrange(len(pool) + 1), card)
             hand = (*known, *_sample(pool, need, k.voids[s]))
-            redealt = True
         hands[s] = hand
-    if redealt:
-        shuffle(rng, pool)  # the cards put back are not the last ones drawn
     return public.evolve(hands=tuple(hands), draw_pile=tuple(pool), seed=rng.getrandbits(31))
 
 
@@ -214,22 +212,19 @@ def _value(state: GameState, me: int, number: int) -> float:
     return math.exp(-HAND_WEIGHT * _burden(state.hands[me])) / sum(weights)
 
 
-def playout(world: GameState, me: int, action: Action, seed: int) -> float:
+def playout(world: GameState, me: int, action: Action, seed: int, fast: bool = True) -> float:
     """The value for ``me`` of ``action`` in ``world``: 1 if it wins the round played out, else
-    0 (the hands decide a round cut off). Rules the fast playout models play to the round's end
-    (``fastsim``); others take a short heuristic playout on the engine."""
+    0 (the hands decide a round cut off). Rules the fast playout models (``fast``:
+    ``fastsim.supports`` the world's options) play to the round's end (``fastsim``); others take
+    a short heuristic playout on the engine."""
     number = world.round_number
     _, state = act(world, me, action)
-    rng = random.Random(seed)
-    if (
-        state.status == "active"
-        and state.round_number == number
-        and fastsim.supports(state.options)
-    ):
-        winner = fastsim.Round(state, rng).run()
+    if fast and state.status == "active" and state.round_number == number:
+        winner = fastsim.Round(state, fastsim.LazyRandom(seed)).run()
         if winner is not None:
             return 1.0 if winner == me else 0.0
         return _value(state, me, number)
+    rng = random.Random(seed)
     for _ in range(depth_for(world.players)):
         if state.status != "active" or state.round_number != number:
             break
@@ -286,7 +281,8 @@ def decide(
     iterations = ITERATIONS if iterations is None else iterations
     clock = clock or CLOCK
     started = clock()  # the budget counts the whole decision, the heuristic's choice included
-    fallback = basic.decide(rng, seen, events, aware=AWARE)
+    k = read(seen, events)
+    fallback = basic.decide(rng, seen, events, aware=AWARE, knowledge=k)
     you = seen["you"]
     me = you["seat"]
     rnd = seen["round"]
@@ -297,7 +293,6 @@ def decide(
         return fallback
     if pending is not None and pending["type"] == "play_drawn" and not SEARCH_DRAWN:
         return fallback
-    k = read(seen, events)
     options = candidates(seen, legal, k)
     if fallback is not None and fallback not in options:
         options.append(fallback)
@@ -312,6 +307,7 @@ def decide(
     squared = [0.0] * len(options)
     alive = list(range(len(options)))
     public = table(seen, k)
+    fast = fastsim.supports(k.options)
     now = started
     world_time = 0.0  # how long the last world took: the next one, with no more candidates
     done = 0
@@ -323,7 +319,7 @@ def decide(
         world = deal(rng, seen, k, public)
         seed = rng.getrandbits(32)
         for index in alive:
-            values[index].append(playout(world, me, options[index], seed))
+            values[index].append(playout(world, me, options[index], seed, fast))
         done += 1
         last, now = now, clock()
         world_time = now - last
