@@ -3,16 +3,19 @@
 It starts from the aware heuristic (``basic.decide(aware=True)``: the basic player that also
 steers to a colour the next seat likely lacks). Each iteration deals the cards its seat cannot
 see at random, consistently with what it has seen (``knowledge.read``: the hand counts, the
-discard pile, cards known to be in a hand, the colours a seat that drew most likely lacks), then
-plays every candidate action in that same world (common random numbers): the move itself by the
+discard pile, cards known to be in a hand, the colours and ranks a seat that drew most likely
+lacks; and a hand is dealt again when the basic player holding it would not have chosen the
+cards that seat chose to play since it last drew, ``knowledge.agrees``), then plays every
+candidate action in that same world (common random numbers): the move itself by the
 engine (``rules.act``), the rest of the round by the fast playout (``fastsim``: every seat the
 heuristic's cheap cousin, to the round's end), scoring 1 for a round the seat wins, else 0.
 Every ``PRUNE_EVERY`` worlds a candidate that clearly loses to the heuristic's choice is dropped.
 The heuristic's choice stands unless another wins more of the same worlds by ``CONFIDENCE``
 standard errors of the paired difference: with few worlds the search is noisy.
 
-It thinks until ``budget`` seconds have passed (by ``clock``) or after ``iterations`` worlds,
-whichever comes first: a ``budget`` of 0 makes its choice depend on the random source alone (the
+It thinks until ``budget`` seconds have passed (by ``clock``, from the start of the decision;
+it starts no world that the last one's time says would end past it) or after ``iterations``
+worlds, whichever comes first: a ``budget`` of 0 makes its choice depend on the random source alone (the
 tests). Decisions off its own turn (UNO, catches, jumping in) and lone choices are the
 heuristic's. Under house rules the fast playout does not model, a world is played a few moves
 on by the engine instead and valued by the hand sizes.
