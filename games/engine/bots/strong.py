@@ -15,9 +15,9 @@ standard errors of the paired difference: with few worlds the search is noisy.
 
 It thinks until ``budget`` seconds have passed (by ``clock``, from the start of the decision;
 it starts no world that the last one's time says would end past it) or after ``iterations``
-worlds, whichever comes first: a ``budget`` of 0 makes its choice depend on the random source alone (the
-tests). Decisions off its own turn (UNO, catches, jumping in) and lone choices are the
-heuristic's. Under house rules the fast playout does not model, a world is played a few moves
+worlds, whichever comes first: a ``budget`` of 0 makes its choice depend on the random source
+alone (the tests). Decisions off its own turn (UNO, catches, jumping in) and lone choices are
+the heuristic's. Under house rules the fast playout does not model, a world is played a few moves
 on by the engine instead and valued by the hand sizes.
 """
 
