@@ -6,11 +6,12 @@ for their real hands, and the search stops before a world it cannot finish withi
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from typing import Any
 
-from hypothesis import assume, given
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import DECK, GameState, act, legal_actions, make_options, replay, start_game
@@ -19,7 +20,18 @@ from games.engine.bots.knowledge import agrees, read
 from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD_DRAW4
 from games.engine.events import Event
 from games.engine.state import make_pending
-from tests.engine.test_bot_levels import _settings, positions
+from tests.engine.test_bot_levels import SCALE, positions
+
+
+def _settings(examples: int) -> Any:
+    """The bot tests' settings; these tests filter the positions hard (official rules, the seat
+    to act), so hypothesis's check against over-filtering is off too."""
+    return settings(
+        max_examples=examples * SCALE,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        derandomize=bool(os.environ.get("CI")),
+    )
 
 
 def test_a_card_integer_names_one_card_its_colour_and_its_rank() -> None:
