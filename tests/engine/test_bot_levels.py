@@ -202,8 +202,7 @@ def test_a_fast_playout_keeps_the_cards_and_ends_with_a_seat_out(
     assume(state.status == "active" and state.discard_pile and fastsim.supports(state.options))
     sim = fastsim.Round(state, random.Random(playout_seed))
     winner = sim.run()
-    cards = [c for hand in sim.hands for c in hand] + sim.pile + sim.under + [sim.top]
-    assert sorted(cards) == sorted(DECK)
+    assert sorted(sim.cards()) == sorted(DECK)
     if winner is not None:
         assert sim.hands[winner] == []
     assert all(sim.hands[s] for s in sim.playing if s != winner)

@@ -134,11 +134,17 @@ def _off_turn(seen: SeatView, by_kind: dict[str, list[Action]], k: Knowledge) ->
 
 
 def decide(
-    rng: random.Random, seen: SeatView, events: Sequence[Event] = (), *, aware: bool = False
+    rng: random.Random,
+    seen: SeatView,
+    events: Sequence[Event] = (),
+    *,
+    aware: bool = False,
+    knowledge: Knowledge | None = None,
 ) -> Action | None:
     """The basic player's action for the seat that sees ``seen`` (and ``events``); off its turn,
     ``None`` when it does nothing now. ``aware`` makes it the search player's heuristic: it also
-    steers play to a colour the next seat likely lacks."""
+    steers play to a colour the next seat likely lacks. ``knowledge``: ``read(seen, events)``,
+    when the caller has it already."""
     you = seen["you"]
     legal: list[Action] = you["legal_actions"] if you else []
     actor = is_actor(seen)
@@ -155,7 +161,7 @@ def decide(
         counts = _counts(seen)
         return min(by_kind["catch"], key=lambda a: counts[a["target"]])
     hand: list[str] = you["hand"]
-    k = read(seen, events)
+    k = knowledge if knowledge is not None else read(seen, events)
     if not actor:
         return _off_turn(seen, by_kind, k)
     plays = by_kind.get("play", [])

@@ -3,18 +3,21 @@
 It starts from the aware heuristic (``basic.decide(aware=True)``: the basic player that also
 steers to a colour the next seat likely lacks). Each iteration deals the cards its seat cannot
 see at random, consistently with what it has seen (``knowledge.read``: the hand counts, the
-discard pile, cards known to be in a hand, the colours a seat that drew most likely lacks), then
-plays every candidate action in that same world (common random numbers): the move itself by the
+discard pile, cards known to be in a hand, the colours and ranks a seat that drew most likely
+lacks; and a hand is dealt again when the basic player holding it would not have chosen the
+cards that seat chose to play since it last drew, ``knowledge.agrees``), then plays every
+candidate action in that same world (common random numbers): the move itself by the
 engine (``rules.act``), the rest of the round by the fast playout (``fastsim``: every seat the
 heuristic's cheap cousin, to the round's end), scoring 1 for a round the seat wins, else 0.
 Every ``PRUNE_EVERY`` worlds a candidate that clearly loses to the heuristic's choice is dropped.
 The heuristic's choice stands unless another wins more of the same worlds by ``CONFIDENCE``
 standard errors of the paired difference: with few worlds the search is noisy.
 
-It thinks until ``budget`` seconds have passed (by ``clock``) or after ``iterations`` worlds,
-whichever comes first: a ``budget`` of 0 makes its choice depend on the random source alone (the
-tests). Decisions off its own turn (UNO, catches, jumping in) and lone choices are the
-heuristic's. Under house rules the fast playout does not model, a world is played a few moves
+It thinks until ``budget`` seconds have passed (by ``clock``, from the start of the decision;
+it starts no world that the last one's time says would end past it) or after ``iterations``
+worlds, whichever comes first: a ``budget`` of 0 makes its choice depend on the random source
+alone (the tests). Decisions off its own turn (UNO, catches, jumping in) and lone choices are
+the heuristic's. Under house rules the fast playout does not model, a world is played a few moves
 on by the engine instead and valued by the hand sizes.
 """
 
@@ -27,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from games.engine.bots import basic, fastsim
-from games.engine.bots.knowledge import Action, Knowledge, SeatView, read
+from games.engine.bots.knowledge import SUITS, Action, Knowledge, SeatView, agrees, read
 from games.engine.cards import COLOR_OF, COLORS, WILDS
 from games.engine.errors import IllegalMove
 from games.engine.events import Event
@@ -36,8 +39,8 @@ from games.engine.rules import act
 from games.engine.state import GameState
 from games.engine.views import legal_actions
 
-BUDGET = 0.03  # seconds per decision, by default: p99 under 100 ms on an idle core
-ITERATIONS = 400  # worlds per decision at most
+BUDGET = 0.08  # seconds per decision, by default: p99 under 100 ms (a world ends past it)
+ITERATIONS = 5000  # worlds per decision at most: the budget ends a search first
 MIN_ITERATIONS = 4  # worlds per decision at least, whatever the clock says
 # The clock of the budget: the wall clock, what a player waits for. On a machine shared with other
 # work a benchmark may pass ``time.thread_time`` (this thread's CPU time) to measure strength.
@@ -57,6 +60,9 @@ SEARCH_DRAWN = True
 AWARE = True  # the heuristic it starts from steers to the colours the next seat lacks
 DRAW_WITH_PLAYS = False  # drawing with a card to play: rarely right, and noise to the search
 WILD_COLORS = 2  # a wild is searched in the colours the hand holds most of
+# A hand dealt to a seat that disagrees with the colours its plays showed (``Knowledge.prefers``)
+# is dealt again, up to this many times (then the last deal stands).
+AGREE_TRIES = 12
 
 
 def depth_for(players: int) -> int:
@@ -66,27 +72,25 @@ def depth_for(players: int) -> int:
 
 def determinise(rng: random.Random, seen: SeatView, k: Knowledge) -> GameState:
     """One world consistent with what the seat has seen: the hidden cards dealt at random."""
+    return deal(rng, seen, k, table(seen, k))
+
+
+def table(seen: SeatView, k: Knowledge) -> GameState:
+    """The world as the seat sees it, every hidden card left out (the other hands empty, no
+    draw pile): ``deal`` fills it in for each world, so the public part is built once a
+    decision."""
     me = seen["you"]["seat"]
-    hand = tuple(seen["you"]["hand"])
-    pool = list(k.pool if k.pool is not None else k.unknown_pool(hand))
-    rng.shuffle(pool)
-    hands: list[tuple[str, ...]] = []
-    for s, entry in enumerate(seen["seats"]):
-        if s == me:
-            hands.append(hand)
-            continue
-        known = k.known[s][: entry["hand_count"]]
-        hands.append((*known, *_sample(pool, entry["hand_count"] - len(known), k.voids[s])))
     rnd = seen["round"]
     statuses = tuple(entry["status"] for entry in seen["seats"])
+    hands = tuple(tuple(seen["you"]["hand"]) if s == me else () for s in range(len(statuses)))
     return GameState(
-        players=len(hands),
+        players=len(statuses),
         options=k.options,
-        seed=rng.getrandbits(31),
+        seed=0,
         status="active",
         round_number=rnd["number"],
         dealer=rnd["dealer"],
-        hands=tuple(hands),
+        hands=hands,
         statuses=statuses,
         scores=tuple(entry["score"] for entry in seen["seats"]),
         timeouts=tuple(entry.get("timeouts", 0) for entry in seen["seats"]),
@@ -94,7 +98,7 @@ def determinise(rng: random.Random, seen: SeatView, k: Knowledge) -> GameState:
         catchable=frozenset(
             s for s, entry in enumerate(seen["seats"]) if entry.get("catchable", False)
         ),
-        draw_pile=tuple(pool),
+        draw_pile=(),
         discard_pile=tuple(k.discard),
         color=rnd["color"],
         direction=rnd["direction"],
@@ -109,9 +113,45 @@ def determinise(rng: random.Random, seen: SeatView, k: Knowledge) -> GameState:
     )
 
 
+def deal(rng: random.Random, seen: SeatView, k: Knowledge, public: GameState) -> GameState:
+    """``public`` (``table``) with the cards the seat cannot see dealt at random: each other
+    hand its known cards and a sample of the unknown ones (its voids respected), the rest the
+    draw pile."""
+    me = seen["you"]["seat"]
+    pool = list(k.pool if k.pool is not None else k.unknown_pool(seen["you"]["hand"]))
+    shuffle(rng, pool)
+    hands = list(public.hands)
+    randrange = rng.randrange
+    for s, entry in enumerate(seen["seats"]):
+        if s == me:
+            continue
+        known = tuple(k.known[s][: entry["hand_count"]])
+        need = entry["hand_count"] - len(known)
+        hand = (*known, *_sample(pool, need, k.voids[s]))
+        prefers = k.prefers[s] if k.prefers else ()
+        for _ in range(AGREE_TRIES if prefers else 0):
+            if agrees(hand, prefers):
+                break
+            # Put the sample back into the pool, each card anywhere, and deal again.
+            for card in hand[len(known) :]:
+                pool.insert(randrange(len(pool) + 1), card)
+            hand = (*known, *_sample(pool, need, k.voids[s]))
+        hands[s] = hand
+    return public.evolve(hands=tuple(hands), draw_pile=tuple(pool), seed=rng.getrandbits(31))
+
+
+def shuffle(rng: random.Random, cards: list[str]) -> None:
+    """Shuffle ``cards`` in place, every order alike: sorted by a random number each (some ten
+    times as quick as ``rng.shuffle``, a random integer a card: the deal is a world's largest
+    cost after its playouts)."""
+    rand = rng.random
+    cards.sort(key=lambda _card: rand())
+
+
 def _sample(pool: list[str], need: int, voids: dict[str, int]) -> list[str]:
     """Take ``need`` cards out of the shuffled ``pool`` for a hand with ``voids``: card ``i`` of
-    the hand may be of a suit only if ``i`` is below that suit's bound. The most bound cards
+    the hand may be of a suit (``SUITS``: its colour, its rank) only if ``i`` is below that
+    suit's bound. The most bound cards
     are dealt first; a card no pool card can fill takes any."""
     if not voids:
         taken = pool[:need]
@@ -121,7 +161,8 @@ def _sample(pool: list[str], need: int, voids: dict[str, int]) -> list[str]:
     for i in range(need - 1, -1, -1):
         barred = {suit for suit, bound in voids.items() if bound <= i}
         index = next(
-            (j for j, card in enumerate(pool) if (COLOR_OF[card] or "wild") not in barred), 0
+            (j for j, card in enumerate(pool) if barred.isdisjoint(SUITS[card])),
+            0,
         )
         if index < len(pool):
             taken.append(pool.pop(index))
@@ -174,22 +215,19 @@ def _value(state: GameState, me: int, number: int) -> float:
     return math.exp(-HAND_WEIGHT * _burden(state.hands[me])) / sum(weights)
 
 
-def playout(world: GameState, me: int, action: Action, seed: int) -> float:
+def playout(world: GameState, me: int, action: Action, seed: int, fast: bool = True) -> float:
     """The value for ``me`` of ``action`` in ``world``: 1 if it wins the round played out, else
-    0 (the hands decide a round cut off). Rules the fast playout models play to the round's end
-    (``fastsim``); others take a short heuristic playout on the engine."""
+    0 (the hands decide a round cut off). Rules the fast playout models (``fast``:
+    ``fastsim.supports`` the world's options) play to the round's end (``fastsim``); others take
+    a short heuristic playout on the engine."""
     number = world.round_number
     _, state = act(world, me, action)
-    rng = random.Random(seed)
-    if (
-        state.status == "active"
-        and state.round_number == number
-        and fastsim.supports(state.options)
-    ):
-        winner = fastsim.Round(state, rng).run()
+    if fast and state.status == "active" and state.round_number == number:
+        winner = fastsim.Round(state, fastsim.LazyRandom(seed)).run()
         if winner is not None:
             return 1.0 if winner == me else 0.0
         return _value(state, me, number)
+    rng = random.Random(seed)
     for _ in range(depth_for(world.players)):
         if state.status != "active" or state.round_number != number:
             break
@@ -245,7 +283,9 @@ def decide(
     budget = BUDGET if budget is None else budget
     iterations = ITERATIONS if iterations is None else iterations
     clock = clock or CLOCK
-    fallback = basic.decide(rng, seen, events, aware=AWARE)
+    started = clock()  # the budget counts the whole decision, the heuristic's choice included
+    k = read(seen, events)
+    fallback = basic.decide(rng, seen, events, aware=AWARE, knowledge=k)
     you = seen["you"]
     me = you["seat"]
     rnd = seen["round"]
@@ -256,7 +296,6 @@ def decide(
         return fallback
     if pending is not None and pending["type"] == "play_drawn" and not SEARCH_DRAWN:
         return fallback
-    k = read(seen, events)
     options = candidates(seen, legal, k)
     if fallback is not None and fallback not in options:
         options.append(fallback)
@@ -265,38 +304,62 @@ def decide(
     k.pool = k.unknown_pool(you["hand"])
     base = options.index(fallback) if fallback in options else None
     values: list[list[float]] = [[] for _ in options]
+    # By action: the sum of its paired differences from the heuristic's choice, and of their
+    # squares, so that pruning costs the same in the hundredth world as in the first.
+    gained = [0.0] * len(options)
+    squared = [0.0] * len(options)
     alive = list(range(len(options)))
-    started = clock()
+    public = table(seen, k)
+    fast = fastsim.supports(k.options)
+    now = started
+    world_time = 0.0  # how long the last world took: the next one, with no more candidates
     done = 0
     while done < iterations and len(alive) > 1:
-        out_of_time = budget > 0 and clock() - started > budget
+        # Stop before a world that would end past the budget: the budget bounds the think time.
+        out_of_time = budget > 0 and now - started + world_time > budget
         if out_of_time and done >= MIN_ITERATIONS:
             break
-        world = determinise(rng, seen, k)
+        world = deal(rng, seen, k, public)
         seed = rng.getrandbits(32)
         for index in alive:
-            values[index].append(playout(world, me, options[index], seed))
+            values[index].append(playout(world, me, options[index], seed, fast))
         done += 1
-        if base is not None and done % PRUNE_EVERY == 0:
-            alive = [i for i in alive if i == base or not _clearly_worse(values[i], values[base])]
+        last, now = now, clock()
+        world_time = now - last
+        if base is None:
+            continue
+        reference = values[base][-1]
+        for index in alive:
+            diff = values[index][-1] - reference
+            gained[index] += diff
+            squared[index] += diff * diff
+        if done % PRUNE_EVERY == 0:
+            alive = [
+                i for i in alive if i == base or not _clearly_worse(gained[i], squared[i], done)
+            ]
     chosen = pick([values[i] for i in alive], alive.index(base) if base is not None else None)
     return options[alive[chosen]]
 
 
 def _paired(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
     """The mean of the paired differences ``values - base`` and its standard error."""
-    n = len(base)
     diffs = [a - b for a, b in zip(values, base, strict=True)]
-    mean = sum(diffs) / n
-    spread = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
+    return _mean_error(sum(diffs), sum(d * d for d in diffs), len(diffs))
+
+
+def _mean_error(total: float, squares: float, n: int) -> tuple[float, float]:
+    """The mean of ``n`` differences and its standard error, from their sum and their squares'."""
+    mean = total / n
+    spread = max(squares - n * mean * mean, 0.0) / max(n - 1, 1)
     return mean, math.sqrt(spread / n)
 
 
-def _clearly_worse(values: Sequence[float], base: Sequence[float]) -> bool:
-    """Whether an action is no contender: it loses clearly, or it has done no better than the
-    heuristic's choice in any world so far (after two rounds of pruning)."""
-    mean, error = _paired(values, base)
-    if error == 0 and mean <= 0 and len(base) >= 2 * PRUNE_EVERY:
+def _clearly_worse(total: float, squares: float, n: int) -> bool:
+    """Whether an action is no contender, from its ``n`` paired differences from the heuristic's
+    choice (their sum and their squares' sum): it loses clearly, or it has done no better than
+    the heuristic's choice in any world so far (after two rounds of pruning)."""
+    mean, error = _mean_error(total, squares, n)
+    if error == 0 and mean <= 0 and n >= 2 * PRUNE_EVERY:
         return True
     return mean + PRUNE_CONFIDENCE * error < 0
 
