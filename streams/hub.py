@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -45,11 +44,6 @@ READ_LIMIT = 500
 KEPT_EVENTS = 256
 RENDERED_KEPT = 8 * KEPT_EVENTS  # frames: a few viewpoints (seats, spectators) per event
 LISTEN_RETRY_SECONDS = (0.1, 0.5, 1.0, 2.0, 5.0)
-# Reads of the news start at least this far apart (seconds). A notice after a quiet spell is read
-# at once; under load, each read gathers the notices of this long (many games, several events a
-# game), so the streams get fewer, larger chunks and PostgreSQL fewer statements, for at most this
-# much more delay (docs/performance.md, "Live streams").
-READ_GAP = 0.02
 # The keep-alive timer ticks this many times per UNO_STREAM_KEEPALIVE: a game stream that sent
 # nothing for all but one of them sends a comment, so the longest silence stays under it.
 KEEP_ALIVE_TICKS = 4
@@ -332,7 +326,6 @@ class Hub:
         self.in_process = connections[DEFAULT_DB_ALIAS].vendor != "postgresql"
         self.news: set[str] = set()  # watched games that may have new events
         self.reader: asyncio.Task[None] | None = None
-        self.read_at = -math.inf  # when the last read of the news started (the loop's clock)
         self.ticker: asyncio.TimerHandle | None = None
         self.closing = False  # the process is stopping (``close``)
 
@@ -381,10 +374,6 @@ class Hub:
         make up the next read."""
         try:
             while self.news:
-                gap = self.read_at + READ_GAP - self.loop.time()
-                if gap > 0:
-                    await asyncio.sleep(gap)  # notices that arrive meanwhile join this read
-                self.read_at = self.loop.time()
                 wanted = {g: self.games[g] for g in self.news if g in self.games}
                 self.news.clear()
                 if not wanted:
