@@ -131,6 +131,22 @@ def spawn(
     )
 
 
+def children(pid: int) -> list[int]:
+    """The pids of the processes whose parent is ``pid`` (a server's workers), from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+        if parent == pid:
+            found.append(int(entry))
+    return found
+
+
 def stop(process: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -> None:
     """Signal the process's group, wait; SIGKILL it if it outstays 30 s."""
     if process is None or process.poll() is not None:

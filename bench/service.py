@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -94,13 +94,13 @@ def make_tokens(count: int) -> list[str]:
 def start_server(workers: int, kind: str = "asgi") -> subprocess.Popen[bytes]:
     config, application = SERVERS[kind]
     # Its output (one JSON line a request) is thrown away, or kept in UNO_BENCH_SERVER_LOG.
+    argv = gunicorn_argv(PORT, application, "--workers", str(workers), config=config)
     kept = os.environ.get("UNO_BENCH_SERVER_LOG")
-    output: IO[bytes] | int = open(kept, "ab") if kept else subprocess.DEVNULL  # noqa: SIM115
-    server = spawn(
-        gunicorn_argv(PORT, application, "--workers", str(workers), config=config),
-        environment(),
-        output,
-    )
+    if kept:
+        with open(kept, "ab") as output:  # the server holds its own copy of the file
+            server = spawn(argv, environment(), output)
+    else:
+        server = spawn(argv, environment(), subprocess.DEVNULL)
     try:
         wait_until(lambda: answers(PORT, "/healthz"), 30, "gunicorn did not start")
     except RuntimeError:

@@ -316,20 +316,14 @@ async def settle(played: Played, games: dict[str, Game], watchers: Watchers) -> 
 def server_memory(pid: int) -> int:
     """Resident memory of the server and its workers, in bytes."""
     total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    for process in (pid, *harness.children(pid)):
         try:
-            with open(f"/proc/{entry}/stat") as stat:
-                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-            if int(entry) != pid and parent != pid:
-                continue
-            with open(f"/proc/{entry}/status") as status:
+            with open(f"/proc/{process}/status") as status:
                 for line in status:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1]) * 1024
-        except (OSError, ValueError):
-            continue
+        except OSError:
+            continue  # gone meanwhile
     return total
 
 

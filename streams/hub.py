@@ -195,7 +195,7 @@ class Watcher:
     """One open game stream in this process: who watches, the last seq handed to it, and the
     bytes handed to it and not yet sent."""
 
-    __slots__ = ("closing", "cursor", "ended", "failed", "pending", "quiet", "viewer_id", "wake")
+    __slots__ = ("cursor", "ended", "failed", "pending", "quiet", "viewer_id", "wake")
 
     def __init__(self, viewer_id: int, cursor: int) -> None:
         self.viewer_id = viewer_id
@@ -204,7 +204,6 @@ class Watcher:
         self.wake = asyncio.Event()
         self.ended = False  # the game ended and every event was handed over
         self.failed = False  # the hub could not read: the stream ends, the client resumes
-        self.closing = False  # the process is stopping: the stream ends, the client resumes
         self.quiet = 0  # keep-alive ticks since the stream last sent something
 
     def hand(self, chunk: bytes, cursor: int) -> None:
@@ -339,7 +338,6 @@ class Hub:
         self._start_listening()
         self._start_ticking()
         watcher = Watcher(viewer_id, after)
-        watcher.closing = self.closing
         game_log = self.games.get(game_id)
         if game_log is None:
             # Kept from the first stream's cursor on; the first read says where the game is.
@@ -423,7 +421,6 @@ class Hub:
         self.closing = True
         for game_log in self.games.values():
             for watcher in (*game_log.live, *game_log.behind):
-                watcher.closing = True
                 watcher.wake.set()
         self._wake_players(list(self.players))
 

@@ -58,7 +58,7 @@ async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[b
     try:  # is missed
         yield OPENING
         while True:
-            if watcher.closing:
+            if processes.closing:
                 yield watcher.take() + closing_frame()
                 return
             if watcher in game_log.behind:

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from tests.support.streams import (
-    END,
     GAMES,
     KEEPALIVE,
     ROOT,
@@ -26,6 +25,8 @@ from tests.support.streams import (
     Server,
     Stream,
     as_log,
+    assert_ends_with_a_retry_hint,
+    ending,
     event_log,
     free_port,
     open_stream,
@@ -154,10 +155,7 @@ def test_stopping_make_runs_server_ends_its_streams_at_once(tmp_path: Path) -> N
         try:
             stopped = time.monotonic()
             server.process.send_signal(signal.SIGINT)
-            messages = []
-            while (message := stream.next(WAIT)) is not END:
-                messages.append(message)
-            assert messages and messages[-1].retry is not None, messages
+            assert_ends_with_a_retry_hint(ending(stream))
             server.process.wait(timeout=WAIT)
             assert time.monotonic() - stopped < WAIT
         finally:

@@ -14,16 +14,16 @@ from typing import Any
 
 import pytest
 
-from streams import sse
+from bench.harness import children
 from tests.support.streams import (
-    END,
     KEEPALIVE,
     WAIT,
-    Message,
     Server,
     Stream,
     as_log,
+    assert_ends_with_a_retry_hint,
     database_url,
+    ending,
     event_log,
     free_port,
     new_game,
@@ -49,37 +49,6 @@ def own_server(django_db_blocker: Any, tmp_path: Path, transactional_db: None) -
         stop_server(running)
 
 
-def workers(server: Server) -> set[int]:
-    """The pids of the server's worker processes (children of gunicorn's arbiter)."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError):
-                continue
-            if parent == server.process.pid:
-                found.add(int(entry))
-    return found
-
-
-def ending(stream: Stream) -> list[Message]:
-    """The messages up to the stream's end, which must come within ``WAIT`` seconds."""
-    messages = []
-    while (message := stream.next(WAIT)) is not END:
-        messages.append(message)
-    return messages
-
-
-def assert_ends_with_a_retry_hint(messages: list[Message]) -> None:
-    assert messages, "the stream ended without its closing retry"
-    retry = messages[-1].retry
-    assert retry is not None, messages[-1]
-    low, high = sse.CLOSING_RETRY_MS
-    assert low <= int(retry) <= high
-
-
 def test_a_stopped_worker_ends_its_streams_at_once_and_a_resumed_stream_misses_nothing(
     own_server: Server, make_seat: Any, streams: list[Stream]
 ) -> None:
@@ -92,7 +61,7 @@ def test_a_stopped_worker_ends_its_streams_at_once_and_a_resumed_stream_misses_n
     version = play(own_server, game, seats, rng, moves=5)
     seen = as_log(stream.events_until(version))
 
-    (worker,) = workers(own_server)
+    (worker,) = children(own_server.process.pid)
     stopped = time.monotonic()
     os.kill(worker, signal.SIGTERM)  # what a recycled worker or a deploy does to it
     last_frames = ending(stream)

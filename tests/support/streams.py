@@ -25,6 +25,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
+from streams import sse
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -264,6 +266,23 @@ def _read_messages(sock: socket.socket, rest: bytes, sink: queue.Queue[Message])
     except OSError:
         pass
     sink.put(END)
+
+
+def ending(stream: Stream) -> list[Message]:
+    """The messages up to the stream's end, which must come within ``WAIT`` seconds."""
+    messages = []
+    while (message := stream.next(WAIT)) is not END:
+        messages.append(message)
+    return messages
+
+
+def assert_ends_with_a_retry_hint(messages: list[Message]) -> None:
+    """The last message is the ``retry`` of a stream whose process stops (``sse.closing_frame``)."""
+    assert messages, "the stream ended without its closing retry"
+    retry = messages[-1].retry
+    assert retry is not None, messages[-1]
+    low, high = sse.CLOSING_RETRY_MS
+    assert low <= int(retry) <= high
 
 
 def open_stream(server: Server, path: str, *, token: str | None = None, **headers: str) -> Stream:
