@@ -182,39 +182,89 @@ async def _follow(
     retry: float,
 ) -> tuple[int | None, float]:
     """One connection of ``watch``: the last id and ``retry`` seen when it ended."""
-    reader, writer = await asyncio.open_connection(HOST, PORT)
+    loop = asyncio.get_running_loop()
+    receiver = Receiver(game.id, watchers, opened, last, retry)
+    transport, _ = await loop.create_connection(lambda: receiver, HOST, PORT)
     try:
         resume = "" if last is None else f"Last-Event-ID: {last}\r\n"
         request = (
             f"GET /api/v1/games/{game.id}/stream/ HTTP/1.1\r\nHost: {HOST}\r\n"
             f"Authorization: Token {token}\r\nAccept: text/event-stream\r\n{resume}\r\n"
         )
-        writer.write(request.encode())
-        status_line = await reader.readline()
-        if b" 200 " not in status_line:
-            watchers.errors += 1
-            return last, retry
-        while await reader.readline() not in (b"\r\n", b""):
-            pass
-        while True:
-            size_line = await reader.readline()
-            if not size_line:
-                return last, retry
-            size = int(size_line.split(b";")[0], 16)
-            if size == 0:
-                return last, retry
-            chunk = await reader.readexactly(size + 2)
-            opened.set()  # the first chunk (``retry``) comes after the stream subscribed
-            for seq in map(int, EVENT_ID.findall(chunk)):
-                if last is not None and seq != last + 1:
-                    watchers.errors += 1  # a gap or a repeat
-                last = seq
-                watchers.arrived(game.id, seq)
-            hint = RETRY.search(chunk)
-            if hint is not None:
-                retry = int(hint[1]) / 1000
+        transport.write(request.encode())
+        await receiver.ended
     finally:
-        writer.close()
+        transport.close()
+    return receiver.last, receiver.retry
+
+
+class Receiver(asyncio.Protocol):
+    """One stream's bytes, parsed as they arrive (HTTP head, chunks, SSE ids), with no task
+    woken per chunk: the watchers share the cores with the server, so they cost as little as a
+    client can."""
+
+    def __init__(
+        self,
+        game_id: str,
+        watchers: Watchers,
+        opened: asyncio.Event,
+        last: int | None,
+        retry: float,
+    ) -> None:
+        self.game_id, self.watchers, self.opened = game_id, watchers, opened
+        self.last, self.retry = last, retry
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.buffer = b""
+        self.head = True
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer + data if self.buffer else data
+        if self.head:
+            head, found, buffer = buffer.partition(b"\r\n\r\n")
+            if not found:
+                self.buffer = head
+                return
+            self.head = False
+            if b" 200 " not in head.split(b"\r\n", 1)[0]:
+                self.watchers.errors += 1
+                self._end()
+                return
+        while (line := buffer.find(b"\r\n")) >= 0:
+            try:
+                size = int(buffer[:line].split(b";")[0], 16)
+            except ValueError:  # not HTTP chunking: counted, and the stream is opened again
+                self.watchers.errors += 1
+                self._end()
+                return
+            if size == 0:
+                self._end()
+                return
+            end = line + 2 + size
+            if len(buffer) < end + 2:
+                break
+            self._chunk(buffer[line + 2 : end])
+            buffer = buffer[end + 2 :]
+        self.buffer = buffer
+
+    def _chunk(self, chunk: bytes) -> None:
+        self.opened.set()  # the first chunk (``retry``) comes after the stream subscribed
+        last = self.last
+        for seq in map(int, EVENT_ID.findall(chunk)):
+            if last is not None and seq != last + 1:
+                self.watchers.errors += 1  # a gap or a repeat
+            last = seq
+            self.watchers.arrived(self.game_id, seq)
+        self.last = last
+        hint = RETRY.search(chunk)
+        if hint is not None:
+            self.retry = int(hint[1]) / 1000
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end()
+
+    def _end(self) -> None:
+        if not self.ended.done():
+            self.ended.set_result(None)
 
 
 async def open_streams(
@@ -409,7 +459,9 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         played = list(games.values())
         tasks = await open_streams(played, players, spectators, args.streams, watchers)
 
+        cpu = service.cpu_seconds(server_pid)
         paced, seconds = await drive(owned, https, args.seconds, args.rate, seed=100 + number)
+        used = service.cpu_seconds(server_pid)
         await settle(paced, games, watchers)
         latencies, missing = delivery(paced, games, watchers)
         paced_latencies += latencies
@@ -417,6 +469,7 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
             line(f"round {number}: paced, to every stream", len(latencies), seconds, latencies)
             + f"  missing {missing}"
         )
+        print(cpu_line(cpu, used, len(paced.actions)))
 
         cpu = service.cpu_seconds(server_pid)
         loaded, seconds = await drive(owned, https, args.seconds, None, seed=200 + number)

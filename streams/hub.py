@@ -21,18 +21,23 @@ import asyncio
 import contextlib
 import json
 import logging
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 
 from games.engine import shown_alike
 from games.models import Event, Game, GameStatus
 from streams.frames import Logged, event_frame
+
+if TYPE_CHECKING:
+    from psycopg.pq.abc import PGconn
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +162,16 @@ def _logs_sql() -> str:
     """
 
 
+def _read_prepared(connection: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """Run the hub's one statement as a prepared statement of the connection, bound on the
+    server: Django's cursors quote the values into the text and PostgreSQL plans it anew each
+    time, a third of the read's cost in the web process (docs/performance.md)."""
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
+        return cursor.fetchall()
+
+
 def read_logs(wanted: dict[str, int]) -> dict[str, News]:
     """For each game of ``wanted`` (game id: the seq read so far), its events after that seq (up
     to ``READ_LIMIT``) and its summary as it stood then. On PostgreSQL, one statement (one
@@ -173,10 +188,9 @@ def read_logs(wanted: dict[str, int]) -> dict[str, News]:
         return news
     ids = list(wanted)
     try:
-        with connection.cursor() as cursor:
-            cursor.execute(_logs_sql(), [ids, [wanted[i] for i in ids], READ_LIMIT])
-            found = cursor.fetchall()
-    except (OperationalError, InterfaceError):
+        params = [[uuid.UUID(i) for i in ids], [wanted[i] for i in ids], READ_LIMIT]
+        found = _read_prepared(connection, _logs_sql(), params)
+    except (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError):
         connection.close()
         raise
     rows: dict[str, list[Logged]] = {}
@@ -464,8 +478,6 @@ class Hub:
             self.listening.set()
 
     async def _listen(self) -> None:
-        import psycopg
-
         params = _listen_params()
         failures = 0
         while True:
@@ -476,13 +488,7 @@ class Hub:
                     failures = 0
                     self.listening.set()
                     self.wake_all()  # what committed before LISTEN took effect is read now
-                    async for notice in conn.notifies():
-                        key, _, seq = notice.payload.partition(":")
-                        with contextlib.suppress(ValueError):
-                            if notice.channel == PLAYER_CHANNEL:
-                                self._wake_players([int(key)])
-                            else:
-                                self.notified(key, int(seq))
+                    await self._receive(conn.pgconn)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -493,6 +499,39 @@ class Hub:
                     "stream listener lost its connection; again in %ss", delay, exc_info=True
                 )
                 await asyncio.sleep(delay)
+
+    async def _receive(self, pgconn: PGconn) -> None:
+        """Take the notices off the listening connection as its socket has bytes, until it fails.
+
+        A reader callback on the socket rather than psycopg's ``notifies()``: that generator
+        registers and drops a reader, and makes a future, for every notice (two per action), a
+        tenth of a busy worker's time."""
+        lost: asyncio.Future[None] = self.loop.create_future()
+
+        def readable() -> None:
+            try:
+                pgconn.consume_input()
+                while (notice := pgconn.notifies()) is not None:
+                    self._notice(notice.relname.decode(), notice.extra.decode())
+            except Exception as error:  # the connection failed: _listen connects again
+                if not lost.done():
+                    lost.set_exception(error)
+
+        socket = pgconn.socket
+        self.loop.add_reader(socket, readable)
+        try:
+            readable()  # anything that came with LISTEN's answer
+            await lost
+        finally:
+            self.loop.remove_reader(socket)
+
+    def _notice(self, channel: str, payload: str) -> None:
+        key, _, seq = payload.partition(":")
+        with contextlib.suppress(ValueError):
+            if channel == PLAYER_CHANNEL:
+                self._wake_players([int(key)])
+            else:
+                self.notified(key, int(seq))
 
 
 def _listen_params() -> dict[str, Any]:

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 
 from games import engine
 from games.unit_of_work import game_write
@@ -102,6 +102,37 @@ def test_a_dropped_stream_that_reconnects_with_last_event_id_misses_nothing(
 
     assert as_log(before + after) == event_log(server, game, seats[0])
     assert int(after[0].id or 0) == int(before[-1].id or 0) + 1
+
+
+def _end_listening_sessions() -> int:
+    """End the server's LISTEN sessions from PostgreSQL's side (as a restart or failover
+    would); how many there were."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND query LIKE 'LISTEN %%'"
+        )
+        (ended,) = cursor.fetchone() or (0,)
+    return int(ended)
+
+
+def test_streams_go_on_after_postgresql_ends_the_listening_connection(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    seats = [make_seat("ada"), make_seat("bob")]
+    game = new_game(server, seats, target_score=100_000)
+    rng = random.Random(13)
+    stream = watch(server, game, seats[0], streams, "?after=0")
+    version = play(server, game, seats, rng, moves=2)
+    stream.events_until(version)
+
+    assert _end_listening_sessions() >= 1
+    # Played while the listener is gone or coming back: its notices are lost, not the events.
+    later = play(server, game, seats, rng, moves=6)
+
+    received = as_log(stream.events_until(later))
+    assert [f["seq"] for f in received] == list(range(version + 1, later + 1))
+    assert received == event_log(server, game, seats[0])[version:]
 
 
 def test_a_refused_action_is_never_streamed(
