@@ -1024,20 +1024,27 @@ def _quick_play(
             return None
     elif pending.kind != "play_drawn" or pending.seat != seat:
         return None
+    # A card that is no code of the hand (None, or not a str) finds no index in it: None.
+    card: str
     if len(action) == 2:  # {"action": "play", "card": card}; with another key, no card: None
-        card = action.get("card")
+        card = action.get("card")  # type: ignore[assignment]
         color = None
         uno = False
     elif _QUICK_PLAY_FIELDS.issuperset(action):
-        card = action.get("card")
+        card = action.get("card")  # type: ignore[assignment]
         color = action.get("color")
         uno = action.get("uno", False)
     else:
         return None
     hand = state.hands[seat]
     size = len(hand)
-    # A card of the hand is a valid code; a seat that went out or left holds no card.
-    if card not in hand or size < 2:
+    # A card of the hand is a valid code; a seat that went out or left holds no card. The index
+    # is the membership test too: one scan of the hand instead of two.
+    if size < 2:
+        return None
+    try:
+        index = hand.index(card)
+    except ValueError:
         return None
     if pending is not None and card != pending.card:
         return None
@@ -1068,7 +1075,6 @@ def _quick_play(
     timeouts = state.timeouts
     if timeouts[seat]:
         fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
-    index = hand.index(card)
     rest = hand[:index] + hand[index + 1 :]
     if two_left:
         if uno:
