@@ -954,15 +954,17 @@ def act(
     if move is None:
         raise _invalid(f"'action' must be one of {', '.join(ACTIONS)}.")
     handler, allowed, short = move
-    if not allowed.issuperset(action):
-        unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
-        raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
     if short is not None and type(seat) is int and state.options.simple_moves:
         # quick_move, without its call, before _check_seat: it acts only for the seat the game
-        # waits for, and only while that seat is still playing (then _check_seat passes).
+        # waits for, and only while that seat is still playing (then _check_seat passes). And
+        # before the fields are checked: it takes only actions of fields it knows, all allowed
+        # (``issuperset`` first copies the action's keys into a set: a cost on every move).
         quick = short(state, seat, action)
         if quick is not None:
             return quick
+    if not allowed.issuperset(action):
+        unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
+        raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
     # _check_seat, with its common case first: an int seat of the table still playing
     if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
         _check_seat(state, seat)
@@ -990,8 +992,9 @@ def quick_move(
     the draw pile; the play of a card that matches and does not empty the hand (a draw2 only
     without ``stacking`` and with the two cards in the draw pile), with its colour and ``uno``, on
     the seat's own turn or of the card it just drew; accepting a wild-draw4 with the cards in the
-    draw pile. It refuses nothing: any doubt is ``None``. ``act`` calls it once the action's name,
-    fields and seat are checked; a property test holds it to ``act``'s full path.
+    draw pile. It refuses nothing: any doubt is ``None``, and so is an action with a field it does
+    not take (``act`` calls it before it checks the fields). ``act`` calls it once the action's
+    name is checked; a property test holds it to ``act``'s full path.
     """
     short = _QUICK.get(action["action"])
     return None if short is None else short(state, seat, action)
@@ -1184,8 +1187,8 @@ def _quick_draw(
     state: GameState, seat: int, action: dict[str, Any]
 ) -> tuple[list[Event], GameState] | None:
     pile = state.draw_pile
-    if state.pending is not None or state.current != seat or not pile:
-        return None
+    if state.pending is not None or state.current != seat or not pile or len(action) != 1:
+        return None  # (one field: "action" itself)
     if state.statuses[seat] != "playing":  # (a valid index: the current seat's)
         return None
     card = pile[0]
@@ -1237,8 +1240,8 @@ def _quick_accept(
     state: GameState, seat: int, action: dict[str, Any]
 ) -> tuple[list[Event], GameState] | None:
     pending = state.pending
-    if pending is None or pending.kind != "wild_draw4" or pending.seat != seat:
-        return None
+    if pending is None or pending.kind != "wild_draw4" or pending.seat != seat or len(action) != 1:
+        return None  # (one field: "action" itself)
     if state.statuses[seat] != "playing":  # (a valid index: the pending seat's)
         return None
     amount = pending.amount
