@@ -741,7 +741,7 @@ def _quick_agrees(
     """The quick path and the full rules decide alike for the seat to act and a random seat;
     how many listed actions took the quick path."""
     full_options = replace(state.options)
-    vars(full_options)["simple_moves"] = False  # the cached flag, forced: the full rules
+    vars(full_options)["simple_moves"] = False  # the derived flag, forced: the full rules
     full = state.evolve(options=full_options)
     quick = 0
     for seat in {state.actor, rng.randrange(state.players)}:
