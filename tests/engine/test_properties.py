@@ -679,7 +679,7 @@ def test_the_inline_listing_of_plain_plays_agrees_with_the_general_one(setup: Se
         state = step.after
         assert state.options.plain_plays
         general_options = replace(state.options)
-        vars(general_options)["plain_plays"] = False  # the cached flag, forced: the general path
+        vars(general_options)["plain_plays"] = False  # the derived flag, forced: the general path
         general = state.evolve(options=general_options)
         for seat in range(state.players):
             assert legal_actions(state, seat) == legal_actions(general, seat)
