@@ -6,8 +6,7 @@ combinations that make no sense are refused when the game is created.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from functools import cached_property
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
 from games.engine.errors import IllegalMove
@@ -71,34 +70,37 @@ class Options:
     def team_of(self, seat: int) -> int | None:
         return seat % self.teams if self.teams else None
 
-    # Read on every move: computed once per Options (a cached_property writes the instance's
-    # __dict__ directly, so it works on a frozen dataclass and is no field: eq and to_data ignore
-    # it).
-    @cached_property
-    def discarding_rank(self) -> str | None:
-        """The number whose play discards the rest of its colour (``zero_discards_color``)."""
-        if not self.zero_discards_color:
-            return None
-        return "1" if self.zero_swap else "0"
+    # Read on every move: derived once per Options in __post_init__ (``dataclasses.replace``
+    # makes them again), as plain fields of the instance: an attribute a class-level descriptor
+    # such as ``cached_property`` shadows is read by Python's generic lookup, several times slower
+    # than a specialized one. init=False and compare=False: no one passes them, eq and hash ignore
+    # them, and to_data and the rule names leave them out (``_OPTION_NAMES``).
+    # discarding_rank: the number whose play discards the rest of its colour
+    # (``zero_discards_color``).
+    discarding_rank: str | None = field(init=False, repr=False, compare=False)
+    # plain_plays: whether a card's play is listed as itself alone, or once per colour for a wild
+    # (plus the ``uno`` variant when it leaves one card): no rule adds targets or forbids going
+    # out on it, and no card discards others with it.
+    plain_plays: bool = field(init=False, repr=False, compare=False)
+    # simple_moves: whether ``rules`` may decide a number, skip, reverse or wild play that does
+    # not go out, and a draw, by its short path (``rules.quick_move``): no rule on here changes
+    # them.
+    simple_moves: bool = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def plain_plays(self) -> bool:
-        """Whether a card's play is listed as itself alone, or once per colour for a wild (plus the
-        ``uno`` variant when it leaves one card): no rule adds targets or forbids going out on it,
-        and no card discards others with it."""
-        return not (
+    def __post_init__(self) -> None:
+        derived = self.__dict__  # a frozen dataclass: written as its own __init__ would
+        derived["discarding_rank"] = (
+            ("1" if self.zero_swap else "0") if self.zero_discards_color else None
+        )
+        plain = not (
             self.seven_zero
             or self.zero_swap
             or self.zero_discards_color
             or self.no_action_finish
             or self.no_wild_finish
         )
-
-    @cached_property
-    def simple_moves(self) -> bool:
-        """Whether ``rules`` may decide a number, skip, reverse or wild play that does not go out,
-        and a draw, by its short path (``rules.quick_move``): no rule on here changes them."""
-        return self.plain_plays and not (
+        derived["plain_plays"] = plain
+        derived["simple_moves"] = plain and not (
             self.eight_again
             or self.one_rotates
             or self.action_on_action
@@ -124,13 +126,13 @@ class Options:
         return data
 
 
-_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Options))
+_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Options) if f.init)
 _FIRST_OPTIONS: tuple[str, ...] = _OPTION_NAMES[: _OPTION_NAMES.index("eight_again")]
 _LATER_OPTIONS: tuple[str, ...] = _OPTION_NAMES[len(_FIRST_OPTIONS) :]
 _SETTINGS = ("target_score", "max_timeouts", "teams", "bank_initial", "bank_increment", "bank_max")
 
 HOUSE_RULES: tuple[str, ...] = tuple(name for name in _OPTION_NAMES if name not in _SETTINGS)
-_BOOLEAN_RULES = tuple(f.name for f in fields(Options) if f.type in ("bool", bool))
+_BOOLEAN_RULES = tuple(f.name for f in fields(Options) if f.init and f.type in ("bool", bool))
 _DEFAULTS = Options()
 
 # The combinations the rule book refuses: (options all on together, why).

@@ -954,15 +954,17 @@ def act(
     if move is None:
         raise _invalid(f"'action' must be one of {', '.join(ACTIONS)}.")
     handler, allowed, short = move
-    if not allowed.issuperset(action):
-        unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
-        raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
     if short is not None and type(seat) is int and state.options.simple_moves:
         # quick_move, without its call, before _check_seat: it acts only for the seat the game
-        # waits for, and only while that seat is still playing (then _check_seat passes).
+        # waits for, and only while that seat is still playing (then _check_seat passes). And
+        # before the fields are checked: it takes only actions of fields it knows, all allowed
+        # (``issuperset`` first copies the action's keys into a set: a cost on every move).
         quick = short(state, seat, action)
         if quick is not None:
             return quick
+    if not allowed.issuperset(action):
+        unknown = ", ".join(sorted(str(key) for key in set(action) - allowed))
+        raise _invalid(f"Unknown field(s) for '{name}': {unknown}.")
     # _check_seat, with its common case first: an int seat of the table still playing
     if type(seat) is not int or not 0 <= seat < state.players or state.statuses[seat] != "playing":
         _check_seat(state, seat)
@@ -990,8 +992,9 @@ def quick_move(
     the draw pile; the play of a card that matches and does not empty the hand (a draw2 only
     without ``stacking`` and with the two cards in the draw pile), with its colour and ``uno``, on
     the seat's own turn or of the card it just drew; accepting a wild-draw4 with the cards in the
-    draw pile. It refuses nothing: any doubt is ``None``. ``act`` calls it once the action's name,
-    fields and seat are checked; a property test holds it to ``act``'s full path.
+    draw pile. It refuses nothing: any doubt is ``None``, and so is an action with a field it does
+    not take (``act`` calls it before it checks the fields). ``act`` calls it once the action's
+    name is checked; a property test holds it to ``act``'s full path.
     """
     short = _QUICK.get(action["action"])
     return None if short is None else short(state, seat, action)
@@ -1024,20 +1027,27 @@ def _quick_play(
             return None
     elif pending.kind != "play_drawn" or pending.seat != seat:
         return None
+    # A card that is no code of the hand (None, or not a str) finds no index in it: None.
+    card: str
     if len(action) == 2:  # {"action": "play", "card": card}; with another key, no card: None
-        card = action.get("card")
+        card = action.get("card")  # type: ignore[assignment]
         color = None
         uno = False
     elif _QUICK_PLAY_FIELDS.issuperset(action):
-        card = action.get("card")
+        card = action.get("card")  # type: ignore[assignment]
         color = action.get("color")
         uno = action.get("uno", False)
     else:
         return None
     hand = state.hands[seat]
     size = len(hand)
-    # A card of the hand is a valid code; a seat that went out or left holds no card.
-    if card not in hand or size < 2:
+    # A card of the hand is a valid code; a seat that went out or left holds no card. The index
+    # is the membership test too: one scan of the hand instead of two.
+    if size < 2:
+        return None
+    try:
+        index = hand.index(card)
+    except ValueError:
         return None
     if pending is not None and card != pending.card:
         return None
@@ -1068,7 +1078,6 @@ def _quick_play(
     timeouts = state.timeouts
     if timeouts[seat]:
         fields["timeouts"] = (*timeouts[:seat], 0, *timeouts[seat + 1 :])
-    index = hand.index(card)
     rest = hand[:index] + hand[index + 1 :]
     if two_left:
         if uno:
@@ -1178,8 +1187,8 @@ def _quick_draw(
     state: GameState, seat: int, action: dict[str, Any]
 ) -> tuple[list[Event], GameState] | None:
     pile = state.draw_pile
-    if state.pending is not None or state.current != seat or not pile:
-        return None
+    if state.pending is not None or state.current != seat or not pile or len(action) != 1:
+        return None  # (one field: "action" itself)
     if state.statuses[seat] != "playing":  # (a valid index: the current seat's)
         return None
     card = pile[0]
@@ -1231,8 +1240,8 @@ def _quick_accept(
     state: GameState, seat: int, action: dict[str, Any]
 ) -> tuple[list[Event], GameState] | None:
     pending = state.pending
-    if pending is None or pending.kind != "wild_draw4" or pending.seat != seat:
-        return None
+    if pending is None or pending.kind != "wild_draw4" or pending.seat != seat or len(action) != 1:
+        return None  # (one field: "action" itself)
     if state.statuses[seat] != "playing":  # (a valid index: the pending seat's)
         return None
     amount = pending.amount

@@ -679,7 +679,7 @@ def test_the_inline_listing_of_plain_plays_agrees_with_the_general_one(setup: Se
         state = step.after
         assert state.options.plain_plays
         general_options = replace(state.options)
-        vars(general_options)["plain_plays"] = False  # the cached flag, forced: the general path
+        vars(general_options)["plain_plays"] = False  # the derived flag, forced: the general path
         general = state.evolve(options=general_options)
         for seat in range(state.players):
             assert legal_actions(state, seat) == legal_actions(general, seat)
@@ -741,7 +741,7 @@ def _quick_agrees(
     """The quick path and the full rules decide alike for the seat to act and a random seat;
     how many listed actions took the quick path."""
     full_options = replace(state.options)
-    vars(full_options)["simple_moves"] = False  # the cached flag, forced: the full rules
+    vars(full_options)["simple_moves"] = False  # the derived flag, forced: the full rules
     full = state.evolve(options=full_options)
     quick = 0
     for seat in {state.actor, rng.randrange(state.players)}:
