@@ -165,7 +165,8 @@ def _logs_sql() -> str:
 def _read_prepared(connection: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     """Run the hub's one statement as a prepared statement of the connection, bound on the
     server: Django's cursors quote the values into the text and PostgreSQL plans it anew each
-    time, a third of the read's cost in the web process (docs/performance.md)."""
+    time; prepared, the read costs the web process a few percent to a quarter less CPU
+    (``bench/stream_parts.py``, docs/performance.md)."""
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cursor:
         cursor.execute(sql, params, prepare=True)

@@ -1,0 +1,174 @@
+"""The parts of feeding the streams, each measured alone: a notice, a read of the news, a write.
+
+Run with ``.venv/bin/python bench/stream_parts.py`` after ``bench/streams.py`` has made its
+database (``UNO_BENCH_DB``, by default ``unoservice_streams_bench``: its games are read). Each
+part runs its two ways in turn, twice, and prints the CPU time of this process per item:
+
+- a notice received on the LISTEN connection (20,000 ``pg_notify`` sent by a child process):
+  psycopg's ``AsyncConnection.notifies()`` against the hub's reader callback (``Hub._receive``);
+- the hub's read of the news (``streams.hub.read_logs``, one game and four at once): through
+  Django's cursor (values quoted on the client, planned each time) against the prepared
+  statement bound on the server that the hub uses;
+- a write of 300 bytes to each of 1,000 loopback sockets from uvloop (the clients in a child).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DB_NAME = os.environ.get("UNO_BENCH_DB", "unoservice_streams_bench")
+NOTICES = 20_000
+SOCKETS = 1_000
+
+
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def notices(dsn: str, way: str) -> float:
+    """CPU seconds per notice received ``way``."""
+    import psycopg
+
+    conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+    await conn.execute("LISTEN uno_bench_parts")
+    child = os.fork()
+    if child == 0:
+        with psycopg.connect(dsn, autocommit=True) as sender:
+            time.sleep(0.3)
+            for number in range(NOTICES):
+                sender.execute("SELECT pg_notify('uno_bench_parts', %s)", (f"g:{number}",))
+        os._exit(0)
+    got = 0
+    start = cpu()
+    if way == "notifies()":
+        async for _ in conn.notifies():
+            got += 1
+            if got == NOTICES:
+                break
+    else:
+        pgconn, loop = conn.pgconn, asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            nonlocal got
+            pgconn.consume_input()
+            while pgconn.notifies() is not None:
+                got += 1
+            if got >= NOTICES and not done.done():
+                done.set_result(None)
+
+        loop.add_reader(pgconn.socket, readable)
+        await done
+        loop.remove_reader(pgconn.socket)
+    used = cpu() - start
+    os.waitpid(child, 0)
+    await conn.close()
+    return used / NOTICES
+
+
+def reads(
+    games: list[tuple[str, int]], per_read: int, read: Callable[[dict[str, int]], Any]
+) -> float:
+    """CPU seconds per read of ``per_read`` games' last two events."""
+    count = 2_000 // per_read
+    start = cpu()
+    for number in range(count):
+        first = number * per_read % (len(games) - per_read)
+        read({game: version - 2 for game, version in games[first : first + per_read]})
+    return (cpu() - start) / count
+
+
+async def writes() -> float:
+    """CPU seconds per write of 300 bytes to one of ``SOCKETS`` loopback sockets."""
+    loop = asyncio.get_running_loop()
+    transports: list[asyncio.BaseTransport] = []
+
+    class Accepted(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            transports.append(transport)
+
+    server = await loop.create_server(Accepted, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    child = os.fork()
+    if child == 0:
+
+        async def hold() -> None:
+            here = asyncio.get_running_loop()
+            for _ in range(SOCKETS):
+                await here.create_connection(asyncio.Protocol, "127.0.0.1", port)
+            await asyncio.sleep(3600)
+
+        asyncio.run(hold())
+        os._exit(0)
+    while len(transports) < SOCKETS:
+        await asyncio.sleep(0.05)
+    rounds, payload = 30, b"x" * 300
+    start = cpu()
+    for _ in range(rounds):
+        for transport in transports:
+            transport.write(payload)  # type: ignore[attr-defined]
+        await asyncio.sleep(0.01)
+    used = cpu() - start
+    os.kill(child, 9)
+    os.waitpid(child, 0)
+    server.close()
+    return used / (rounds * SOCKETS)
+
+
+def main() -> None:
+    import uvloop
+
+    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "unoservice.settings")
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from games.models import Game
+    from streams import hub
+
+    dsn = f"postgresql://postgres@127.0.0.1:5432/{DB_NAME}"
+    for way in ("notifies()", "reader callback") * 2:
+        print(f"notice, {way:<16} {uvloop.run(notices(dsn, way)) * 1e6:6.1f} us CPU")
+
+    games = [
+        (str(g), v) for g, v in Game.objects.filter(version__gt=2).values_list("id", "version")
+    ]
+    if len(games) < 8:
+        print("reads: no games; run bench/streams.py first")
+    else:
+        sql = hub._logs_sql()
+
+        def through_django(wanted: dict[str, int]) -> Any:
+            ids = list(wanted)
+            with connection.cursor() as cursor:
+                cursor.execute(sql, [ids, [wanted[i] for i in ids], hub.READ_LIMIT])
+                return cursor.fetchall()
+
+        def prepared(wanted: dict[str, int]) -> Any:
+            ids = list(wanted)
+            params = [[uuid.UUID(i) for i in ids], [wanted[i] for i in ids], hub.READ_LIMIT]
+            return hub._read_prepared(connection, sql, params)
+
+        for per_read in (1, 4):
+            for name, read in (("Django's cursor", through_django), ("prepared", prepared)) * 2:
+                used = reads(games, per_read, read)
+                print(f"read of {per_read} game(s), {name:<16} {used * 1e6:6.0f} us CPU")
+    for _ in range(2):
+        print(f"write of 300 bytes to a loopback socket {uvloop.run(writes()) * 1e6:6.1f} us CPU")
+
+
+if __name__ == "__main__":
+    main()
