@@ -8,6 +8,7 @@ plain uvicorn would wait for every open browser tab's stream to close before it 
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 import uvicorn
 
@@ -29,7 +30,10 @@ def main(argv: list[str] | None = None) -> None:
         proxy_headers=False,  # Django decides (DJANGO_NUM_PROXIES), as under gunicorn
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )
-    StreamsServer(config).run()
+    # uvicorn raises the Ctrl-C it caught again once it has shut down, for the caller: here the
+    # end of the program, not a traceback.
+    with contextlib.suppress(KeyboardInterrupt):
+        StreamsServer(config).run()
 
 
 if __name__ == "__main__":

@@ -156,7 +156,8 @@ def test_stopping_make_runs_server_ends_its_streams_at_once(tmp_path: Path) -> N
             stopped = time.monotonic()
             server.process.send_signal(signal.SIGINT)
             assert_ends_with_a_retry_hint(ending(stream))
-            server.process.wait(timeout=WAIT)
+            assert server.process.wait(timeout=WAIT) == 0
             assert time.monotonic() - stopped < WAIT
+            assert "Traceback" not in server.log.read_text()  # a clean stop, as Ctrl-C asks
         finally:
             stream.close()
