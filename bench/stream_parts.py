@@ -5,7 +5,8 @@ database (``UNO_BENCH_DB``, by default ``unoservice_streams_bench``: its games a
 part runs its two ways in turn, twice, and prints the CPU time of this process per item:
 
 - a notice received on the LISTEN connection (20,000 ``pg_notify`` sent by a child process):
-  psycopg's ``AsyncConnection.notifies()`` against the hub's reader callback (``Hub._receive``);
+  psycopg's ``AsyncConnection.notifies()`` against the hub's own reader callback
+  (``Hub._receive``, which also parses each notice);
 - the hub's read of the news (``streams.hub.read_logs``, one game and four at once): through
   Django's cursor (values quoted on the client, planned each time) against the prepared
   statement bound on the server that the hub uses;
@@ -15,11 +16,11 @@ part runs its two ways in turn, twice, and prints the CPU time of this process p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import resource
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -56,21 +57,25 @@ async def notices(dsn: str, way: str) -> float:
             got += 1
             if got == NOTICES:
                 break
-    else:
-        pgconn, loop = conn.pgconn, asyncio.get_running_loop()
+    else:  # the hub's own callback, counting the notices it hands on
+        from streams import hub
+
+        loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
 
-        def readable() -> None:
-            nonlocal got
-            pgconn.consume_input()
-            while pgconn.notifies() is not None:
+        class Counting(hub.Hub):
+            def _notice(self, channel: str, payload: str) -> None:
+                nonlocal got
+                super()._notice(channel, payload)
                 got += 1
-            if got >= NOTICES and not done.done():
-                done.set_result(None)
+                if got >= NOTICES and not done.done():
+                    done.set_result(None)
 
-        loop.add_reader(pgconn.socket, readable)
+        receiving = asyncio.ensure_future(Counting(loop)._receive(conn.pgconn))
         await done
-        loop.remove_reader(pgconn.socket)
+        receiving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await receiving
     used = cpu() - start
     os.waitpid(child, 0)
     await conn.close()
@@ -158,9 +163,7 @@ def main() -> None:
                 return cursor.fetchall()
 
         def prepared(wanted: dict[str, int]) -> Any:
-            ids = list(wanted)
-            params = [[uuid.UUID(i) for i in ids], [wanted[i] for i in ids], hub.READ_LIMIT]
-            return hub._read_prepared(connection, sql, params)
+            return hub._read_prepared(connection, sql, hub._logs_params(wanted))
 
         for per_read in (1, 4):
             for name, read in (("Django's cursor", through_django), ("prepared", prepared)) * 2:

@@ -167,7 +167,7 @@ async def watch(game: Game, token: str, watchers: Watchers, opened: asyncio.Even
     last: int | None = None
     retry = 2.0
     while True:
-        with contextlib.suppress(OSError, asyncio.IncompleteReadError, ValueError):
+        with contextlib.suppress(OSError):  # the server refused the connection
             last, retry = await _follow(game, token, watchers, opened, last, retry)
         watchers.reconnections += 1
         await asyncio.sleep(retry)
