@@ -163,6 +163,30 @@ def cpu_seconds(server_pid: int) -> dict[str, float]:
     return used
 
 
+def worker_seconds(server_pid: int) -> dict[int, float]:
+    """CPU time used so far by each worker of the web server (its child processes), by pid: how
+    evenly the keep-alive connections of a phase landed on them."""
+    used = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == server_pid:
+            used[int(entry)] = sum(int(ticks) for ticks in fields[11:13]) / CLOCK_TICKS
+    return used
+
+
+def worker_shares(before: dict[int, float], after: dict[int, float]) -> str:
+    """Each worker's share of the web CPU between two readings, largest first ("55/45%")."""
+    spent = sorted((after[pid] - before.get(pid, 0.0) for pid in after), reverse=True)
+    total = sum(spent) or 1.0
+    return "/".join(f"{part / total * 100:.0f}" for part in spent) + "%"
+
+
 @dataclass
 class Load:
     latencies: list[float] = field(default_factory=list)

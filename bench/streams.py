@@ -73,10 +73,15 @@ class Http:
             self.close()
             return await self._call(method, path, token, body)
 
-    async def _call(self, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
+    async def connect(self) -> int:
+        """Open the connection if it is not open; its local port."""
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, PORT)
-        assert self.reader is not None
+        return int(self.writer.get_extra_info("sockname")[1])
+
+    async def _call(self, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
+        await self.connect()
+        assert self.reader is not None and self.writer is not None
         payload = b"" if body is None else json.dumps(body).encode()
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Token {token}\r\n"
@@ -303,11 +308,57 @@ class Played:
     errors: int = 0
 
 
+def worker_of_ports() -> dict[int, int]:
+    """The server's process (pid) holding each client connection, by the client's port."""
+    listed = subprocess.run(
+        ["ss", "-tnpH", "state", "established", f"( sport = :{PORT} )"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {
+        int(port): int(pid)
+        for port, pid in re.findall(r":\d+\s+\S+:(\d+)\s+users:\(\(\S+?pid=(\d+)", listed)
+    }
+
+
+async def place_evenly(https: list[Http], workers: int) -> None:
+    """Open every client's keep-alive connection, with as many on each worker as on any other
+    (give or take one), closing and opening again those on the fullest worker until they are.
+
+    The workers race to accept, and one awake when the clients connect takes most of them (12
+    and 4, or 15 and 1, were seen): a worker holding most of the 16 clients is one core's worth
+    of Python for them, and each phase's throughput swung by up to a tenth with that placement.
+    The many clients of a real server spread over its workers; here, 16 must be placed."""
+    for _ in range(200):
+        ports = [await http.connect() for http in https]
+        await asyncio.sleep(0.01)  # until the server has accepted them
+        holder = worker_of_ports()
+        placed: dict[int, list[Http]] = {}
+        for http, port in zip(https, ports, strict=True):
+            if port in holder:
+                placed.setdefault(holder[port], []).append(http)
+            else:
+                http.close()  # the server closed it (idle keep-alive): open it again
+        counts = sorted(len(group) for group in placed.values())
+        if len(placed) == workers and sum(counts) == len(https) and counts[-1] - counts[0] <= 1:
+            return
+        if placed:
+            max(placed.values(), key=len)[0].close()
+    raise RuntimeError("the action clients' connections could not be spread over the workers")
+
+
 async def drive(
-    owned: list[list[Game]], https: list[Http], seconds: float, rate: float | None, seed: int
+    owned: list[list[Game]],
+    https: list[Http],
+    seconds: float,
+    rate: float | None,
+    seed: int,
+    workers: int,
 ) -> tuple[Played, float]:
     """Each client plays its games in turn for ``seconds``: as fast as it can, or at ``rate``
     actions per second in all."""
+    await place_evenly(https, workers)
     played = Played()
     stop = time.perf_counter() + seconds
     gap = None if rate is None else len(owned) / rate
@@ -391,12 +442,27 @@ def line(name: str, count: int, seconds: float, samples: Iterable[float]) -> str
     )
 
 
-def cpu_line(before: dict[str, float], after: dict[str, float], actions: int) -> str:
-    """CPU time per action of the server, PostgreSQL and this client (streams included)."""
+@dataclass(frozen=True)
+class Cpu:
+    """CPU time used so far: by part (web, postgres, client), and by each web worker."""
+
+    parts: dict[str, float]
+    workers: dict[int, float]
+
+    @classmethod
+    def read(cls, server_pid: int) -> Cpu:
+        return cls(service.cpu_seconds(server_pid), service.worker_seconds(server_pid))
+
+
+def cpu_line(before: Cpu, after: Cpu, actions: int) -> str:
+    """CPU time per action of the server, PostgreSQL and this client (streams included), and how
+    the web's was shared between the workers."""
     parts = ", ".join(
-        f"{part} {(after[part] - before[part]) / max(actions, 1) * 1000:.2f}" for part in before
+        f"{part} {(after.parts[part] - before.parts[part]) / max(actions, 1) * 1000:.2f}"
+        for part in before.parts
     )
-    return f"{'':<34} CPU ms per action: {parts}"
+    shares = service.worker_shares(before.workers, after.workers)
+    return f"{'':<34} CPU ms per action: {parts}; workers {shares}"
 
 
 async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> None:
@@ -424,14 +490,16 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
     memory: list[float] = []
     errors = reconnections = 0
     for number in range(1, args.rounds + 1):
-        cpu = service.cpu_seconds(server_pid)
-        alone, seconds = await drive(owned, https, args.seconds, None, seed=number)
+        cpu = Cpu.read(server_pid)
+        alone, seconds = await drive(
+            owned, https, args.seconds, None, seed=number, workers=args.workers
+        )
         print(
             line(
                 f"round {number}: actions, no stream", len(alone.actions), seconds, alone.latencies
             )
         )
-        print(cpu_line(cpu, service.cpu_seconds(server_pid), len(alone.actions)))
+        print(cpu_line(cpu, Cpu.read(server_pid), len(alone.actions)))
         without_all[0] += len(alone.actions)
         without_all[1] += seconds
 
@@ -447,11 +515,13 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
             f"round {number}: {args.streams} streams open in {opened_in:.1f} s; server memory "
             f"+{grown / 2**20:.1f} MiB = {grown / args.streams / 1024:.1f} KiB per stream"
         )
-        cpu = service.cpu_seconds(server_pid)
-        idle, seconds = await drive(owned, https, args.seconds, None, seed=300 + number)
+        cpu = Cpu.read(server_pid)
+        idle, seconds = await drive(
+            owned, https, args.seconds, None, seed=300 + number, workers=args.workers
+        )
         title = f"round {number}: actions, streams on others"
         print(line(title, len(idle.actions), seconds, idle.latencies))
-        print(cpu_line(cpu, service.cpu_seconds(server_pid), len(idle.actions)))
+        print(cpu_line(cpu, Cpu.read(server_pid), len(idle.actions)))
         idle_all[0] += len(idle.actions)
         idle_all[1] += seconds
         errors += idle.errors
@@ -459,9 +529,11 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         played = list(games.values())
         tasks = await open_streams(played, players, spectators, args.streams, watchers)
 
-        cpu = service.cpu_seconds(server_pid)
-        paced, seconds = await drive(owned, https, args.seconds, args.rate, seed=100 + number)
-        used = service.cpu_seconds(server_pid)
+        cpu = Cpu.read(server_pid)
+        paced, seconds = await drive(
+            owned, https, args.seconds, args.rate, seed=100 + number, workers=args.workers
+        )
+        used = Cpu.read(server_pid)
         await settle(paced, games, watchers)
         latencies, missing = delivery(paced, games, watchers)
         paced_latencies += latencies
@@ -471,9 +543,11 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         )
         print(cpu_line(cpu, used, len(paced.actions)))
 
-        cpu = service.cpu_seconds(server_pid)
-        loaded, seconds = await drive(owned, https, args.seconds, None, seed=200 + number)
-        used = service.cpu_seconds(server_pid)
+        cpu = Cpu.read(server_pid)
+        loaded, seconds = await drive(
+            owned, https, args.seconds, None, seed=200 + number, workers=args.workers
+        )
+        used = Cpu.read(server_pid)
         await settle(loaded, games, watchers)
         latencies, missing = delivery(loaded, games, watchers)
         loaded_latencies += latencies

@@ -22,6 +22,7 @@ import contextlib
 import functools
 import json
 import logging
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -172,15 +173,32 @@ def _logs_params(wanted: dict[str, int]) -> list[Any]:
     return [[uuid.UUID(i) for i in ids], [wanted[i] for i in ids], READ_LIMIT]
 
 
+# Of each stream thread: the database connection set to plan the hub's read once.
+_planned = threading.local()
+# psycopg prepares a statement after this many executions, or when asked: only the hub's read
+# asks, and Django's cursors never prepare.
+PREPARE_WHEN_ASKED = 2**31
+
+
 def _read_prepared(
     connection: BaseDatabaseWrapper, sql: str, params: list[Any]
 ) -> list[tuple[Any, ...]]:
     """Run the hub's one statement as a prepared statement of the connection, bound on the
-    server: Django's cursors quote the values into the text and PostgreSQL plans it anew each
-    time; prepared, the read costs the web process a few percent to a quarter less CPU
-    (``bench/stream_parts.py``, docs/performance.md)."""
+    server and planned once: Django's cursors quote the values into the text, and PostgreSQL
+    parsed and planned the read anew every time, about 370 us of its CPU a read under load
+    against 140 us now (docs/performance.md, "A fifth pass")."""
     connection.ensure_connection()
-    with psycopg.Cursor(connection.connection) as cursor:
+    raw = connection.connection
+    with psycopg.Cursor(raw) as cursor:
+        if getattr(_planned, "connection", None) is not raw:
+            # Django turns psycopg's preparing off (its cursors bind on the client and never
+            # prepare), and psycopg then ignores ``prepare=True`` too: the read was parsed and
+            # planned anew every time. And prepared, PostgreSQL still plans it for its values
+            # each time (for an array of unknown length the generic plan's estimate looks
+            # dearer), though the plan is the same for any values.
+            raw.prepare_threshold = PREPARE_WHEN_ASKED
+            cursor.execute("SET plan_cache_mode = force_generic_plan")
+            _planned.connection = raw
         cursor.execute(sql, params, prepare=True)
         return cursor.fetchall()
 

@@ -16,8 +16,10 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from unoservice import garbage
 from unoservice.asgi_bridge import Bridge
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "unoservice.settings")
 
 application = Bridge(get_wsgi_application(), int(os.environ.get("ASGI_THREADS") or 8))
+garbage.tune()
