@@ -22,7 +22,6 @@ import contextlib
 import functools
 import json
 import logging
-import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -173,8 +172,6 @@ def _logs_params(wanted: dict[str, int]) -> list[Any]:
     return [[uuid.UUID(i) for i in ids], [wanted[i] for i in ids], READ_LIMIT]
 
 
-# Of each stream thread: the database connection set to plan the hub's read once.
-_planned = threading.local()
 # psycopg prepares a statement after this many executions, or when asked: only the hub's read
 # asks, and Django's cursors never prepare.
 PREPARE_WHEN_ASKED = 2**31
@@ -190,7 +187,7 @@ def _read_prepared(
     connection.ensure_connection()
     raw = connection.connection
     with psycopg.Cursor(raw) as cursor:
-        if getattr(_planned, "connection", None) is not raw:
+        if raw.prepare_threshold is None:  # a connection new to the hub
             # Django turns psycopg's preparing off (its cursors bind on the client and never
             # prepare), and psycopg then ignores ``prepare=True`` too: the read was parsed and
             # planned anew every time. And prepared, PostgreSQL still plans it for its values
@@ -198,7 +195,6 @@ def _read_prepared(
             # dearer), though the plan is the same for any values.
             raw.prepare_threshold = PREPARE_WHEN_ASKED
             cursor.execute("SET plan_cache_mode = force_generic_plan")
-            _planned.connection = raw
         cursor.execute(sql, params, prepare=True)
         return cursor.fetchall()
 

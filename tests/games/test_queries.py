@@ -97,7 +97,8 @@ def test_the_streams_read_of_the_news_is_prepared_and_planned_once(players: list
 
     from streams import hub
 
-    vars(hub._planned).clear()  # as in a new stream thread
+    connection.ensure_connection()
+    connection.connection.prepare_threshold = None  # as Django connects: new to the hub
     table = start_table(players[:2], seed=17)
     for after in range(3):
         news = hub.read_logs({table.id: after})
