@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -131,20 +131,23 @@ def spawn(
     )
 
 
-def children(pid: int) -> list[int]:
-    """The pids of the processes whose parent is ``pid`` (a server's workers), from /proc."""
-    found = []
+def processes() -> Iterator[tuple[int, str, list[str]]]:
+    """Every process now: its pid, its name (``pid (name``) and the fields of /proc/pid/stat
+    after the name (proc(5)'s third onwards: state, ppid, ..., utime, stime, cutime, cstime)."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as stat:
-                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError):
-            continue  # gone meanwhile
-        if parent == pid:
-            found.append(int(entry))
-    return found
+                name, rest = stat.read().rsplit(")", 1)
+        except (OSError, ValueError):  # the process ended meanwhile
+            continue
+        yield int(entry), name, rest.split()
+
+
+def children(pid: int) -> list[int]:
+    """The pids of the processes whose parent is ``pid`` (a server's workers), from /proc."""
+    return [child for child, _, fields in processes() if int(fields[1]) == pid]
 
 
 def stop(process: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -> None:

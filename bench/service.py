@@ -42,6 +42,7 @@ from bench.harness import (  # noqa: E402
     gunicorn_argv,
     percentile,
     prepare_database,
+    processes,
     service_env,
     setup_django,
     spawn,
@@ -145,17 +146,9 @@ def cpu_seconds(server_pid: int) -> dict[str, float]:
     PostgreSQL's backends end with their connections.
     """
     used = {"web": 0.0, "postgres": 0.0}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                name, rest = stat.read().rsplit(")", 1)
-        except OSError:  # the process ended meanwhile
-            continue
-        fields = rest.split()  # fields 3 onwards of proc(5): state, ppid, ..., utime, stime
+    for pid, name, fields in processes():
         seconds = sum(int(ticks) for ticks in fields[11:15]) / CLOCK_TICKS
-        if int(entry) == server_pid or int(fields[1]) == server_pid:
+        if pid == server_pid or int(fields[1]) == server_pid:
             used["web"] += seconds
         elif name.endswith("(postgres"):
             used["postgres"] += seconds
@@ -166,18 +159,11 @@ def cpu_seconds(server_pid: int) -> dict[str, float]:
 def worker_seconds(server_pid: int) -> dict[int, float]:
     """CPU time used so far by each worker of the web server (its child processes), by pid: how
     evenly the keep-alive connections of a phase landed on them."""
-    used = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == server_pid:
-            used[int(entry)] = sum(int(ticks) for ticks in fields[11:13]) / CLOCK_TICKS
-    return used
+    return {
+        pid: sum(int(ticks) for ticks in fields[11:13]) / CLOCK_TICKS
+        for pid, _, fields in processes()
+        if int(fields[1]) == server_pid
+    }
 
 
 def worker_shares(before: dict[int, float], after: dict[int, float]) -> str:
