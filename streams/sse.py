@@ -115,8 +115,10 @@ async def player_stream(player_id: int, after: int | None) -> AsyncIterator[byte
     wake = processes.watch_player(player_id)  # before the first read: no notice is missed
     keep_alive = settings.UNO_STREAM_KEEPALIVE
     try:
-        yield OPENING
+        # Where "new" starts is fixed before the client sees the stream open: a notification
+        # that commits once it has would otherwise fall behind the cursor and never be sent.
         cursor = after if after is not None else await processes.run(latest_notification, player_id)
+        yield OPENING
         look = True
         while True:
             if processes.closing:
