@@ -174,7 +174,7 @@ def quiet(transactional_db: None) -> Quiet:
     game = game_create(player=ada, spec=NewGame(max_players=2, seed=424242))
     game = game_join(player=bob, game_id=game.pk)
     game.refresh_from_db()
-    state = state_from_data(game.state)  # type: ignore[arg-type]
+    state = state_from_data(game.state)
     assert {"action": "draw"} in engine.legal_actions(state, game.current_seat)
     actor, waiter = (ada, bob) if game.current_seat == 0 else (bob, ada)
     return Quiet(str(game.pk), game.version, client_for(actor), waiter, others)
