@@ -143,6 +143,7 @@ def main() -> None:
 
     from games.models import Game
     from streams import hub
+    from unoservice import prepared as statements
 
     dsn = f"postgresql://postgres@127.0.0.1:5432/{DB_NAME}"
     for way in ("notifies()", "reader callback") * 2:
@@ -163,7 +164,7 @@ def main() -> None:
                 return cursor.fetchall()
 
         def prepared(wanted: dict[str, int]) -> Any:
-            return hub._read_prepared(connection, sql, hub._logs_params(wanted))
+            return statements.run(connection, [(sql, hub._logs_params(wanted))])[0]
 
         for per_read in (1, 4):
             for name, read in (("Django's cursor", through_django), ("prepared", prepared)) * 2:

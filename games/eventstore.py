@@ -2,10 +2,12 @@
 
 These are the statements every action runs, so they are plain SQL written once: the ORM compiles
 each query anew (about 0.2 ms of Python a statement here, more than PostgreSQL takes to run it).
-An action costs four round trips: BEGIN, the lock, one message with every write, COMMIT.
-Values go through the model fields' own preparation and converters, so what is written and read
-is what the ORM would write and read, on PostgreSQL and on SQLite. Everything else (the lobby,
-reads) uses the ORM. docs/performance.md has the measurements.
+An action costs four round trips: BEGIN, the lock, every write at once, COMMIT. On PostgreSQL
+the lock and the writes run prepared (``unoservice.prepared``): PostgreSQL parses and plans each
+of them once per connection rather than once per action. Values go through the model fields' own
+preparation and converters, so what is written and read is what the ORM would write and read, on
+PostgreSQL and on SQLite. Everything else (the lobby, reads) uses the ORM. docs/performance.md
+has the measurements.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from games import engine
 from games.engine.snapshot import state_from_data
 from games.fairness import event_hash
 from games.models import Event, Game, Hand
+from unoservice import prepared
 from unoservice.errors import DomainError
 
 if TYPE_CHECKING:
@@ -81,9 +84,13 @@ def lock_game(game_id: str | uuid.UUID) -> Game:
         raise TransactionManagementError("lock_game outside a transaction locks nothing.")
     reader = _game_reader(db.vendor)
     key = Game._meta.get_field("id").get_db_prep_value(parse_game_id(game_id), db)
-    with db.cursor() as cursor:
-        cursor.execute(reader.sql, [key])
-        row = cursor.fetchone()
+    if db.vendor == "postgresql":
+        found = prepared.run(db, [(reader.sql, [key])])[0]
+        row = found[0] if found else None
+    else:
+        with db.cursor() as cursor:
+            cursor.execute(reader.sql, [key])
+            row = cursor.fetchone()
     if row is None:
         raise DomainError("not_found", "No such game.")
     values = list(row)
@@ -135,8 +142,8 @@ def save(
     """Insert ``events`` from ``first_seq`` on, save the game's progress and the changed rows.
 
     ``game`` already holds its new summary (``projections.project_summary``). On PostgreSQL the
-    statements travel in one message: Django's psycopg cursors bind values on the client.
-    ``also`` are rows written with the events in that message (the notification outbox,
+    statements travel in one round trip, prepared (``unoservice.prepared``).
+    ``also`` are rows written with the events in that round trip (the notification outbox,
     ``games.effects.written_with``); what they return (``RETURNING``) is returned.
 
     Each event is chained to the one before (``games.fairness``): its hash covers the game's
@@ -200,25 +207,16 @@ def save(
 
 
 def _run(db: BaseDatabaseWrapper, statements: list[Statement]) -> list[tuple[Any, ...]]:
-    """On PostgreSQL in one round trip, elsewhere (SQLite: one statement a call) one by one;
-    the rows the statements return, in order."""
+    """On PostgreSQL prepared, in one round trip; elsewhere (SQLite) one by one. The rows the
+    statements return, in order."""
+    if db.vendor == "postgresql":
+        return [row for rows in prepared.run(db, statements) for row in rows]
     returned: list[tuple[Any, ...]] = []
     with db.cursor() as cursor:
-        if db.vendor == "postgresql":
-            cursor.execute(
-                ";\n".join(sql for sql, _ in statements),
-                [p for _, params in statements for p in params],
-            )
-            while True:  # psycopg keeps each statement's result: a RETURNING one has rows
-                if cursor.description is not None:
-                    returned.extend(cursor.fetchall())
-                if not cursor.nextset():
-                    break
-        else:
-            for sql, params in statements:
-                cursor.execute(sql, params)
-                if cursor.description is not None:
-                    returned.extend(cursor.fetchall())
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            if cursor.description is not None:
+                returned.extend(cursor.fetchall())
     return returned
 
 

@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
-from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.engine import shown_alike
 from games.models import Event, Game, GameStatus
 from streams.frames import Logged, event_frame
+from unoservice import prepared
 
 if TYPE_CHECKING:
     from psycopg.pq.abc import PGconn
@@ -172,33 +172,6 @@ def _logs_params(wanted: dict[str, int]) -> list[Any]:
     return [[uuid.UUID(i) for i in ids], [wanted[i] for i in ids], READ_LIMIT]
 
 
-# psycopg prepares a statement after this many executions, or when asked: only the hub's read
-# asks, and Django's cursors never prepare.
-PREPARE_WHEN_ASKED = 2**31
-
-
-def _read_prepared(
-    connection: BaseDatabaseWrapper, sql: str, params: list[Any]
-) -> list[tuple[Any, ...]]:
-    """Run the hub's one statement as a prepared statement of the connection, bound on the
-    server and planned once: Django's cursors quote the values into the text, and PostgreSQL
-    parsed and planned the read anew every time, about 370 us of its CPU a read under load
-    against 140 us now (docs/performance.md, "A fifth pass")."""
-    connection.ensure_connection()
-    raw = connection.connection
-    with psycopg.Cursor(raw) as cursor:
-        if raw.prepare_threshold is None:  # a connection new to the hub
-            # Django turns psycopg's preparing off (its cursors bind on the client and never
-            # prepare), and psycopg then ignores ``prepare=True`` too: the read was parsed and
-            # planned anew every time. And prepared, PostgreSQL still plans it for its values
-            # each time (for an array of unknown length the generic plan's estimate looks
-            # dearer), though the plan is the same for any values.
-            raw.prepare_threshold = PREPARE_WHEN_ASKED
-            cursor.execute("SET plan_cache_mode = force_generic_plan")
-        cursor.execute(sql, params, prepare=True)
-        return cursor.fetchall()
-
-
 def read_logs(wanted: dict[str, int]) -> dict[str, News]:
     """For each game of ``wanted`` (game id: the seq read so far), its events after that seq (up
     to ``READ_LIMIT``) and its summary as it stood then. On PostgreSQL, one statement (one
@@ -214,8 +187,10 @@ def read_logs(wanted: dict[str, int]) -> dict[str, News]:
                 news[game_id] = News(list(page.rows), summary)
         return news
     try:
-        found = _read_prepared(connection, _logs_sql(), _logs_params(wanted))
-    except (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError):
+        # Prepared: parsed and planned anew, it cost PostgreSQL about 370 us a read under load
+        # against 140 us (docs/performance.md, "A fifth pass").
+        (found,) = prepared.run(connection, [(_logs_sql(), _logs_params(wanted))])
+    except (OperationalError, InterfaceError):
         connection.close()
         raise
     rows: dict[str, list[Logged]] = {}

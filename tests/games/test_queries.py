@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.db import connection
 from django.db.models import Max
 
 from games import engine, play
@@ -89,26 +90,53 @@ def test_an_action_locks_once_and_sends_its_writes_in_one_message(
     assert 'UPDATE "games_game"' in writes and 'UPDATE "games_hand"' in writes, writes
 
 
+def plans_of(fragment: str) -> list[tuple[int, int]]:
+    """(generic plans, custom plans) of this connection's prepared statements holding
+    ``fragment``."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+            " WHERE position(%s in statement) > 0 ORDER BY prepare_time",
+            [fragment],
+        )
+        return cursor.fetchall()
+
+
+def test_an_actions_lock_and_writes_are_prepared_and_planned_once(players: list[Player]) -> None:
+    """Parsed and planned anew, the statements of an action were about 40% of PostgreSQL's CPU
+    under the service benchmark (docs/performance.md, "A sixth pass")."""
+    connection.ensure_connection()
+    connection.connection.prepare_threshold = None  # as Django connects
+    users = players[:2]
+    table = start_table(users, seed=17, target_score=100_000)
+    rng = random.Random(4)
+    for _ in range(3):
+        actor = to_a_plain_turn(table, rng, users)
+        before = table_version(table)
+        table.act(actor, "draw")
+        assert table_version(table) > before
+
+    (lock,) = plans_of("FOR UPDATE")
+    assert lock[1] == 0 and lock[0] >= 3
+    writes = plans_of('UPDATE "games_game" SET "version"')
+    assert len(writes) == 1 and writes[0][1] == 0 and writes[0][0] >= 3
+    assert plans_of('INSERT INTO "games_event"') and all(
+        custom == 0 for _, custom in plans_of('INSERT INTO "games_event"')
+    )
+
+
 def test_the_streams_read_of_the_news_is_prepared_and_planned_once(players: list[Player]) -> None:
     """The hub's read (``streams.hub.read_logs``) runs as one prepared statement with one plan for
     any values: parsed and planned anew for every read, it cost PostgreSQL about 370 us a read
     under load against about 140 us (docs/performance.md)."""
-    from django.db import connection
-
     from streams import hub
 
     connection.ensure_connection()
-    connection.connection.prepare_threshold = None  # as Django connects: new to the hub
+    connection.connection.prepare_threshold = None  # as Django connects
     table = start_table(players[:2], seed=17)
     for after in range(3):
         news = hub.read_logs({table.id: after})
         assert [row.seq for row in news[table.id].rows] == list(
             range(after + 1, table_version(table) + 1)
         )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
-            " WHERE position(%s in statement) > 0",
-            ["FROM unnest("],
-        )
-        assert cursor.fetchall() == [(3, 0)]
+    assert plans_of("FROM unnest(") == [(3, 0)]

@@ -201,3 +201,34 @@ def test_the_snapshot_is_json_text_that_reads_back_as_the_state(table: Table) ->
     assert isinstance(stored, str) and json.loads(stored) == game.state
     assert state_from_data(game.state) == engine.replay(db_log(table.id))
     assert Game.objects.filter(pk=table.id, state__isnull=False).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_action_whose_database_connection_is_cut_answers_503_and_stores_nothing(
+    players: list[Player],
+) -> None:
+    """The lock and the writes run prepared, past Django's cursors (``unoservice.prepared``):
+    a database gone under them is still Django's error, so the answer is the contract's 503
+    rather than a 500, and the next request connects again."""
+    import psycopg
+    from rest_framework.test import APIClient
+
+    table = start_table(players[:2], seed=1234)
+    actor = table.actor()
+    client = APIClient()
+    client.force_authenticate(players[actor].user)  # no token query: the lock is the first
+    before = table.snapshot()
+    connection.ensure_connection()
+    backend = connection.connection.info.backend_pid
+    params = connection.get_connection_params()
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [backend])
+
+    cut = client.post(table.url("actions"), {"action": "draw"}, format="json")
+
+    assert cut.status_code == 503, cut.content
+    assert cut.json()["code"] == "unavailable"
+    connection.close_if_unusable_or_obsolete()  # what the end of a served request does
+    assert table.snapshot() == before
+    table.act(actor, "draw")
+    assert table.snapshot()[0] > before[0]
