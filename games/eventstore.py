@@ -29,6 +29,7 @@ from games.fairness import event_hash
 from games.models import Event, Game, Hand
 from unoservice import prepared
 from unoservice.errors import DomainError
+from unoservice.prepared import Statement
 
 if TYPE_CHECKING:
     from games.projections import Changes
@@ -84,16 +85,10 @@ def lock_game(game_id: str | uuid.UUID) -> Game:
         raise TransactionManagementError("lock_game outside a transaction locks nothing.")
     reader = _game_reader(db.vendor)
     key = Game._meta.get_field("id").get_db_prep_value(parse_game_id(game_id), db)
-    if db.vendor == "postgresql":
-        found = prepared.run(db, [(reader.sql, [key])])[0]
-        row = found[0] if found else None
-    else:
-        with db.cursor() as cursor:
-            cursor.execute(reader.sql, [key])
-            row = cursor.fetchone()
-    if row is None:
+    found = _run(db, [(reader.sql, [key])])
+    if not found:
         raise DomainError("not_found", "No such game.")
-    values = list(row)
+    values = list(found[0])
     for index, column, chain in reader.converters:
         for convert in chain:
             values[index] = convert(values[index], column, db)
@@ -126,9 +121,6 @@ _PROGRESS = (
 
 def _prep(model: type[Any], name: str, value: Any, db: BaseDatabaseWrapper) -> Any:
     return model._meta.get_field(name).get_db_prep_save(value, db)
-
-
-Statement = tuple[str, list[Any]]
 
 
 def save(

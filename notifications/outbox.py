@@ -26,8 +26,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import Game, GameStatus
 from notifications.models import Kind, Notification, PushSubscription, Webhook
-
-Statement = tuple[str, list[Any]]
+from unoservice.prepared import Statement
 
 
 @dataclass(frozen=True)
