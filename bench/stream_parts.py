@@ -7,9 +7,9 @@ part runs its two ways in turn, twice, and prints the CPU time of this process p
 - a notice received on the LISTEN connection (20,000 ``pg_notify`` sent by a child process):
   psycopg's ``AsyncConnection.notifies()`` against the hub's own reader callback
   (``Hub._receive``, which also parses each notice);
-- the hub's read of the news (``streams.hub.read_logs``, one game and four at once): through
-  Django's cursor (values quoted on the client, planned each time) against the prepared
-  statement bound on the server that the hub uses;
+- the hub's read of the news (the news statement, one game and four at once), awaited on the
+  event loop: in a stream thread through Django's connection, prepared (the sixth pass) against
+  on the listening connection itself, with no thread (``Hub._send_read``, the seventh pass);
 - a write of 300 bytes to each of 1,000 loopback sockets from uvloop (the clients in a child).
 """
 
@@ -21,7 +21,7 @@ import os
 import resource
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -82,16 +82,87 @@ async def notices(dsn: str, way: str) -> float:
     return used / NOTICES
 
 
-def reads(
-    games: list[tuple[str, int]], per_read: int, read: Callable[[dict[str, int]], Any]
+async def reads(
+    games: list[tuple[str, int]], per_read: int, read: Callable[[dict[str, int]], Awaitable[Any]]
 ) -> float:
-    """CPU seconds per read of ``per_read`` games' last two events."""
+    """CPU seconds per read of ``per_read`` games' last two events, awaited on the event loop."""
     count = 2_000 // per_read
     start = cpu()
     for number in range(count):
         first = number * per_read % (len(games) - per_read)
-        read({game: version - 2 for game, version in games[first : first + per_read]})
+        await read({game: version - 2 for game, version in games[first : first + per_read]})
     return (cpu() - start) / count
+
+
+# The sixth pass's read: the news statement run in a stream thread through Django's connection.
+THREAD_SQL = """
+    SELECT g.id, g.status, g.version, g.roster, e.seq, e.type, e.seat, e.data, e.created_at, e.hash
+    FROM unnest(%s::uuid[], %s::integer[]) AS w(game_id, after)
+    JOIN games_game AS g ON g.id = w.game_id
+    LEFT JOIN LATERAL (
+        SELECT seq, type, seat, data, created_at, hash FROM games_event
+        WHERE game_id = w.game_id AND seq > w.after ORDER BY seq LIMIT %s
+    ) AS e ON true
+    ORDER BY g.id, e.seq
+"""
+
+
+async def read_ways(dsn: str, games: list[tuple[str, int]]) -> None:
+    """The news read in a stream thread (Django's connection, prepared: the sixth pass) against
+    on the listening connection from the event loop (``Hub``'s own: the seventh)."""
+    import uuid
+    from concurrent.futures import ThreadPoolExecutor
+
+    import psycopg
+    from django.db import connection
+    from psycopg.adapt import Transformer
+
+    from streams import hub
+    from unoservice import prepared as statements
+
+    loop = asyncio.get_running_loop()
+    executor = ThreadPoolExecutor(max_workers=1)
+
+    def in_thread(wanted: dict[str, int]) -> Any:
+        ids = [uuid.UUID(i) for i in wanted]
+        params = [ids, list(wanted.values()), hub.READ_LIMIT]
+        return statements.run(connection, [(THREAD_SQL, params)])[0]
+
+    async def thread_read(wanted: dict[str, int]) -> Any:
+        return await loop.run_in_executor(executor, in_thread, wanted)
+
+    conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+    for statement in hub.news_setup():
+        await conn.execute(statement)
+    pgconn, transformer = conn.pgconn, Transformer(conn)
+    answered: list[asyncio.Future[Any]] = []
+
+    def readable() -> None:
+        pgconn.consume_input()
+        while answered and not pgconn.is_busy():
+            result = pgconn.get_result()
+            if result is None:
+                answered.pop().set_result(None)
+                return
+            transformer.set_pgresult(result)
+            hub.news_of(transformer.load_rows(0, result.ntuples, tuple))
+
+    async def loop_read(wanted: dict[str, int]) -> Any:
+        answered.append(loop.create_future())
+        hub.send_news_read(pgconn, wanted)
+        pgconn.flush()
+        await answered[-1]
+
+    loop.add_reader(pgconn.socket, readable)
+    try:
+        for per_read in (1, 4):
+            for name, way in (("stream thread", thread_read), ("listening conn.", loop_read)) * 2:
+                used = await reads(games, per_read, way)
+                print(f"read of {per_read} game(s), {name:<16} {used * 1e6:6.0f} us CPU")
+    finally:
+        loop.remove_reader(pgconn.socket)
+        await conn.close()
+        executor.shutdown()
 
 
 async def writes() -> float:
@@ -139,11 +210,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.db import connection
-
     from games.models import Game
-    from streams import hub
-    from unoservice import prepared as statements
 
     dsn = f"postgresql://postgres@127.0.0.1:5432/{DB_NAME}"
     for way in ("notifies()", "reader callback") * 2:
@@ -155,21 +222,7 @@ def main() -> None:
     if len(games) < 8:
         print("reads: no games; run bench/streams.py first")
     else:
-        sql = hub._logs_sql()
-
-        def through_django(wanted: dict[str, int]) -> Any:
-            ids = list(wanted)
-            with connection.cursor() as cursor:
-                cursor.execute(sql, [ids, [wanted[i] for i in ids], hub.READ_LIMIT])
-                return cursor.fetchall()
-
-        def prepared(wanted: dict[str, int]) -> Any:
-            return statements.run(connection, [(sql, hub._logs_params(wanted))])[0]
-
-        for per_read in (1, 4):
-            for name, read in (("Django's cursor", through_django), ("prepared", prepared)) * 2:
-                used = reads(games, per_read, read)
-                print(f"read of {per_read} game(s), {name:<16} {used * 1e6:6.0f} us CPU")
+        uvloop.run(read_ways(dsn, games))
     for _ in range(2):
         print(f"write of 300 bytes to a loopback socket {uvloop.run(writes()) * 1e6:6.1f} us CPU")
 

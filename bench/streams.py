@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import uvloop
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("UNO_BENCH_DB", "unoservice_streams_bench")
@@ -411,6 +413,58 @@ async def settle(played: Played, games: dict[str, Game], watchers: Watchers) -> 
         await asyncio.sleep(0.05)
 
 
+async def alternate(
+    args: argparse.Namespace,
+    owned: list[list[Game]],
+    https: list[Http],
+    games: dict[str, Game],
+    tokens: tuple[list[str], list[str]],
+    number: int,
+    totals: dict[str, list[Any]],
+) -> tuple[int, int]:
+    """Short slices of actions flat out with no stream open and with the streams open on the
+    played games, in turn (the streams opened before and closed after each watched slice): both
+    sample the same minutes of a shared machine, whose speed drifts from one 10 s phase to the
+    next by as much as feeding the streams costs. A watched slice lasts until its events reached
+    every stream. The errors and reconnections seen."""
+    errors = reconnections = 0
+    tally: dict[str, list[Any]] = {"without": [0, 0.0], "with": [0, 0.0]}
+    played = list(games.values())
+    for part in range(args.slices):
+        for kind in ("without", "with"):
+            seed = 1000 * number + 10 * part + (kind == "with")
+            if kind == "without":
+                actions, seconds = await drive(
+                    owned, https, args.slice_seconds, None, seed=seed, workers=args.workers
+                )
+            else:
+                watchers = Watchers()
+                tasks = await open_streams(played, *tokens, args.streams, watchers)
+                await asyncio.sleep(1)  # the server settles (buffers, the listener)
+                actions, seconds = await drive(
+                    owned, https, args.slice_seconds, None, seed=seed, workers=args.workers
+                )
+                # The deliveries still queued when the slice ends are its work too: the time
+                # until they arrive counts as the slice's (as if nothing else could be done).
+                settling = time.perf_counter()
+                await settle(actions, games, watchers)
+                seconds += time.perf_counter() - settling
+                errors += delivery(actions, games, watchers)[1] + watchers.errors
+                reconnections += watchers.reconnections
+                await close_streams(tasks, played)
+                await asyncio.sleep(1.5)  # the server ends its streams before the next slice
+            errors += actions.errors
+            for counts in (tally[kind], totals[kind]):
+                counts[0] += len(actions.actions)
+                counts[1] += seconds
+    (done, spent), (watched, busy) = tally["without"], tally["with"]
+    print(
+        f"round {number}: alternating, no stream {done / spent:8.1f}/s, streams watching "
+        f"{watched / busy:8.1f}/s ({watched / busy / (done / spent) - 1:+.0%})"
+    )
+    return errors, reconnections
+
+
 # --- the server ---------------------------------------------------------------------------------
 
 
@@ -485,6 +539,7 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         f"{os.cpu_count()} cores"
     )
     without_all, with_all, idle_all = [0, 0.0], [0, 0.0], [0, 0.0]
+    alternating = {"without": [0, 0.0], "with": [0, 0.0]}
     paced_latencies: list[float] = []
     loaded_latencies: list[float] = []
     memory: list[float] = []
@@ -570,6 +625,12 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         reconnections += watchers.reconnections
         await close_streams(tasks, list(games.values()))
         await asyncio.sleep(1)
+        if args.slices:
+            seen = await alternate(
+                args, owned, https, games, (players, spectators), number, alternating
+            )
+            errors += seen[0]
+            reconnections += seen[1]
 
     rate_without = without_all[0] / without_all[1]
     rate_with = with_all[0] / with_all[1]
@@ -590,6 +651,14 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         f"answer to every stream at full load: p50 {percentile(loaded_latencies, 0.5) * 1000:.1f} "
         f"ms, p99 {percentile(loaded_latencies, 0.99) * 1000:.1f} ms"
     )
+    if args.slices:
+        (done, spent), (watched, busy) = alternating["without"], alternating["with"]
+        change = watched / busy / (done / spent) - 1
+        print(
+            f"alternating {args.slice_seconds:.0f} s slices ({args.slices} of each a round): "
+            f"{done / spent:.1f}/s with no stream, {watched / busy:.1f}/s with {args.streams} "
+            f"open and watching them ({change:+.0%})"
+        )
     # The first round's: later rounds reuse the memory the first one's streams left behind.
     print(f"server memory per open stream (first round): {memory[0] / 1024:.1f} KiB")
     print(f"errors (refused, gaps or repeats, events that never arrived): {errors}")
@@ -608,6 +677,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="per phase and round")
     parser.add_argument("--rate", type=float, default=50.0, help="actions/s of the paced phase")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--slices", type=int, default=4, help="alternating slices of each kind a round (0: none)"
+    )
+    parser.add_argument("--slice-seconds", type=float, default=4.0)
     args = parser.parse_args()
 
     harness.prepare_database(service.DB_NAME, service.environment())
@@ -615,7 +688,9 @@ def main() -> None:
     tokens = service.make_tokens(2 * args.clients + args.spectators)
     server = start_server(args.workers)
     try:
-        asyncio.run(asyncio.wait_for(run(args, tokens, server.pid), timeout=1800))
+        # uvloop, as the server runs on: the watchers share the 2 cores with the server, and the
+        # default loop's Python reading path would cost them twice what uvloop's does.
+        uvloop.run(asyncio.wait_for(run(args, tokens, server.pid), timeout=1800))
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -6,13 +6,15 @@ delivers only if it commits, to the one ``LISTEN`` connection of each process; o
 (SQLite: one process, ``make run``) a call on commit, in this process.
 
 A notice marks the game as having news. The hub reads the news of every such game at once: one
-query for all of them (in a thread, never one per stream or per game), while notices that arrive
-meanwhile wait for the next. It keeps the last ``KEPT_EVENTS`` events of each watched game,
-renders each new event once per viewpoint (each seat, the spectators) and hands every live stream
-of the game the bytes of its viewpoint, so a stream's own work is to send them. A stream that
-starts behind what is kept reads its backlog itself (``read_log``) before it joins. A notice is
-never trusted for content: what a stream sends is what the log holds, so an event of a write that
-was refused or rolled back is never sent.
+statement for all of them, never one per stream or per game, while notices that arrive meanwhile
+wait for the next. On PostgreSQL the statement is prepared on the listening connection and run
+there from the event loop, its answer taken off the socket as the notices are (no thread, no
+cursor); elsewhere the ORM reads in a thread. It keeps the last ``KEPT_EVENTS`` events of each
+watched game, renders each new event once per viewpoint (each seat, the spectators) and hands
+every live stream of the game the bytes of its viewpoint, so a stream's own work is to send them.
+A stream that starts behind what is kept reads its backlog itself (``read_log``) before it joins.
+A notice is never trusted for content: what a stream sends is what the log holds, so an event of a
+write that was refused or rolled back is never sent.
 """
 
 from __future__ import annotations
@@ -20,9 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -32,20 +32,23 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
+from psycopg import pq
+from psycopg.adapt import Transformer
 
 from games.engine import shown_alike
 from games.models import Event, Game, GameStatus
 from streams.frames import Logged, event_frame
-from unoservice import prepared
 
 if TYPE_CHECKING:
-    from psycopg.pq.abc import PGconn
+    from psycopg.abc import Transformer as Loading
+    from psycopg.pq.abc import PGconn, PGresult
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "uno_game_events"
 # A new notification row announces itself here (a trigger: streams/migrations/0002).
 PLAYER_CHANNEL = "uno_player_notices"
+LISTENER_NAME = "uno-stream-listener"  # the listening connections' application_name
 # Events read at once per game, and kept per watched game for streams that are a little behind.
 READ_LIMIT = 500
 KEPT_EVENTS = 256
@@ -54,6 +57,7 @@ LISTEN_RETRY_SECONDS = (0.1, 0.5, 1.0, 2.0, 5.0)
 # The keep-alive timer ticks this many times per UNO_STREAM_KEEPALIVE: a game stream that sent
 # nothing for all but one of them sends a comment, so the longest silence stays under it.
 KEEP_ALIVE_TICKS = 4
+BINARY = pq.Format.BINARY
 T = TypeVar("T")
 # What a stream needs of the game row: whether it ended, and who sits where (a player who takes a
 # seat while watching sees their own cards from then on).
@@ -145,64 +149,71 @@ def read_log(game_id: str, after: int, limit: int = READ_LIMIT) -> Page:
     return Page(rows, game)
 
 
-def _json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str | bytes) else value
+# The news statement, prepared once on each process's listening connection (``news_setup``) and
+# run there by the hub, on its event loop: no thread, no cursor (docs/performance.md, "A seventh
+# pass"). Its values: the game ids, the seq each was read to, and ``READ_LIMIT``.
+NEWS_STATEMENT = "uno_news"
 
 
-@functools.cache  # the same text on every read: psycopg finds its prepared statement by it
-def _logs_sql() -> str:
+@functools.cache
+def news_setup() -> tuple[str, ...]:
+    """What prepares a connection for the news statement. Planned for its values each time,
+    PostgreSQL would plan it anew for every read (its generic plan's estimate for arrays of
+    unknown length looks dearer, though the plan is the same): about 145 us of its CPU a read
+    against 60 us (docs/performance.md, "A fifth pass")."""
     games, events = Game._meta.db_table, Event._meta.db_table
-    return f"""
-        SELECT g.id, g.status, g.version, g.roster,
+    return (
+        "SET plan_cache_mode = force_generic_plan",
+        "SET TIME ZONE 'UTC'",  # as Django's own connections: event times render alike
+        f"""PREPARE {NEWS_STATEMENT} (uuid[], integer[], integer) AS
+        SELECT g.id::text, g.status, g.version, g.roster,
             e.seq, e.type, e.seat, e.data, e.created_at, e.hash
-        FROM unnest(%s::uuid[], %s::integer[]) AS w(game_id, after)
+        FROM unnest($1, $2) AS w(game_id, after)
         JOIN {games} AS g ON g.id = w.game_id
         LEFT JOIN LATERAL (
             SELECT seq, type, seat, data, created_at, hash FROM {events}
-            WHERE game_id = w.game_id AND seq > w.after ORDER BY seq LIMIT %s
+            WHERE game_id = w.game_id AND seq > w.after ORDER BY seq LIMIT $3
         ) AS e ON true
-        ORDER BY g.id, e.seq
-    """
+        ORDER BY g.id, e.seq""",
+    )
 
 
-def _logs_params(wanted: dict[str, int]) -> list[Any]:
-    """``_logs_sql``'s values for ``wanted`` (game id: the seq read so far), as the server binds
-    them."""
-    ids = list(wanted)
-    return [[uuid.UUID(i) for i in ids], [wanted[i] for i in ids], READ_LIMIT]
+def send_news_read(pgconn: PGconn, wanted: dict[str, int]) -> None:
+    """Send the news statement for ``wanted`` (game id: the seq read so far); its one result
+    comes as the connection's next (``news_of``). Game ids are the streams' own, checked UUIDs."""
+    ids = ",".join(wanted)
+    afters = ",".join(map(str, wanted.values()))
+    values = [f"{{{ids}}}".encode(), f"{{{afters}}}".encode(), str(READ_LIMIT).encode()]
+    pgconn.send_query_prepared(NEWS_STATEMENT.encode(), values, result_format=BINARY)
+
+
+def news_of(rows: Iterable[Sequence[Any]]) -> dict[str, News]:
+    """What the news statement found, by game: its events after the seq asked (up to
+    ``READ_LIMIT``) and its summary as it stood then (one snapshot for all); a game that no
+    longer exists is left out."""
+    found: dict[str, list[Logged]] = {}
+    summaries: dict[str, Summary] = {}
+    for game_id, status, version, roster, seq, kind, seat, data, created_at, digest in rows:
+        if game_id not in summaries:
+            summaries[game_id] = Summary(status, version, roster)
+            found[game_id] = []
+        if seq is not None:
+            found[game_id].append(Row(seq, kind, seat, data, created_at, digest))
+    return {key: News(found[key], summary) for key, summary in summaries.items()}
 
 
 def read_logs(wanted: dict[str, int]) -> dict[str, News]:
-    """For each game of ``wanted`` (game id: the seq read so far), its events after that seq (up
-    to ``READ_LIMIT``) and its summary as it stood then. On PostgreSQL, one statement (one
-    snapshot) for all of them; a game that no longer exists is left out."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    if connection.vendor != "postgresql":  # SQLite: one process, a few streams
-        news = {}
-        for game_id, after in wanted.items():
-            with contextlib.suppress(Game.DoesNotExist):
-                page = read_log(game_id, after)
-                game = page.game
-                summary = Summary(game.status, game.version, list(game.roster))
-                news[game_id] = News(list(page.rows), summary)
-        return news
-    try:
-        # Prepared: parsed and planned anew, it cost PostgreSQL about 370 us a read under load
-        # against 140 us (docs/performance.md, "A fifth pass").
-        (found,) = prepared.run(connection, [(_logs_sql(), _logs_params(wanted))])
-    except (OperationalError, InterfaceError):
-        connection.close()
-        raise
-    rows: dict[str, list[Logged]] = {}
-    summaries: dict[str, Summary] = {}
-    for game_id, status, version, roster, seq, kind, seat, data, created_at, digest in found:
-        key = str(game_id)
-        if key not in summaries:
-            summaries[key] = Summary(status, version, _json(roster))
-            rows[key] = []
-        if seq is not None:
-            rows[key].append(Row(seq, kind, seat, _json(data), created_at, digest))
-    return {key: News(rows[key], summary) for key, summary in summaries.items()}
+    """For each game of ``wanted`` (game id: the seq read so far), its events after that seq and
+    its summary, through the ORM: the hub's read where there is no listening connection to run
+    the news statement on (SQLite: one process, a few streams)."""
+    news = {}
+    for game_id, after in wanted.items():
+        with contextlib.suppress(Game.DoesNotExist):
+            page = read_log(game_id, after)
+            game = page.game
+            summary = Summary(game.status, game.version, list(game.roster))
+            news[game_id] = News(list(page.rows), summary)
+    return news
 
 
 class Watcher:
@@ -338,7 +349,13 @@ class Hub:
         # Without PostgreSQL, notices come from this process's own writes.
         self.in_process = connections[DEFAULT_DB_ALIAS].vendor != "postgresql"
         self.news: set[str] = set()  # watched games that may have new events
-        self.reader: asyncio.Task[None] | None = None
+        self.reader: asyncio.Task[None] | None = None  # without PostgreSQL: the read in a thread
+        # On PostgreSQL: the listening connection, once it listens and has the news statement,
+        # the games of the news read in flight on it, and what it found so far.
+        self.pgconn: PGconn | None = None
+        self.transformer: Loading | None = None
+        self.reading: dict[str, GameLog] | None = None
+        self.results: list[PGresult] = []
         self.ticker: asyncio.TimerHandle | None = None
         self.closing = False  # the process is stopping (``close``)
 
@@ -378,36 +395,104 @@ class Hub:
 
     def _mark(self, game_id: str) -> None:
         self.news.add(game_id)
-        if self.reader is None:
+        if not self.in_process:
+            self._send_read()
+        elif self.reader is None:
             self.reader = self.loop.create_task(self._read_news(), name="uno-stream-reader")
 
+    def _wanted(self) -> dict[str, GameLog]:
+        """The marked games still watched, unmarked: what the next read is for."""
+        wanted = {g: self.games[g] for g in self.news if g in self.games}
+        self.news.clear()
+        return wanted
+
+    def _found(self, wanted: dict[str, GameLog], found: dict[str, News]) -> None:
+        """Hand what a read found to the games' streams; a game with more to read is marked."""
+        for game_id, game_log in wanted.items():
+            news = found.get(game_id)
+            if news is None or self.games.get(game_id) is not game_log:
+                continue  # gone, or no stream watches it any more
+            game_log.add(news)
+            if len(news.rows) == READ_LIMIT:
+                self.news.add(game_id)  # more to read
+
+    @staticmethod
+    def _failed(wanted: dict[str, GameLog]) -> None:
+        """The database failed the read: those streams end; their clients reconnect from their
+        last id."""
+        for game_log in wanted.values():
+            game_log.fail()
+
     async def _read_news(self) -> None:
-        """Read the news of every marked game, one query for all; the games marked meanwhile
-        make up the next read."""
+        """Without PostgreSQL: read the news of every marked game in a thread; the games marked
+        meanwhile make up the next read."""
         try:
             while self.news:
-                wanted = {g: self.games[g] for g in self.news if g in self.games}
-                self.news.clear()
+                wanted = self._wanted()
                 if not wanted:
                     continue
                 try:
                     found = await self.run(read_logs, {g: w.last for g, w in wanted.items()})
                 except Exception:
-                    # The database failed the read: those streams end; their clients reconnect
-                    # from their last id.
                     log.warning("stream read failed", exc_info=True)
-                    for game_log in wanted.values():
-                        game_log.fail()
+                    self._failed(wanted)
                     continue
-                for game_id, game_log in wanted.items():
-                    news = found.get(game_id)
-                    if news is None or self.games.get(game_id) is not game_log:
-                        continue  # gone, or no stream watches it any more
-                    game_log.add(news)
-                    if len(news.rows) == READ_LIMIT:
-                        self.news.add(game_id)  # more to read
+                self._found(wanted, found)
         finally:
             self.reader = None
+
+    def _send_read(self) -> None:
+        """On PostgreSQL: unless a read is in flight, send the news statement for every marked
+        game on the listening connection; its answer comes to ``_readable``, and the games marked
+        meanwhile make up the next read. Until the connection listens, the marks wait
+        (``wake_all`` marks every game once it does)."""
+        pgconn = self.pgconn
+        if self.reading is not None or pgconn is None or not self.news:
+            return
+        wanted = self._wanted()
+        if not wanted:
+            return
+        try:
+            send_news_read(pgconn, {g: w.last for g, w in wanted.items()})
+        except psycopg.Error:
+            # The connection failed: its socket says so to ``_receive``, which connects again,
+            # and everything watched is read then.
+            log.warning("stream read could not be sent", exc_info=True)
+            self.news.update(wanted)
+            return
+        self.reading = wanted
+        if pgconn.flush():  # the statement did not fit the socket's buffer: the rest when it can
+            self.loop.add_writer(pgconn.socket, self._flush, pgconn)
+
+    def _flush(self, pgconn: PGconn) -> None:
+        if not pgconn.flush():
+            self.loop.remove_writer(pgconn.socket)
+
+    def _take_results(self, pgconn: PGconn) -> bool:
+        """The news read's answer, as far as it came: once whole, handed to the streams, and the
+        next read sent. Whether it was whole."""
+        while self.reading is not None and not pgconn.is_busy():
+            result = pgconn.get_result()
+            if result is not None:
+                self.results.append(result)
+                continue
+            wanted, results = self.reading, self.results
+            self.reading, self.results = None, []
+            self._answered(wanted, results)
+            self._send_read()
+            return True
+        return False
+
+    def _answered(self, wanted: dict[str, GameLog], results: list[PGresult]) -> None:
+        transformer = self.transformer
+        if len(results) != 1 or results[0].status != pq.ExecStatus.TUPLES_OK or not transformer:
+            errors = [r.error_message.decode(errors="replace") for r in results]
+            log.warning("stream read failed: %s", "; ".join(errors))
+            self._failed(wanted)
+            return
+        (result,) = results
+        transformer.set_pgresult(result)
+        self._found(wanted, news_of(transformer.load_rows(0, result.ntuples, tuple)))
 
     def _start_ticking(self) -> None:
         if self.ticker is None:
@@ -483,16 +568,25 @@ class Hub:
         while True:
             try:
                 conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
-                async with conn:
+                try:
                     await conn.execute(f"LISTEN {CHANNEL}; LISTEN {PLAYER_CHANNEL}")
+                    for statement in news_setup():
+                        await conn.execute(statement)
                     failures = 0
+                    self.transformer = Transformer(conn)
+                    self.pgconn = conn.pgconn
                     self.listening.set()
                     self.wake_all()  # what committed before LISTEN took effect is read now
                     await self._receive(conn.pgconn)
+                finally:
+                    # Closed, not left with ``async with``: that would roll back first, which
+                    # a read still in flight makes fail.
+                    await conn.close()
             except asyncio.CancelledError:
+                self._lost()
                 raise
             except Exception:
-                self.listening.clear()
+                self._lost()
                 delay = LISTEN_RETRY_SECONDS[min(failures, len(LISTEN_RETRY_SECONDS) - 1)]
                 failures += 1
                 log.warning(
@@ -500,8 +594,17 @@ class Hub:
                 )
                 await asyncio.sleep(delay)
 
+    def _lost(self) -> None:
+        """The listening connection failed: no read is in flight any more, and what it was for
+        is read again once it listens again (``wake_all``)."""
+        self.listening.clear()
+        self.pgconn = None
+        self.transformer = None
+        self.reading, self.results = None, []
+
     async def _receive(self, pgconn: PGconn) -> None:
-        """Take the notices off the listening connection as its socket has bytes, until it fails.
+        """Take the notices and the news reads' answers off the listening connection as its
+        socket has bytes, until it fails.
 
         A reader callback on the socket rather than psycopg's ``notifies()``: that generator
         registers and drops a reader, and makes a future, for every notice (two per action), a
@@ -511,8 +614,13 @@ class Hub:
         def readable() -> None:
             try:
                 pgconn.consume_input()
-                while (notice := pgconn.notifies()) is not None:
-                    self._notice(notice.relname.decode(), notice.extra.decode())
+                while True:
+                    while (notice := pgconn.notifies()) is not None:
+                        self._notice(notice.relname.decode(), notice.extra.decode())
+                    # Taking a read's answer parses what came after it, notices too, which the
+                    # socket will not announce again: until nothing is left, look at both.
+                    if not self._take_results(pgconn):
+                        break
             except Exception as error:  # the connection failed: _listen connects again
                 if not lost.done():
                     lost.set_exception(error)
@@ -524,6 +632,8 @@ class Hub:
             await lost
         finally:
             self.loop.remove_reader(socket)
+            with contextlib.suppress(Exception):
+                self.loop.remove_writer(socket)
 
     def _notice(self, channel: str, payload: str) -> None:
         key, _, seq = payload.partition(":")
@@ -535,10 +645,12 @@ class Hub:
 
 
 def _listen_params() -> dict[str, Any]:
-    """psycopg's connection parameters as Django's own connections use them."""
+    """psycopg's connection parameters as Django's own connections use them, named so that
+    ``pg_stat_activity`` tells the listening connections apart."""
     params = connections[DEFAULT_DB_ALIAS].get_connection_params()
     for django_only in ("cursor_factory", "context", "prepare_threshold"):
         params.pop(django_only, None)
+    params["application_name"] = LISTENER_NAME
     return params
 
 

@@ -384,9 +384,10 @@ UNO_VAPID_PRIVATE_KEY = os.environ.get("UNO_VAPID_PRIVATE_KEY", "").strip()
 UNO_VAPID_SUBJECT = os.environ.get("UNO_VAPID_SUBJECT", "").strip() or "mailto:admin@localhost"
 
 # Live streams (Server-Sent Events). A comment goes out on an idle stream every
-# UNO_STREAM_KEEPALIVE seconds (15, the contract's most; proxies drop silent connections); stream
-# reads use UNO_STREAM_DB_THREADS threads per process, each with its own database connection. A
-# stream ticket is good for 60 s (the contract's).
+# UNO_STREAM_KEEPALIVE seconds (15, the contract's most; proxies drop silent connections); a
+# stream's backlog and the player streams' notifications are read in UNO_STREAM_DB_THREADS threads
+# per process, each with its own database connection (new events are read on the listening
+# connection, streams.hub). A stream ticket is good for 60 s (the contract's).
 UNO_STREAM_KEEPALIVE = float(os.environ.get("UNO_STREAM_KEEPALIVE") or 15)
 UNO_STREAM_DB_THREADS = env_int("UNO_STREAM_DB_THREADS", 4)
 UNO_STREAM_TICKET_SECONDS = 60

@@ -11,6 +11,7 @@ from django.db import connection, transaction
 
 from games import engine
 from games.unit_of_work import game_write
+from streams import hub
 from tests.support.streams import (
     END,
     GAMES,
@@ -110,7 +111,8 @@ def _end_listening_sessions() -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND query LIKE 'LISTEN %%'"
+            " WHERE datname = current_database() AND application_name = %s",
+            [hub.LISTENER_NAME],
         )
         (ended,) = cursor.fetchone() or (0,)
     return int(ended)
