@@ -421,6 +421,7 @@ async def alternate(
     tokens: tuple[list[str], list[str]],
     number: int,
     totals: dict[str, list[Any]],
+    server_pid: int,
 ) -> tuple[int, int]:
     """Short slices of actions flat out with no stream open and with the streams open on the
     played games, in turn (the streams opened before and closed after each watched slice): both
@@ -429,18 +430,22 @@ async def alternate(
     every stream. The errors and reconnections seen."""
     errors = reconnections = 0
     tally: dict[str, list[Any]] = {"without": [0, 0.0], "with": [0, 0.0]}
+    used: dict[str, dict[str, float]] = {"without": {}, "with": {}}  # CPU seconds, by part
     played = list(games.values())
     for part in range(args.slices):
         for kind in ("without", "with"):
             seed = 1000 * number + 10 * part + (kind == "with")
             if kind == "without":
+                cpu = Cpu.read(server_pid)
                 actions, seconds = await drive(
                     owned, https, args.slice_seconds, None, seed=seed, workers=args.workers
                 )
+                after = Cpu.read(server_pid)
             else:
                 watchers = Watchers()
                 tasks = await open_streams(played, *tokens, args.streams, watchers)
                 await asyncio.sleep(1)  # the server settles (buffers, the listener)
+                cpu = Cpu.read(server_pid)
                 actions, seconds = await drive(
                     owned, https, args.slice_seconds, None, seed=seed, workers=args.workers
                 )
@@ -449,6 +454,7 @@ async def alternate(
                 settling = time.perf_counter()
                 await settle(actions, games, watchers)
                 seconds += time.perf_counter() - settling
+                after = Cpu.read(server_pid)
                 errors += delivery(actions, games, watchers)[1] + watchers.errors
                 reconnections += watchers.reconnections
                 await close_streams(tasks, played)
@@ -457,11 +463,19 @@ async def alternate(
             for counts in (tally[kind], totals[kind]):
                 counts[0] += len(actions.actions)
                 counts[1] += seconds
+            for name, total in after.parts.items():
+                used[kind][name] = used[kind].get(name, 0.0) + total - cpu.parts[name]
     (done, spent), (watched, busy) = tally["without"], tally["with"]
     print(
         f"round {number}: alternating, no stream {done / spent:8.1f}/s, streams watching "
         f"{watched / busy:8.1f}/s ({watched / busy / (done / spent) - 1:+.0%})"
     )
+    for kind, title in (("without", "no stream"), ("with", "watching")):
+        parts = ", ".join(
+            f"{part} {seconds / max(tally[kind][0], 1) * 1000:.2f}"
+            for part, seconds in used[kind].items()
+        )
+        print(f"{'':<34} CPU ms per action, {title}: {parts}")
     return errors, reconnections
 
 
@@ -627,7 +641,7 @@ async def run(args: argparse.Namespace, tokens: list[str], server_pid: int) -> N
         await asyncio.sleep(1)
         if args.slices:
             seen = await alternate(
-                args, owned, https, games, (players, spectators), number, alternating
+                args, owned, https, games, (players, spectators), number, alternating, server_pid
             )
             errors += seen[0]
             reconnections += seen[1]
