@@ -41,8 +41,9 @@ class Counted(streams.Watchers):
     def arrived(self, game: str, seq: int) -> None:
         super().arrived(game, seq)
         wanted = self.wanted
-        done = wanted is not None and (game, seq) == wanted[:2]
-        if done and self.arrivals[(game, seq)][0] >= wanted[2]:  # type: ignore[index]
+        if wanted is None or (game, seq) != wanted[:2]:
+            return
+        if self.arrivals[(game, seq)][0] >= wanted[2]:
             self.reached.set()
 
 
@@ -72,9 +73,8 @@ async def one_count(
         await streams.close_streams(tasks, [game, other])
     if watchers.errors:
         raise RuntimeError(f"{watchers.errors} gaps or repeats")
-    return tuple(  # type: ignore[return-value]
-        (after[part] - before[part]) / actions * 1000 for part in ("web", "postgres")
-    )
+    web, postgres = ((after[part] - before[part]) / actions * 1000 for part in ("web", "postgres"))
+    return web, postgres
 
 
 async def play_one(

@@ -144,8 +144,7 @@ async def read_ways(dsn: str, games: list[tuple[str, int]]) -> None:
             if result is None:
                 answered.pop().set_result(None)
                 return
-            transformer.set_pgresult(result)
-            hub.news_of(transformer.load_rows(0, result.ntuples, tuple))
+            hub.news_of(transformer, result)
 
     async def loop_read(wanted: dict[str, int]) -> Any:
         answered.append(loop.create_future())

@@ -65,7 +65,7 @@ SUMMARY = ("status", "version", "turn_deadline", "roster")
 
 
 class Row(NamedTuple):
-    """An event read by ``read_logs`` (no model instance: it only gets rendered)."""
+    """An event read by the news statement (no model instance: it only gets rendered)."""
 
     seq: int
     type: str
@@ -99,7 +99,8 @@ class Summary:
 
 @dataclass(frozen=True)
 class News:
-    """What ``read_logs`` found of one game: its events after the seq asked, and its summary."""
+    """What a read of the news found of one game: its events after the seq asked, and its
+    summary."""
 
     rows: list[Logged]
     summary: Summary
@@ -187,10 +188,12 @@ def send_news_read(pgconn: PGconn, wanted: dict[str, int]) -> None:
     pgconn.send_query_prepared(NEWS_STATEMENT.encode(), values, result_format=BINARY)
 
 
-def news_of(rows: Iterable[Sequence[Any]]) -> dict[str, News]:
-    """What the news statement found, by game: its events after the seq asked (up to
-    ``READ_LIMIT``) and its summary as it stood then (one snapshot for all); a game that no
-    longer exists is left out."""
+def news_of(transformer: Loading, result: PGresult) -> dict[str, News]:
+    """What the news statement found (its answer, loaded by ``transformer``), by game: its events
+    after the seq asked (up to ``READ_LIMIT``) and its summary as it stood then (one snapshot for
+    all); a game that no longer exists is left out."""
+    transformer.set_pgresult(result)
+    rows = transformer.load_rows(0, result.ntuples, tuple)
     found: dict[str, list[Logged]] = {}
     summaries: dict[str, Summary] = {}
     for game_id, status, version, roster, seq, kind, seat, data, created_at, digest in rows:
@@ -443,9 +446,9 @@ class Hub:
 
     def _send_read(self) -> None:
         """On PostgreSQL: unless a read is in flight, send the news statement for every marked
-        game on the listening connection; its answer comes to ``_readable``, and the games marked
-        meanwhile make up the next read. Until the connection listens, the marks wait
-        (``wake_all`` marks every game once it does)."""
+        game on the listening connection; its answer comes to ``_receive``'s callback, and the
+        games marked meanwhile make up the next read. Until the connection listens, the marks
+        wait (``wake_all`` marks every game once it does)."""
         pgconn = self.pgconn
         if self.reading is not None or pgconn is None or not self.news:
             return
@@ -490,9 +493,7 @@ class Hub:
             log.warning("stream read failed: %s", "; ".join(errors))
             self._failed(wanted)
             return
-        (result,) = results
-        transformer.set_pgresult(result)
-        self._found(wanted, news_of(transformer.load_rows(0, result.ntuples, tuple)))
+        self._found(wanted, news_of(transformer, results[0]))
 
     def _start_ticking(self) -> None:
         if self.ticker is None:

@@ -2,9 +2,10 @@
 
 Django's psycopg cursors bind values on the client (they quote them into the SQL text) and never
 prepare, so PostgreSQL parses, analyses and plans every statement anew: under the service
-benchmark's game actions that was about 40% of its CPU. The few statements every action or every
-stream read runs (the game's lock, the write of its events, the hub's read of the news) go through
-``run`` instead; the rest of the service keeps the ORM. docs/performance.md has the measurements.
+benchmark's game actions that was about 40% of its CPU. The few statements every action runs
+(the game's lock, the write of its events) go through ``run`` instead; the rest of the service
+keeps the ORM (the hub's read of the news is prepared on its own listening connection,
+``streams.hub``). docs/performance.md has the measurements.
 
 What these statements send still shows in Django's query log (``connection.queries``, the tests'
 query counts), one entry per round trip, and their errors are Django's (``OperationalError`` when

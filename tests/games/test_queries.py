@@ -160,8 +160,7 @@ def test_the_streams_read_of_the_news_is_prepared_and_planned_once(players: list
         for after in range(3):
             hub.send_news_read(listening.pgconn, {table.id: after})
             (result,) = answer_of(listening.pgconn)
-            transformer.set_pgresult(result)
-            news = hub.news_of(transformer.load_rows(0, result.ntuples, tuple))
+            news = hub.news_of(transformer, result)
             assert [row.seq for row in news[table.id].rows] == list(
                 range(after + 1, table_version(table) + 1)
             )
