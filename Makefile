@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # Tests and production run on PostgreSQL; `make run` without DATABASE_URL uses SQLite.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 # Type-checked packages (bench/ is checked once it exists).
-MYPY_PATHS := $(wildcard unoservice games players streams notifications bench)
+MYPY_PATHS := $(wildcard unoservice games players streams notifications service bench)
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test check-clients web-tools web-types check-web-types check-web lint format \
@@ -23,7 +23,7 @@ help:
 	@echo "make web-types  regenerate the web client's types (web/types/schema.d.ts) from the schema"
 	@echo "make check-web-types  the checked-in types match the schema; tsc --checkJs --strict over web/"
 	@echo "make check-web  check-web-types, then the web client in Debian's Chromium (Playwright)"
-	@echo "make lint     ruff check, ruff format --check, mypy"
+	@echo "make lint     ruff check, ruff format --check, mypy, lint-imports (the layers)"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make bench    run the engine benchmark, beside RLCard's UnoGame (installs the bench extra)"
 	@echo "make bench-bots  the bots' win rates and think times (BENCH_ARGS='--rounds 200 ...')"
@@ -98,6 +98,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(MYPY_PATHS)
+	$(BIN)/lint-imports
 
 format: install
 	$(BIN)/ruff format .

@@ -38,10 +38,11 @@ def main() -> None:
     from django.contrib.auth.models import User
     from django.db import transaction
 
-    from games import lobby, play, selectors
+    from games import selectors
     from games.engine.bots import choose
     from games.eventstore import load_state
     from games.models import Checkpoint
+    from service import lobby, play
 
     host, guest = (User.objects.create_user(f"replayer{i}") for i in range(2))
     spec = lobby.NewGame(max_players=2, seed=20_261_201)

@@ -285,7 +285,7 @@ def count_queries() -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import lobby, play
+    from service import lobby, play
 
     a, b = User.objects.get(username="bench0"), User.objects.get(username="bench1")
     game = lobby.game_create(player=a, spec=lobby.NewGame(max_players=2, seed=5))

@@ -8,12 +8,10 @@ multiple of ``limits.CHECKPOINT_EVERY``; a replay starts from the last checkpoin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from games import engine
+from games import engine, eventstore
 from games.engine.limits import CHECKPOINT_EVERY
 from games.engine.snapshot import state_from_data, state_to_data
-from games.models import Checkpoint, Event, Game
+from games.models import Checkpoint, Game
 
 
 def crosses(before: int, after: int) -> bool:
@@ -38,12 +36,8 @@ def nearest(game: Game, at: int) -> Checkpoint | None:
 def state_at(game: Game, at: int) -> engine.GameState:
     """The engine state right after event ``at`` (1 ≤ at ≤ game.version)."""
     start = nearest(game, at)
-    rows = Event.objects.filter(game=game, seq__lte=at).order_by("seq")
-    if start is not None:
-        rows = rows.filter(seq__gt=start.seq)
-    log: Iterator[engine.Event] = (
-        {"type": r.type, "seat": r.seat, "data": r.data} for r in rows.iterator()
-    )
+    rows = eventstore.select_events(game.pk, start.seq if start is not None else 0, until=at)
+    log = eventstore.as_log(rows.iterator())
     return engine.replay(log, state_from_data(start.state) if start is not None else None)
 
 

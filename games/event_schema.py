@@ -43,6 +43,7 @@ from games.engine.shapes import (
 )
 from games.fairness import commitment
 from games.models import GameStatus
+from unoservice.schema import rewrite_refs
 
 Schema = dict[str, Any]
 _PREFIX: Final = "#/components/schemas/"
@@ -263,3 +264,40 @@ GAME_EXAMPLE_VALUE: Final = _example()
 GAME_EXAMPLE = OpenApiExample(
     "An active game seen by seat 0", response_only=True, value=GAME_EXAMPLE_VALUE
 )
+
+
+# --- the schema's components derived from the shapes (a drf-spectacular hook) ----------------
+
+
+def add_shape_components(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular hook: the components derived from ``games.engine.shapes``, the action
+    components shared by requests and views, and the forms generators need.
+
+    - The action union and its members are one set of components, ``Action`` and
+      ``PlayAction``...: drf-spectacular names the request copies ``...Request``, while a view's
+      ``you.legal_actions`` refers to ``Action`` (a listed action is sent back as it is).
+    - A request body of the actions endpoint is required; ``game_id`` is a UUID.
+    """
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    prefix = "#/components/schemas/"
+    union = schemas.get("ActionRequest", {})
+    members = [item["$ref"].removeprefix(prefix) for item in union.get("oneOf", [])]
+    renames = {
+        prefix + name: prefix + name.removesuffix("Request") for name in ["ActionRequest", *members]
+    }
+    for old, new in renames.items():
+        schemas[new.removeprefix(prefix)] = schemas.pop(old.removeprefix(prefix))
+    schemas.update(COMPONENTS)
+    result = rewrite_refs(result, renames)
+    action = {"$ref": prefix + "Action"}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "path" and parameter.get("name") == "game_id":
+                    parameter["schema"] = {"type": "string", "format": "uuid"}
+            body = operation.get("requestBody")
+            if body and body.get("content", {}).get("application/json", {}).get("schema") == action:
+                body["required"] = True
+    return result

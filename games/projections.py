@@ -9,29 +9,20 @@ with the state before an action, ``rebuild_game`` with the rows as stored; both 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import transaction
 
 from games import checkpoints, engine, eventstore
 from games.engine.snapshot import state_to_data
-from games.models import Event, Game, GameStatus, Hand, Seat
-
-Standing = tuple[str, int]  # (status, score)
+from games.eventstore import Changes, Standing
+from games.models import Game, GameStatus, Hand, Seat
 
 
 @dataclass(frozen=True)
 class Projection:
     standings: tuple[Standing, ...]
     hands: tuple[tuple[str, ...], ...]
-
-
-@dataclass(frozen=True)
-class Changes:
-    """The rows to rewrite, by seat."""
-
-    standings: dict[int, Standing] = field(default_factory=dict)
-    hands: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 
 def projection_of(state: engine.GameState) -> Projection:
@@ -99,12 +90,12 @@ def rebuild_game(game: Game) -> bool:
     """Rewrite ``game``'s projections from its log; True if anything differed."""
     with transaction.atomic():
         game = eventstore.lock_game(game.pk)
-        rows = list(Event.objects.filter(game=game).order_by("seq"))
+        rows = list(eventstore.select_events(game.pk))
         if not rows:
             return False
         if [r.seq for r in rows] != list(range(1, len(rows) + 1)):
             raise ValueError(f"the log of game {game.pk} has gaps")
-        log: list[engine.Event] = [{"type": r.type, "seat": r.seat, "data": r.data} for r in rows]
+        log = list(eventstore.as_log(rows))
         state = engine.replay(log)
         checkpoints.rebuild(game, log)
         before = _summary(game)

@@ -17,9 +17,9 @@ from django.utils import timezone
 from games import checkpoints, engine, timekeeping
 from games.engine import shapes
 from games.engine.snapshot import state_from_data
-from games.eventstore import parse_game_id
+from games.eventstore import parse_game_id, select_events
 from games.fairness import commitment
-from games.models import Event, Game, GameStatus, Seat
+from games.models import Game, GameStatus, Seat
 from unoservice.errors import DomainError
 
 Player = User
@@ -288,7 +288,7 @@ def game_export(game: Game) -> dict[str, Any]:
             if extra in entry:
                 seat[extra] = entry[extra]
         seats.append(seat)
-    rows = Event.objects.filter(game=game).order_by("seq")
+    rows = select_events(game.pk)
     return {
         "id": str(game.id),
         "settings": settings_of(game),
@@ -313,7 +313,7 @@ def game_events(game: Game, player: Player, *, after: int, limit: int) -> list[d
     """The log after seq ``after``, at most ``limit`` events, as ``player`` may see it."""
     seat = seat_of(game, player)
     revealed = game.status == GameStatus.FINISHED
-    rows = Event.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit]
+    rows = select_events(game.pk, after, limit)
     return [_event_body(row, seat, revealed) for row in rows]
 
 

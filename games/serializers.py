@@ -13,60 +13,19 @@ from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
-from rest_framework.settings import api_settings
 
 from games.engine import CARD_CODES, COLORS, DECK, HOUSE_RULES, limits
 from games.engine.options import PRESETS
 from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
 from games.models import GameStatus, SeatStatus
+from unoservice.api import StrictBooleanField, StrictCharField, StrictIntegerField, StrictSerializer
 
 # Choice sets shared by several fields: unoservice.settings names each one once for the schema.
 CARD_CHOICES = sorted(CARD_CODES)
 GAME_STATUSES = list(GameStatus.values)
 SEAT_STATUSES = list(SeatStatus.values)
 MAX_INT = limits.MAX_INT
-
-
-class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know, so a typo is an error rather than silently ignored."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        # Checked here rather than in validate(): a nested serializer (``rules``) has no
-        # ``initial_data``, and its unknown keys must be refused too.
-        if isinstance(data, Mapping):
-            unknown = sorted(str(key) for key in set(data) - set(self.fields))
-            if unknown:
-                message = f"Unknown field(s): {', '.join(unknown)}."
-                raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]})
-        return super().to_internal_value(data)
-
-
-class StrictCharField(serializers.CharField):
-    """A CharField that takes only JSON strings: DRF's own also turns numbers into text."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictIntegerField(serializers.IntegerField):
-    """A JSON number only: DRF's own also takes ``"4"`` (a string) and ``true``."""
-
-    def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, int | float):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictBooleanField(serializers.BooleanField):
-    """``true`` or ``false`` only: DRF's own also takes ``"yes"``, ``"1"`` and ``1``."""
-
-    def to_internal_value(self, data: Any) -> bool:
-        if not isinstance(data, bool):
-            self.fail("invalid")
-        return data
 
 
 # --- creating a game ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ vacations alike. Times come from here into the engine (``left``), never from a c
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 
 from games.engine.limits import PAUSED_FROM
-from players.models import Vacation
 
 if TYPE_CHECKING:
     from games import engine
@@ -64,22 +63,6 @@ def pauses(game: Game) -> bool:
 
 
 Away = dict[str, list[list[str]]]  # ``Game.away``: player id -> [[start, end], ...] in ISO
-
-
-def away_of(player_ids: Iterable[int], since: datetime) -> Away:
-    """The vacations of ``player_ids`` that end after ``since``, as ``Game.away`` keeps them.
-
-    A game keeps them beside its row (read once when it starts, set again when one of its
-    players starts or ends a vacation) so that a move reads no other table."""
-    found: Away = {}
-    rows = (
-        Vacation.objects.filter(player_id__in=list(player_ids), ends_at__gt=since)
-        .order_by("starts_at")
-        .values_list("player_id", "starts_at", "ends_at")
-    )
-    for player_id, begin, end in rows:
-        found.setdefault(str(player_id), []).append([begin.isoformat(), end.isoformat()])
-    return found
 
 
 def pauses_in(away: Away) -> dict[int, list[Pause]]:
@@ -135,9 +118,11 @@ def turn_of(
 
 
 def on_vacation(game: Game, now: datetime) -> dict[int, datetime]:
-    """The seats of ``game`` whose player is on vacation at ``now``: seat -> its end."""
+    """The seats of ``game`` whose player is on vacation at ``now``: seat -> its end, from the
+    vacations the game keeps (``Game.away``; the application layer reads them into a game that
+    has none yet, ``service.away``)."""
     seats = {entry["id"]: number for number, entry in enumerate(game.roster)}
-    away = game.away if game.away is not None else away_of(seats, now)
+    away = game.away or {}
     return {
         seats[player_id]: end
         for player_id, spans in pauses_in(away).items()

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,8 +16,6 @@ from notifications.serializers import (
     DeliveryPageSerializer,
     MarkedSerializer,
     MarkReadSerializer,
-    NotificationListQuerySerializer,
-    NotificationPageSerializer,
     PageQuerySerializer,
     PushKeySerializer,
     PushSubscriptionCreateSerializer,
@@ -27,7 +24,7 @@ from notifications.serializers import (
     WebhookCreateSerializer,
     WebhookListSerializer,
 )
-from unoservice.errors import DomainError
+from unoservice import api
 from unoservice.pages import page_response
 from unoservice.schema import errors_for
 
@@ -36,22 +33,7 @@ WEBHOOKS = ["webhooks"]
 PUSH = ["push"]
 
 
-def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise DomainError("invalid", "The body must be a JSON object.")
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-def _player(request: Request) -> User:
-    user = request.user
-    if not isinstance(user, User):  # pragma: no cover - IsAuthenticated runs first
-        raise DomainError("not_authenticated", "Sign in with a token.")
-    return user
-
-
-def _page(request: Request, view: APIView, rows: Any, show: Callable[[Any], Any]) -> Response:
+def page(request: Request, view: APIView, rows: Any, show: Callable[[Any], Any]) -> Response:
     return page_response(
         request, view, rows, lambda _, row: show(row), size=limits.PAGE, default=limits.PAGE_DEFAULT
     )
@@ -78,24 +60,6 @@ NOTIFICATION_EXAMPLE = OpenApiExample(
 )
 
 
-class NotificationListApi(APIView):
-    @extend_schema(
-        operation_id="notifications_list",
-        summary="The caller's notifications, newest first",
-        tags=NOTIFICATIONS,
-        parameters=[NotificationListQuerySerializer],
-        responses={
-            200: NotificationPageSerializer,
-            **errors_for("invalid", "not_authenticated", "not_found"),
-        },
-        examples=[NOTIFICATION_EXAMPLE],
-    )
-    def get(self, request: Request) -> Response:
-        query = _validated(NotificationListQuerySerializer, request.query_params.dict())
-        notifications = selectors.inbox(_player(request), unread=query["unread"])
-        return _page(request, self, notifications, selectors.notification_view)
-
-
 class NotificationReadApi(APIView):
     @extend_schema(
         operation_id="notifications_read",
@@ -109,8 +73,8 @@ class NotificationReadApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _validated(MarkReadSerializer, request.data)
-        marked = services.mark_read(player=_player(request), ids=data.get("ids"))
+        data = api.validated(MarkReadSerializer, request.data)
+        marked = services.mark_read(player=api.caller(request), ids=data.get("ids"))
         return Response({"marked": marked})
 
 
@@ -122,7 +86,7 @@ class WebhookListApi(APIView):
         responses={200: WebhookListSerializer, **errors_for("not_authenticated")},
     )
     def get(self, request: Request) -> Response:
-        return Response({"results": selectors.webhooks(_player(request))})
+        return Response({"results": selectors.webhooks(api.caller(request))})
 
     @extend_schema(
         operation_id="webhooks_create",
@@ -142,9 +106,9 @@ class WebhookListApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _validated(WebhookCreateSerializer, request.data)
+        data = api.validated(WebhookCreateSerializer, request.data)
         webhook = services.webhook_create(
-            player=_player(request), url=data["url"], kinds=data.get("kinds")
+            player=api.caller(request), url=data["url"], kinds=data.get("kinds")
         )
         body = {**selectors.webhook_view(webhook), "secret": webhook.secret}
         return Response(WebhookCreatedSerializer(body).data, status=status.HTTP_201_CREATED)
@@ -158,7 +122,7 @@ class WebhookDetailApi(APIView):
         responses={204: None, **errors_for("not_authenticated", "not_found")},
     )
     def delete(self, request: Request, webhook_id: int) -> Response:
-        services.webhook_delete(player=_player(request), webhook_id=webhook_id)
+        services.webhook_delete(player=api.caller(request), webhook_id=webhook_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -174,9 +138,9 @@ class WebhookDeliveriesApi(APIView):
         },
     )
     def get(self, request: Request, webhook_id: int) -> Response:
-        _validated(PageQuerySerializer, request.query_params.dict())
-        webhook = selectors.webhook_of(_player(request), webhook_id)
-        return _page(request, self, selectors.deliveries(webhook), selectors.delivery_view)
+        api.validated(PageQuerySerializer, request.query_params.dict())
+        webhook = selectors.webhook_of(api.caller(request), webhook_id)
+        return page(request, self, selectors.deliveries(webhook), selectors.delivery_view)
 
 
 class PushKeyApi(APIView):
@@ -211,9 +175,9 @@ class PushSubscriptionListApi(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        data = _validated(PushSubscriptionCreateSerializer, request.data)
+        data = api.validated(PushSubscriptionCreateSerializer, request.data)
         subscription = services.subscription_create(
-            player=_player(request),
+            player=api.caller(request),
             endpoint=data["endpoint"],
             p256dh=data["keys"]["p256dh"],
             auth=data["keys"]["auth"],
@@ -229,5 +193,5 @@ class PushSubscriptionDetailApi(APIView):
         responses={204: None, **errors_for("not_authenticated", "not_found")},
     )
     def delete(self, request: Request, subscription_id: int) -> Response:
-        services.subscription_delete(player=_player(request), subscription_id=subscription_id)
+        services.subscription_delete(player=api.caller(request), subscription_id=subscription_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

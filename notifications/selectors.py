@@ -7,7 +7,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from notifications import reminders
 from notifications.delivery import notification_json
 from notifications.models import Notification, Webhook, WebhookDelivery
 from unoservice.errors import DomainError
@@ -16,9 +15,8 @@ Player = User
 
 
 def inbox(player: Player, *, unread: bool = False) -> QuerySet[Notification]:
-    """The caller's notifications, newest first. Reminders the caller is due are written first
-    (the lazy path: right even with no worker)."""
-    reminders.remind_player(player.pk)
+    """The caller's notifications, newest first (the inbox's view first writes the reminders the
+    caller is due: ``service.reminders.remind_player``)."""
     notifications = Notification.objects.filter(player=player)
     if unread:
         notifications = notifications.filter(read=False)

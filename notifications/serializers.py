@@ -8,10 +8,9 @@ from typing import Any
 from rest_framework import serializers
 
 from games.engine.limits import MAX_INT
-from games.serializers import StrictBooleanField, StrictIntegerField, StrictSerializer
 from notifications import limits
 from notifications.models import DeliveryStatus, Kind
-from players.serializers import StrictCharField
+from unoservice.api import StrictBooleanField, StrictCharField, StrictIntegerField, StrictSerializer
 
 KIND_CHOICES = Kind.choices
 

@@ -5,7 +5,6 @@ from django.urls import URLPattern, URLResolver, path
 from notifications import apis
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("notifications/", apis.NotificationListApi.as_view(), name="notifications"),
     path("notifications/read/", apis.NotificationReadApi.as_view(), name="notifications-read"),
     path("webhooks/", apis.WebhookListApi.as_view(), name="webhooks"),
     path("webhooks/<int:webhook_id>/", apis.WebhookDetailApi.as_view(), name="webhook"),

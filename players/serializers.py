@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
+from rest_framework.authtoken.models import Token
 
 from games.engine import limits
+from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
 from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
-from games.serializers import StrictCharField, StrictSerializer
 from players.selectors import PlayerStats
+from unoservice.api import StrictCharField, StrictIntegerField, StrictSerializer
 
 USERNAME_MAX_LENGTH = 150
 PASSWORD_MAX_LENGTH = 4096
@@ -82,3 +85,74 @@ class LeaderboardQuery(StrictSerializer):
         min_value=limits.LEADERBOARD_PAGE.low,
         max_value=limits.LEADERBOARD_PAGE.high,
     )
+
+
+@extend_schema_serializer(component_name="Vacation")
+class VacationSerializer(serializers.Serializer[dict[str, Any]]):
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(help_text="When the caller's clocks run again.")
+    days_left = serializers.FloatField(
+        help_text=f"Vacation days left in this calendar year (UTC), of {VACATION_DAYS_PER_YEAR}."
+    )
+
+
+@extend_schema_serializer(component_name="VacationStart")
+class VacationStartSerializer(StrictSerializer):
+    days = StrictIntegerField(
+        min_value=VACATION_DAYS.low,
+        max_value=VACATION_DAYS.high,
+        help_text=f"Days from now; a calendar year allows {VACATION_DAYS_PER_YEAR} in all.",
+    )
+
+
+class RatedFields(serializers.Serializer[dict[str, Any]]):
+    """The rating part of a profile (and of a leaderboard entry)."""
+
+    rating = RatingSerializer()
+    games_played = serializers.IntegerField(help_text="Rated games: finished games sat in.")
+    games_won = serializers.IntegerField(help_text="Rated games won.")
+
+
+@extend_schema_serializer(component_name="PublicProfile")
+class PublicProfileSerializer(RatedFields):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    date_joined = serializers.DateTimeField()
+    stats = PlayerStatsSerializer()
+    bot = serializers.ChoiceField(
+        choices=BOT_LEVELS, required=False, help_text="A bot's level (bots only)."
+    )
+
+
+@extend_schema_serializer(component_name="OwnProfile")
+class OwnProfileSerializer(RatedFields):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    date_joined = serializers.DateTimeField()
+    is_staff = serializers.BooleanField()
+    stats = PlayerStatsSerializer()
+
+
+@extend_schema_serializer(component_name="Credentials")
+class CredentialsSerializer(serializers.Serializer[dict[str, str]]):
+    username = username_field(validate=False)
+    password = password_field()
+
+
+@extend_schema_serializer(component_name="AuthToken")
+class AuthTokenSerializer(serializers.Serializer[Token]):
+    token = serializers.CharField(
+        source="key", help_text="Send it as `Authorization: Token <token>`."
+    )
+
+
+@extend_schema_serializer(component_name="Registration")
+class RegistrationSerializer(serializers.Serializer[dict[str, str]]):
+    username = username_field(validate=True)
+    password = password_field()
+
+
+@extend_schema_serializer(component_name="RegisteredPlayer")
+class RegisteredPlayerSerializer(serializers.Serializer[User]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()

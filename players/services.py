@@ -101,11 +101,9 @@ def vacation_current(player: User, now: datetime) -> Vacation | None:
 
 
 def vacation_start(*, player: User, days: int) -> Vacation:
-    """Start a vacation of ``days`` now: the player's clocks stand still until it ends in every
-    game that pauses (``games.timekeeping``). A calendar year allows
-    ``VACATION_DAYS_PER_YEAR`` days in all (a vacation over New Year counts in both years)."""
-    from games.clock import reclock_games_of  # games reads this app's models
-
+    """Record a vacation of ``days`` from now. A calendar year allows ``VACATION_DAYS_PER_YEAR``
+    days in all (a vacation over New Year counts in both years). The player's games read it
+    when the application layer re-clocks them (``service.vacations``), in the same transaction."""
     if not VACATION_DAYS.holds(days):
         raise DomainError("invalid", VACATION_DAYS.message())
     with transaction.atomic():
@@ -129,15 +127,12 @@ def vacation_start(*, player: User, days: int) -> Vacation:
                     f"{year[0].year}: {days} do not fit.",
                 )
         vacation = Vacation.objects.create(player=player, starts_at=now, ends_at=ends)
-        reclock_games_of(player.pk)
     return vacation
 
 
 def vacation_end(*, player: User) -> Vacation:
-    """End the current vacation now: the time it had not used is the player's again, and the
-    deadlines it moved come back to now plus the time that was left."""
-    from games.clock import reclock_games_of
-
+    """End the current vacation now: the time it had not used is the player's again (the
+    application layer then re-clocks their games, ``service.vacations``)."""
     with transaction.atomic():
         _lock_vacations_of(player)
         now = timezone.now()
@@ -146,7 +141,6 @@ def vacation_end(*, player: User) -> Vacation:
             raise DomainError("not_on_vacation", "You are not on vacation.")
         vacation.ends_at = now
         vacation.save(update_fields=["ends_at"])
-        reclock_games_of(player.pk)
     return vacation
 
 

@@ -7,7 +7,6 @@ from players.apis import (
     PlayerDetailApi,
     PlayerMeApi,
     PlayerRegisterApi,
-    PlayerVacationApi,
     TokenIssueApi,
     TokenRevokeApi,
 )
@@ -15,7 +14,6 @@ from players.apis import (
 urlpatterns: list[URLPattern | URLResolver] = [
     path("players/", PlayerRegisterApi.as_view(), name="players-register"),
     path("players/me/", PlayerMeApi.as_view(), name="players-me"),
-    path("players/me/vacation/", PlayerVacationApi.as_view(), name="players-vacation"),
     path("players/<int:player_id>/", PlayerDetailApi.as_view(), name="players-detail"),
     path("leaderboard/", LeaderboardApi.as_view(), name="leaderboard"),
     path("auth/token/", TokenIssueApi.as_view(), name="auth-token"),

@@ -36,6 +36,7 @@ from psycopg import pq
 from psycopg.adapt import Transformer
 
 from games.engine import shown_alike
+from games.eventstore import select_events
 from games.models import Event, Game, GameStatus
 from streams.frames import Logged, event_frame
 
@@ -131,7 +132,7 @@ def read_log(game_id: str, after: int, limit: int = READ_LIMIT) -> Page:
     """The game's events after ``after`` with its row, in one query (one snapshot) when there are
     any; the row alone otherwise. A stream's own backlog, and the WSGI server's answer."""
     try:
-        new = Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
+        new = select_events(game_id, after)
         fields = (
             "seq",
             "type",

@@ -11,17 +11,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import User
 
 from games import selectors
 from games.models import GameStatus
-from notifications.models import Notification
-from notifications.selectors import notification_view
 from streams import hub
-from streams.frames import event_frame, frame
+from streams.frames import event_frame
 
 log = logging.getLogger(__name__)
 
@@ -92,32 +91,28 @@ async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[b
         processes.unwatch(game_log, watcher)
 
 
-# --- the player stream: the caller's notifications ---------------------------------------------
+# --- the player stream: a feed of the caller's own (their notifications) -------------------------
 
 
-def read_notifications(player_id: int, after: int) -> list[Notification]:
-    rows = Notification.objects.filter(player_id=player_id, id__gt=after).order_by("id")
-    return list(rows[: hub.READ_LIMIT])
+@dataclass(frozen=True)
+class Feed:
+    """What a player stream serves, given by the caller (the application layer): ``read`` the
+    frames after an id and the last id among them (None: nothing new), ``latest`` the newest id
+    now. The stream only waits for the hub's wake-ups and the keep-alives."""
+
+    read: Callable[[int, int], tuple[bytes, int] | None]
+    latest: Callable[[int], int]
 
 
-def latest_notification(player_id: int) -> int:
-    latest = Notification.objects.filter(player_id=player_id).order_by("-id").first()
-    return 0 if latest is None else latest.id
-
-
-def notification_frames(rows: list[Notification]) -> bytes:
-    return b"".join(frame(row.id, row.kind, notification_view(row)) for row in rows)
-
-
-async def player_stream(player_id: int, after: int | None) -> AsyncIterator[bytes]:
-    """``player_id``'s notifications after id ``after`` (None: new ones only), as they commit."""
+async def player_stream(player_id: int, after: int | None, feed: Feed) -> AsyncIterator[bytes]:
+    """``player_id``'s feed after id ``after`` (None: new rows only), as it commits."""
     processes = hub.current()
     wake = processes.watch_player(player_id)  # before the first read: no notice is missed
     keep_alive = settings.UNO_STREAM_KEEPALIVE
     try:
-        # Where "new" starts is fixed before the client sees the stream open: a notification
-        # that commits once it has would otherwise fall behind the cursor and never be sent.
-        cursor = after if after is not None else await processes.run(latest_notification, player_id)
+        # Where "new" starts is fixed before the client sees the stream open: a row that
+        # commits once it has would otherwise fall behind the cursor and never be sent.
+        cursor = after if after is not None else await processes.run(feed.latest, player_id)
         yield OPENING
         look = True
         while True:
@@ -126,10 +121,10 @@ async def player_stream(player_id: int, after: int | None) -> AsyncIterator[byte
                 return
             if look:
                 wake.clear()
-                rows = await processes.run(read_notifications, player_id, cursor)
-                if rows:
-                    yield notification_frames(rows)
-                    cursor = rows[-1].id
+                found = await processes.run(feed.read, player_id, cursor)
+                if found is not None:
+                    frames, cursor = found
+                    yield frames
                     continue
             try:
                 async with asyncio.timeout(keep_alive):
@@ -144,11 +139,12 @@ async def player_stream(player_id: int, after: int | None) -> AsyncIterator[byte
         processes.unwatch_player(player_id, wake)
 
 
-def player_backlog(player_id: int, after: int | None) -> Iterator[bytes]:
-    """Under a WSGI server: the notifications missed since ``after``, then the end."""
+def player_backlog(player_id: int, after: int | None, feed: Feed) -> Iterator[bytes]:
+    """Under a WSGI server: the rows missed since ``after``, then the end."""
     yield OPENING
-    if after is not None:
-        yield notification_frames(read_notifications(player_id, after))
+    found = None if after is None else feed.read(player_id, after)
+    if found is not None:
+        yield found[0]
 
 
 def game_backlog(game_id: str, viewer: User, after: int) -> Iterator[bytes]:

@@ -9,6 +9,8 @@
   out of time; ``uno_game_forfeits_total{reason}``: seats forfeited (timeout or resign).
 - ``uno_refused_actions_total{code}``: actions refused, by error code;
   ``uno_api_errors_total{code}``: every error answer of the API.
+- ``uno_subscriber_failures_total{subscriber}``: reactions to a committed write that failed
+  (``service.facts``): the write stands, the other reactions ran.
 
 With ``PROMETHEUS_MULTIPROC_DIR`` set (gunicorn with several workers, the Celery worker's pool)
 each process writes its samples there and ``/metrics`` adds them up; the directory must exist and
@@ -22,11 +24,11 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
@@ -40,7 +42,6 @@ from prometheus_client import (
     multiprocess,
     start_http_server,
 )
-from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from unoservice.logging import request_id_var
@@ -71,6 +72,11 @@ GAME_TIMEOUTS = Counter("uno_game_timeouts", "Turns played by the server for a p
 GAME_FORFEITS = Counter("uno_game_forfeits", "Seats forfeited, by reason.", ["reason"])
 REFUSED_ACTIONS = Counter("uno_refused_actions", "Actions refused, by error code.", ["code"])
 API_ERRORS = Counter("uno_api_errors", "Error answers of the API, by error code.", ["code"])
+SUBSCRIBER_FAILURES = Counter(
+    "uno_subscriber_failures",
+    "Reactions to a committed write that failed (the write stands), by subscriber.",
+    ["subscriber"],
+)
 
 FORFEIT_REASONS = frozenset({"timeout", "resign"})
 
@@ -137,6 +143,10 @@ def record_events(*, game_id: object, version: int, events: Sequence[Mapping[str
     transaction.on_commit(count)
 
 
+def record_subscriber_failure(subscriber: str) -> None:
+    SUBSCRIBER_FAILURES.labels(subscriber=subscriber).inc()
+
+
 def record_error(code: str, *, action: bool) -> None:
     """The API answered with an error ``code`` (``action``: to an action)."""
     API_ERRORS.labels(code=code).inc()
@@ -144,39 +154,17 @@ def record_error(code: str, *, action: bool) -> None:
         REFUSED_ACTIONS.labels(code=code).inc()
 
 
-# --- games by status, from the database -----------------------------------------------------------
+# --- figures counted from the database at scrape time (``games.metrics`` registers its own) ---
+
+SCRAPED = CollectorRegistry(auto_describe=False)
+_scraped: set[type[Collector]] = set()
 
 
-class GamesByStatusCollector(Collector):
-    """``uno_games{status}``: one ``GROUP BY`` over the games table per scrape."""
-
-    def describe(self) -> Iterable[Any]:
-        return [self._family()]
-
-    def _family(self) -> GaugeMetricFamily:
-        return GaugeMetricFamily(
-            "uno_games", "Games by status (counted at scrape time).", labels=["status"]
-        )
-
-    def collect(self) -> Iterator[Any]:
-        from django.db.models import Count
-
-        from games.models import Game, GameStatus
-
-        try:
-            rows = Game.objects.order_by().values_list("status").annotate(n=Count("id"))
-            counts: dict[str, int] = {status: n for status, n in rows}
-        except DatabaseError:
-            log.warning("games by status: the database did not answer", exc_info=True)
-            return
-        family = self._family()
-        for status in GameStatus.values:
-            family.add_metric([status], counts.get(status, 0))
-        yield family
-
-
-GAMES_REGISTRY = CollectorRegistry(auto_describe=False)
-GAMES_REGISTRY.register(GamesByStatusCollector())
+def scrape(collector: Collector) -> None:
+    """Count ``collector`` at every scrape (one of each kind, however often an app is readied)."""
+    if type(collector) not in _scraped:
+        _scraped.add(type(collector))
+        SCRAPED.register(collector)
 
 
 def multiprocess_dir() -> str | None:
@@ -193,7 +181,7 @@ def process_registry() -> CollectorRegistry:
 
 
 def exposition() -> bytes:
-    return generate_latest(process_registry()) + generate_latest(GAMES_REGISTRY)
+    return generate_latest(process_registry()) + generate_latest(SCRAPED)
 
 
 @require_safe

@@ -121,50 +121,23 @@ TOKEN_SCHEME = {
 }
 
 
-def _rewrite_refs(node: Any, renames: dict[str, str]) -> Any:
+def rewrite_refs(node: Any, renames: dict[str, str]) -> Any:
     """``node`` with every reference in ``renames`` renamed: ``$ref`` values and the strings of a
     discriminator's mapping alike."""
     if isinstance(node, dict):
-        return {key: _rewrite_refs(value, renames) for key, value in node.items()}
+        return {key: rewrite_refs(value, renames) for key, value in node.items()}
     if isinstance(node, list):
-        return [_rewrite_refs(value, renames) for value in node]
+        return [rewrite_refs(value, renames) for value in node]
     if isinstance(node, str):
         return renames.get(node, node)
     return node
 
 
-def add_shape_components(
+def add_token_scheme(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
-    """drf-spectacular hook: the components derived from ``games.engine.shapes``, the action
-    components shared by requests and views, and the forms generators need.
-
-    - The action union and its members are one set of components, ``Action`` and
-      ``PlayAction``...: drf-spectacular names the request copies ``...Request``, while a view's
-      ``you.legal_actions`` refers to ``Action`` (a listed action is sent back as it is).
-    - A request body of the actions endpoint is required; ``game_id`` is a UUID.
-    """
-    from games.event_schema import COMPONENTS  # the games app is loaded by then
-
-    schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    prefix = "#/components/schemas/"
-    union = schemas.get("ActionRequest", {})
-    members = [item["$ref"].removeprefix(prefix) for item in union.get("oneOf", [])]
-    renames = {
-        prefix + name: prefix + name.removesuffix("Request") for name in ["ActionRequest", *members]
-    }
-    for old, new in renames.items():
-        schemas[new.removeprefix(prefix)] = schemas.pop(old.removeprefix(prefix))
-    schemas.update(COMPONENTS)
-    result = _rewrite_refs(result, renames)
-    action = {"$ref": prefix + "Action"}
-    for operations in result.get("paths", {}).values():
-        for operation in operations.values():
-            for parameter in operation.get("parameters", []):
-                if parameter.get("in") == "path" and parameter.get("name") == "game_id":
-                    parameter["schema"] = {"type": "string", "format": "uuid"}
-            body = operation.get("requestBody")
-            if body and body.get("content", {}).get("application/json", {}).get("schema") == action:
-                body["required"] = True
-    result["components"].setdefault("securitySchemes", {})["tokenAuth"] = TOKEN_SCHEME
+    """drf-spectacular hook: the token scheme every authenticated operation names."""
+    result.setdefault("components", {}).setdefault("securitySchemes", {})["tokenAuth"] = (
+        TOKEN_SCHEME
+    )
     return result

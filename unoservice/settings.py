@@ -121,6 +121,7 @@ INSTALLED_APPS = [
     "players",
     "streams",
     "notifications",
+    "service",
 ]
 
 MIDDLEWARE = [
@@ -296,7 +297,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "unoservice.schema.add_common_errors",
-        "unoservice.schema.add_shape_components",
+        "games.event_schema.add_shape_components",
+        "unoservice.schema.add_token_scheme",
     ],
     # Operations are tagged by resource (games, players, auth), not by the version prefix.
     "SCHEMA_PATH_PREFIX": r"/api/v1",

@@ -13,9 +13,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    path("api/v1/", include("games.urls")),
+    path("api/v1/", include("service.urls")),
     path("api/v1/", include("players.urls")),
-    path("api/v1/", include("streams.urls")),
     path("api/v1/", include("notifications.urls")),
     # Operations: no token, not part of the API schema.
     path("healthz", ops.healthz, name="healthz"),

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games.models import Event, Game
-from games.tasks import sweep_overdue_games, time_out_game
+from service.tasks import sweep_overdue_games, time_out_game
 from tests.support.players import client_for
 from tests.support.timeouts import pass_time, started_game
 

@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game
-from notifications import reminders
 from notifications.models import Kind, Notification
 from players.models import Vacation
+from service import reminders
 from tests.support.players import Player, client_with
 from tests.support.table import SEED, Table, ok, refused, start_table
 from tests.support.timeouts import pass_time

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from games import longpoll
+from service import longpoll
 from tests.support.concurrency import run_threads
 from tests.support.players import MakePlayer, Player
 from tests.support.table import Table, db_log, ok, refused, start_table

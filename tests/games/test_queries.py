@@ -12,9 +12,10 @@ from django.db import connection
 from django.db.models import Max
 from psycopg.adapt import Transformer
 
-from games import engine, play
+from games import engine
 from games.engine.bots import choose
 from games.models import Event
+from service import play
 from tests.support.players import Player
 from tests.support.table import Table, db_state, start_table
 

@@ -10,7 +10,7 @@ from django.db import connection
 
 from games import engine
 from games.engine.snapshot import state_from_data
-from games.lobby import NewGame, game_create, game_join
+from service.lobby import NewGame, game_create, game_join
 from tests.support.players import client_for, player_for
 from tests.support.table import Lobby, Table
 

@@ -23,10 +23,11 @@ from django.db.backends.signals import connection_created
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
-from games import engine, longpoll
+from games import engine
 from games.engine.snapshot import state_from_data
-from games.lobby import NewGame, game_create, game_join
 from games.models import Game
+from service import longpoll
+from service.lobby import NewGame, game_create, game_join
 from tests.support.players import client_for
 from tests.support.table import GAMES, Table, game_url, refused
 

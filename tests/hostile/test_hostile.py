@@ -526,7 +526,8 @@ def test_a_database_that_does_not_answer_is_a_503_with_a_code(
     """Found by bench/faults.py (PostgreSQL restarted under load): it answered 500."""
     from django.db import OperationalError
 
-    from games import play, selectors
+    from games import selectors
+    from service import play
 
     def down(*args: Any, **kwargs: Any) -> Any:
         raise OperationalError("connection failed: the database system is shutting down")

@@ -14,14 +14,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games import play
 from games.engine import IllegalMove
 from games.engine.cards import CARD_CODES
-from games.lobby import NewGame, game_create, game_join, game_leave
 from games.models import Game, Hand
 from notifications import outbox
 from notifications.models import Kind, Notification, WebhookDelivery
 from notifications.signing import new_secret
+from service import play
+from service.lobby import NewGame, game_create, game_join, game_leave
 from tests.support.notifications import Receiver
 from tests.support.timeouts import started_game
 
@@ -129,7 +129,7 @@ def test_a_refused_or_rolled_back_write_writes_no_notification(users: list[User]
 
 def test_an_invitation_is_a_fact_of_a_write(users: list[User]) -> None:
     """The tables issue will invite through this; the row comes with the write's commit."""
-    from games.unit_of_work import game_write
+    from service.unit_of_work import game_write
 
     waiting = game_create(player=users[0], spec=NewGame(max_players=3))
     with game_write(waiting.pk) as write:

@@ -20,9 +20,9 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from django.contrib.auth.models import User
 from pytest_django.fixtures import Settings
 
-from games import play
 from notifications.models import Notification, PushSubscription
 from notifications.webpush import generate_private_key
+from service import play
 from tests.support.notifications import Receiver
 from tests.support.players import client_for
 from tests.support.timeouts import started_game

@@ -12,11 +12,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import play
 from games.models import Game
-from notifications import reminders
 from notifications.delivery import REMIND_TASK
 from notifications.models import Kind, Notification
+from service import play, reminders
 from tests.support.notifications import WAIT, start_workers, wait_for
 from tests.support.players import client_for
 from tests.support.timeouts import pass_time, started_game

@@ -16,10 +16,10 @@ from django.utils import timezone
 from pytest_django.fixtures import Settings
 from standardwebhooks import Webhook as StandardWebhook
 
-from games import play
-from games.lobby import NewGame, game_create, game_join
 from notifications import delivery, limits
 from notifications.models import Notification, Webhook, WebhookDelivery
+from service import play
+from service.lobby import NewGame, game_create, game_join
 from tests.support.notifications import WAIT, Receiver, start_workers, wait_for
 from tests.support.players import client_for
 from tests.support.timeouts import started_game

@@ -16,8 +16,8 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 from pytest_django.fixtures import Settings
 
-from games import clock
 from games.models import Game
+from service import clock
 from tests.support.deployment import ROOT
 from tests.support.players import MakePlayer
 from tests.support.table import GAMES, SEED, Table, start_table

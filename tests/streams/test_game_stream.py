@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, transaction
 
 from games import engine
-from games.unit_of_work import game_write
+from service.unit_of_work import game_write
 from streams import hub
 from tests.support.streams import (
     END,

@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.db.models import F
 from django.utils import timezone
 
-from games.lobby import NewGame, game_create, game_join
 from games.models import Game
 from players.models import Vacation
+from service.lobby import NewGame, game_create, game_join
 
 
 def started_game(seated: list[User], **settings: Any) -> Game:

@@ -10,8 +10,8 @@ from rest_framework.authtoken.models import Token
 
 from games import engine
 from games.engine.snapshot import state_from_data
-from games.lobby import NewGame, game_create, game_join
 from games.models import Game
+from service.lobby import NewGame, game_create, game_join
 
 SEED = 20260601
 _names = itertools.count(1)

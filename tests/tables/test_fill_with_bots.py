@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game
-from games.tasks import sweep_overdue_games
+from service.tasks import sweep_overdue_games
 from tests.support.players import Player
 from tests.support.table import game_url, ok
 

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from games.engine.bots import choose
 from games.models import Event, Game
-from games.tasks import bot_turn, sweep_overdue_games
+from service.tasks import bot_turn, sweep_overdue_games
 from tests.support.decks import deck_for
 from tests.support.players import client_for
 from tests.support.timeouts import make_overdue

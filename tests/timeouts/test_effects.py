@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from games import play
-from games.effects import TIME_OUT_TASK
 from games.engine import IllegalMove
-from games.lobby import NewGame, game_create, game_join, game_leave
 from games.models import Game
+from service import play
+from service.subscribers import TIME_OUT_TASK
+from service.lobby import NewGame, game_create, game_join, game_leave
 from tests.support.timeouts import started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)  # real commits: effects run on them

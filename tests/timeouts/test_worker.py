@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games import play
 from games.models import Event, Game
-from games.tasks import sweep_overdue_games, time_out_game
+from service import play
+from service.tasks import sweep_overdue_games, time_out_game
 from tests.support.timeouts import make_overdue, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from games import play
+from service import play
 from tests.web import scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import assert_no_foreign_cards, at_version, open_table, perform, sign_in

@@ -17,14 +17,15 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 
-from games import bots, engine, eventstore, matching
+from games import engine, eventstore, matching
 from games.engine import limits
 from games.engine.options import Bank, preset_rules
 from games.engine.rules import check_deck, check_teams
 from games.models import TEAMS_KEY, Game, GameStatus, Seat
 from games.selectors import seat_of
-from games.unit_of_work import GameWrite, game_write
 from notifications.outbox import Joined
+from service import bots
+from service.unit_of_work import GameWrite, game_write
 from unoservice.errors import DomainError
 
 Player = User

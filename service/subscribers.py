@@ -1,37 +1,38 @@
-"""What follows a write, declared by the write (``games.unit_of_work``).
+"""The reactions to a committed write: one explicit list, ``SUBSCRIBERS``, each a function of the
+write's facts (``service.facts.WriteFacts``), run after the commit in that order.
 
-``after_write`` is the one place a write's effects are declared. It runs inside the write's
-transaction; each effect runs on commit, with the values of the game as the write left it, and
-never for a write that was rolled back: the turn deadline's task, the turn's reminder
-(``deadline_soon``), the wake-up of this process's long polls and the delivery of notifications.
-The notifications themselves are rows written before the commit, in the write's transaction
-(a transactional outbox): those of appended events travel in the events' own message
-(``written_with``), those of the write's other facts (a seat taken, a reminder) are written by
-``after_write`` before it returns.
+What the write itself stores stays in its transaction (``service.unit_of_work``): the events, the
+projections and the notification rows (a transactional outbox: those of events in the events' own
+message, those of recorded facts, such as a seat taken, just before the commit). What follows is
+here: the notifications' delivery, a quick match's bots, the deadline's task and the reminder's,
+this process's long polls, the streams' notice without PostgreSQL, and the bots' moves.
 
-The open streams' notice (``streams.hub``: a game id and a seq, never an event) is declared
-here too. On PostgreSQL it travels inside the write: the game row's update in the write's one
-message fires a ``NOTIFY`` (a trigger, ``streams/migrations/0003``), so it costs no round trip,
-and PostgreSQL delivers it to every server process on commit only, never for a rollback. Other
-databases (SQLite: one process) tell this process's streams on commit, below.
+The open streams' notice (``streams.hub``: a game id and a seq, never an event) travels inside the
+write on PostgreSQL: the game row's update in the write's one message fires a ``NOTIFY`` (a
+trigger, ``streams/migrations/0003``), so it costs no round trip, and PostgreSQL delivers it to
+every server process on commit only. Other databases (SQLite: one process) tell this process's
+streams from ``notify_streams``.
+
+To add a reaction: write a function of ``WriteFacts`` (it runs after the commit; a write of its
+own goes through ``game_write``) and put it in ``SUBSCRIBERS``.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
-from games import bots, engine, longpoll
-from games.models import Game, GameStatus
-from notifications import delivery, outbox, reminders
+from games.models import GameStatus
+from notifications import delivery
+from service import bots, longpoll, reminders
+from service.facts import Subscriber, WriteFacts
+from service.play import game_bot_turn
 from streams.hub import publish_committed
 from unoservice.celery import app
 
@@ -52,53 +53,67 @@ class Deadline:
     at: datetime
 
 
-def written_with(game: Game, before: outbox.Turn, now: datetime) -> outbox.Batch:
-    """The rows written in the same message as a write's events (``game`` holds the summary they
-    led to, ``before`` the one before them): their notifications."""
-    return outbox.statements_with(game, before, now)
+def deliver_outbox(facts: WriteFacts) -> None:
+    """The notifications written with the write go out (webhooks, Web Push) by the drain."""
+    if facts.outboxed:
+        delivery.queue_drain()
 
 
-def after_write(
-    game: Game,
-    appended: Sequence[engine.Event],
-    facts: Sequence[outbox.Fact] = (),
-    outboxed: int = 0,
-    state: engine.GameState | None = None,
-    *,
-    bots_due: datetime | None = None,
-    reclocked: bool = False,
-) -> None:
-    """Declare the effects of a write that appended ``appended`` (nothing when it appended none),
-    recorded ``facts`` and wrote ``outboxed`` notifications with its events that wait for the
-    drain (to be delivered to webhooks or browsers); ``state`` is the game's engine state after the
-    write, when the write loaded it; ``reclocked`` when it moved the deadline without an event (a
-    vacation). Runs inside the write's transaction, before the commit."""
-    if facts:
-        outboxed += outbox.write_facts(game, facts, timezone.now())
-    if outboxed:
-        transaction.on_commit(delivery.queue_drain)
-    if bots_due is not None:
-        transaction.on_commit(partial(schedule_bot_fill, str(game.pk), bots_due))
-    if appended or reclocked:
-        _schedule_turn(game)
-    if not appended:
-        return
-    transaction.on_commit(longpoll.notify)
-    if connection.vendor != "postgresql":  # PostgreSQL: the trigger's NOTIFY, on commit
-        transaction.on_commit(partial(publish_committed, str(game.pk), game.version))
-    if bots.may_act(game, state):
-        transaction.on_commit(partial(schedule_bot_turn, str(game.pk), game.version))
+def fill_with_bots(facts: WriteFacts) -> None:
+    """A quick match whose players asked for bots gets its task for that time."""
+    if facts.bots_due is not None:
+        schedule_bot_fill(str(facts.game.pk), facts.bots_due)
 
 
-def _schedule_turn(game: Game) -> None:
-    """The deadline's task and the reminder's of the turn as the write left it."""
-    if game.status != GameStatus.ACTIVE or game.turn_deadline is None:
-        return
-    deadline = Deadline(str(game.pk), game.version, game.turn_deadline)
-    transaction.on_commit(partial(schedule_deadline, deadline))
-    if game.remind_at is not None:
-        reminder = partial(reminders.schedule, deadline.game_id, game.version, game.remind_at)
-        transaction.on_commit(reminder)
+def queue_deadline(facts: WriteFacts) -> None:
+    """The task of the turn's deadline, as the write left it."""
+    game = facts.game
+    if facts.deadline_moved and game.status == GameStatus.ACTIVE and game.turn_deadline is not None:
+        schedule_deadline(Deadline(str(game.pk), game.version, game.turn_deadline))
+
+
+def queue_reminder(facts: WriteFacts) -> None:
+    """The task of the turn's ``deadline_soon`` reminder, as the write left it."""
+    game = facts.game
+    if (
+        facts.deadline_moved
+        and game.status == GameStatus.ACTIVE
+        and game.turn_deadline is not None
+        and game.remind_at is not None
+    ):
+        reminders.schedule(str(game.pk), game.version, game.remind_at)
+
+
+def wake_long_polls(facts: WriteFacts) -> None:
+    """This process's long polls of the event log look again."""
+    if facts.appended:
+        longpoll.notify()
+
+
+def notify_streams(facts: WriteFacts) -> None:
+    """Without PostgreSQL, this process's open streams are told of the new events (on
+    PostgreSQL the game row's trigger did it: a ``NOTIFY`` delivered on commit)."""
+    if facts.appended and connection.vendor != "postgresql":
+        publish_committed(str(facts.game.pk), facts.game.version)
+
+
+def play_bots(facts: WriteFacts) -> None:
+    """A bot that must or may act now (its turn, a seat taken over, UNO or a catch off its
+    turn) gets its move queued."""
+    if facts.appended and bots.may_act(facts.game, facts.state):
+        schedule_bot_turn(str(facts.game.pk), facts.game.version)
+
+
+# The reactions to every write, in the order they run after its commit.
+SUBSCRIBERS: tuple[Subscriber, ...] = (
+    deliver_outbox,
+    fill_with_bots,
+    queue_deadline,
+    queue_reminder,
+    wake_long_polls,
+    notify_streams,
+    play_bots,
+)
 
 
 def schedule_deadline(deadline: Deadline) -> None:
@@ -142,8 +157,6 @@ def schedule_bot_turn(game_id: str, version: int) -> None:
     if queue is not None:
         queue.append((game_id, version))
         return
-    from games.play import game_bot_turn  # the write path imports this module
-
     _draining.queue = queue = [(game_id, version)]
     try:
         while queue:

@@ -12,9 +12,10 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
-from games import clock, tables
-from games.effects import BOT_FILL_TASK, BOT_TURN_TASK, TIME_OUT_TASK
 from games.models import GameStatus
+from notifications import delivery
+from service import clock, reminders, tables
+from service.subscribers import BOT_FILL_TASK, BOT_TURN_TASK, TIME_OUT_TASK
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ def time_out_game(game_id: str, version: int) -> bool:
 @shared_task(name=BOT_TURN_TASK, ignore_result=False)
 def bot_turn(game_id: str, version: int) -> bool:
     """A bot that must or may act in ``game_id`` moves, if the game is still at ``version``."""
-    from games.play import game_bot_turn
+    from service.play import game_bot_turn
 
     return game_bot_turn(game_id=game_id, version=version)
 
@@ -61,3 +62,19 @@ def sweep_overdue_games(batch_size: int | None = None, max_batches: int = 100) -
     for game_id in clock.bots_due_game_ids(size):  # quick matches whose fill task was lost
         tables.game_fill_with_bots(game_id=game_id)
     return applied
+
+
+@shared_task(name=delivery.REMIND_TASK)
+def remind(game_id: str, version: int) -> bool:
+    return reminders.remind(game_id, version)
+
+
+@shared_task(name=delivery.SWEEP_TASK)
+def sweep() -> dict[str, int]:
+    """What the tasks missed (a worker or the broker was down): undispatched notifications,
+    due reminders, attempts whose task was lost or lies past the schedule horizon."""
+    return {
+        "reminded": reminders.remind_due(),
+        "drained": delivery.drain(),
+        "delivered": delivery.deliver_due(),
+    }

@@ -29,12 +29,13 @@ from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
-from games import lobby, matching
+from games import matching
 from games.models import Game, GameStatus
 from games.selectors import seat_of
-from games.unit_of_work import GameWrite, game_write
 from notifications.outbox import Invited
 from players.models import Bot
+from service import lobby
+from service.unit_of_work import GameWrite, game_write
 from unoservice.errors import DomainError
 
 Player = User

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -30,12 +29,15 @@ from rest_framework.response import Response
 from rest_framework.utils.mediatypes import media_type_matches, order_by_precedence
 from rest_framework.views import APIView
 
-from games import clock, selectors
+from games import selectors
 from games.engine import limits
-from games.serializers import StrictSerializer
+from service import clock
+from service.player_stream import NOTIFICATIONS
 from streams import sse
 from streams.authentication import StreamTicketAuthentication
 from streams.tickets import ticket_issue
+from unoservice import api
+from unoservice.api import StrictSerializer
 from unoservice.asgi_bridge import ASYNC_STREAMS
 from unoservice.errors import DomainError
 from unoservice.schema import errors_for
@@ -86,19 +88,6 @@ class StreamApi(APIView):
     ) -> tuple[BaseRenderer, str]:
         super().perform_content_negotiation(request, force)  # 406 for a client that takes neither
         return JSONRenderer(), JSON
-
-
-def _player(request: Request) -> User:
-    user = request.user
-    if not isinstance(user, User):
-        raise DomainError("not_authenticated", "Sign in with a token or a stream ticket.")
-    return user
-
-
-def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _last_event_id(request: Request) -> int | None:
@@ -211,9 +200,9 @@ class GameStreamApi(StreamApi):
         },
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
-        query = _validated(GameStreamQuerySerializer, request.query_params.dict())
+        query = api.validated(GameStreamQuerySerializer, request.query_params.dict())
         resume = _last_event_id(request)
-        viewer = _player(request)
+        viewer = api.caller(request)
         game = clock.caught_up(selectors.get_game(game_id, viewer))
         after = resume if resume is not None else query.get("after", game.version)
         if _under_asgi(request):
@@ -252,13 +241,13 @@ class PlayerStreamApi(StreamApi):
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:
-        query = _validated(PlayerStreamQuerySerializer, request.query_params.dict())
+        query = api.validated(PlayerStreamQuerySerializer, request.query_params.dict())
         header = _last_event_id(request)
         resume = header if header is not None else query.get("after")
-        player = _player(request)
+        player = api.caller(request)
         if _under_asgi(request):
-            return event_stream(sse.player_stream(player.pk, resume))
-        return event_stream(sse.player_backlog(player.pk, resume))
+            return event_stream(sse.player_stream(player.pk, resume, NOTIFICATIONS))
+        return event_stream(sse.player_backlog(player.pk, resume, NOTIFICATIONS))
 
 
 class StreamTicketApi(APIView):
@@ -292,6 +281,6 @@ class StreamTicketApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        issued = ticket_issue(player=_player(request))
+        issued = ticket_issue(player=api.caller(request))
         body = {"ticket": issued.ticket, "expires_at": issued.expires_at}
         return Response(self.OutputSerializer(body).data)

@@ -10,8 +10,8 @@ last to forfeit first. Equal scores share a place.
 
 from __future__ import annotations
 
-from games import engine
-from games.models import Event, Game
+from games import engine, eventstore
+from games.models import Game
 from players.ratings import Placed, rate_game
 
 
@@ -46,9 +46,7 @@ def final_standing(state: engine.GameState, forfeits: list[int]) -> list[tuple[i
 def game_ended(game: Game, state: engine.GameState) -> None:
     """Rate the players of ``game``, which ``state`` (its last) has just finished."""
     forfeits = list(
-        Event.objects.filter(game=game, type="forfeited")
-        .order_by("seq")
-        .values_list("seat", flat=True)
+        eventstore.select_events(game.pk, types=("forfeited",)).values_list("seat", flat=True)
     )
     standing = final_standing(state, [seat for seat in forfeits if seat is not None])
     winners = {seat for seat, place in standing if place == 1 and seat not in forfeits}

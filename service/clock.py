@@ -13,9 +13,9 @@ import uuid
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games import tables
 from games.models import Game, GameStatus, Seat
-from games.unit_of_work import game_write, is_overdue
+from service import tables
+from service.unit_of_work import game_write, is_overdue
 
 
 def game_time_out(*, game_id: str | uuid.UUID, version: int | None = None) -> bool:

@@ -2,7 +2,8 @@
 
 Entering locks the game row and applies the timeouts that are overdue. ``write.append(events,
 after)`` appends events to the log and brings the projections up to the state ``after``.
-Leaving commits, and the effects the write declared (``games.effects``) run after the commit,
+Leaving writes the notification rows of the facts it recorded, commits, and hands the write's
+facts (``service.facts.WriteFacts``) to the subscribers after the commit (``service.subscribers``),
 never before and never for a write that was rolled back.
 
 Overdue timeouts stand whatever becomes of the write that found them: when some were applied,
@@ -15,17 +16,21 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from functools import partial
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, checkpoints, effects, engine, eventstore, ratings, timekeeping
+from games import checkpoints, engine, eventstore, timekeeping
 from games.engine.limits import MAX_CATCH_UP
 from games.models import Game, GameStatus
 from games.projections import blank, changes, project_summary, projection_of
 from games.selectors import require_visible
-from notifications.outbox import Fact, Turn
+from notifications import outbox
+from service import bots, ratings
+from service.away import away_of
+from service.facts import WriteFacts, react
 from unoservice.errors import DomainError
 from unoservice.metrics import record_events
 
@@ -36,7 +41,7 @@ class GameWrite:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.appended: list[engine.Event] = []
-        self.facts: list[Fact] = []
+        self.facts: list[outbox.Fact] = []
         self.outboxed = 0  # notifications written with the events that wait for delivery
         self.bots_due: datetime | None = None  # quick match: bots fill the free seats then
         self.reclocked = False  # the deadline moved without an event (a vacation)
@@ -71,27 +76,43 @@ class GameWrite:
         first = self._state is not None or game.state is not None
         current = projection_of(self.state) if first else blank(after.players)
         base, now = game.version, timezone.now()
-        before = Turn.of(game)
+        before = outbox.Turn.of(game)
         game.version = base + len(events)
         record_events(game_id=game.pk, version=game.version, events=events)
         project_summary(game, after)
         if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
             bot = bots.seat_to_play(game) is not None
             self._set_clock(after, now if bot else clock or now, bot)
-        outbox = effects.written_with(game, before, now)
+        notices = outbox.statements_with(game, before, now)
         changed = changes(current, projection_of(after))
-        returned = eventstore.save(game, base + 1, events, changed, now, outbox.statements)
+        returned = eventstore.save(game, base + 1, events, changed, now, notices.statements)
         checkpoints.keep(game, base, after)
         if after.status == "finished" and any(e["type"] == "game_ended" for e in events):
             ratings.game_ended(game, after)  # in this transaction: with the result or not at all
         self._state = after
         self.appended.extend(events)
-        self.outboxed += outbox.waiting(returned)
+        self.outboxed += notices.waiting(returned)
 
-    def record(self, fact: Fact) -> None:
+    def record(self, fact: outbox.Fact) -> None:
         """Note a fact of this write that appends no event (a seat taken, a turn's reminder):
-        its notifications are written before the write commits (``games.effects``)."""
+        its notifications are written before the write commits (``finish``)."""
         self.facts.append(fact)
+
+    def finish(self) -> WriteFacts:
+        """Write the notification rows of the recorded facts (in the write's transaction: they
+        commit with it or not at all) and return the write's facts for its subscribers."""
+        outboxed = self.outboxed
+        if self.facts:
+            outboxed += outbox.write_facts(self.game, self.facts, timezone.now())
+        return WriteFacts(
+            game=self.game,
+            events=tuple(self.appended),
+            state=self._state,
+            recorded=tuple(self.facts),
+            outboxed=outboxed,
+            bots_due=self.bots_due,
+            reclocked=self.reclocked,
+        )
 
     # --- the clock: deadlines, and a late seat's turn played by the server ----------------------
 
@@ -102,7 +123,7 @@ class GameWrite:
         if self._vacations is None:
             game = self.game
             if game.away is None:
-                game.away = timekeeping.away_of([entry["id"] for entry in game.roster], since)
+                game.away = away_of([entry["id"] for entry in game.roster], since)
             self._vacations = timekeeping.pauses_in(game.away)
         return self._vacations
 
@@ -208,14 +229,6 @@ def game_write(
                 write.outboxed = outboxed
         else:
             yield write
-        effects.after_write(
-            write.game,
-            write.appended,
-            write.facts,
-            write.outboxed,
-            write.loaded_state,
-            bots_due=write.bots_due,
-            reclocked=write.reclocked,
-        )
+        transaction.on_commit(partial(react, write.finish()))
     if refusal is not None:
         raise refusal

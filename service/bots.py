@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from games import engine
+from games import engine, eventstore
 from games.engine.bots import LEVELS, next_move, play_for
-from games.models import Event, Game, GameStatus
+from games.models import Game, GameStatus
 from players.models import Bot
 from unoservice.errors import DomainError
 
 if TYPE_CHECKING:
-    from games.unit_of_work import GameWrite
+    from service.unit_of_work import GameWrite
 
 TAKEOVER_LEVEL = "basic"
 
@@ -104,14 +104,8 @@ def take_over(game: Game, seat: int) -> None:
 
 def _round_log(game: Game) -> list[engine.Event]:
     """The log of the current round (what a bot reads: earlier rounds tell it nothing)."""
-    start = (
-        Event.objects.filter(game=game, type="round_started")
-        .order_by("-seq")
-        .values_list("seq", flat=True)
-        .first()
-    )
-    rows = Event.objects.filter(game=game, seq__gte=start or 1).order_by("seq")
-    return [{"type": r.type, "seat": r.seat, "data": r.data} for r in rows]
+    start = eventstore.last_seq_of(game.pk, "round_started")
+    return list(eventstore.as_log(eventstore.select_events(game.pk, (start or 1) - 1)))
 
 
 def _rng(game: Game, seat: int) -> random.Random:

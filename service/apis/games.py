@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import clock, lobby, longpoll, play, selectors, tables
+from games import selectors
 from games.engine import limits
 from games.engine.errors import ACTION_CODES
 from games.event_schema import GAME_EXAMPLE
@@ -32,6 +31,8 @@ from games.serializers import (
     action_shape_problem,
     bank_of,
 )
+from service import away, clock, lobby, longpoll, play, tables
+from unoservice import api
 from unoservice.errors import DomainError
 from unoservice.pages import page_response
 from unoservice.schema import errors_for
@@ -40,30 +41,10 @@ from unoservice.schema import errors_for
 ON_A_GAME = ("not_authenticated", "not_found")
 
 
-def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise DomainError("invalid", "The body must be a JSON object.")
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-def _query(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    return _validated(serializer_class, request.query_params.dict())
-
-
-def _player(request: Request) -> User:
-    """The signed-in caller (every games endpoint requires authentication)."""
-    user = request.user
-    if not isinstance(user, User):
-        raise DomainError("not_authenticated", "Sign in with a token.")
-    return user
-
-
 def _view(game_id: str, request: Request) -> dict[str, Any]:
-    player = _player(request)
+    player = api.caller(request)
     game = clock.caught_up(selectors.get_game(game_id, player))
-    return selectors.game_view(game, player)
+    return away.game_view(game, player)
 
 
 class GameListApi(APIView):
@@ -80,9 +61,9 @@ class GameListApi(APIView):
         },
     )
     def get(self, request: Request) -> Response:
-        query = _query(GameListQuerySerializer, request)
+        query = api.query(GameListQuerySerializer, request)
         games = selectors.game_list(
-            _player(request),
+            api.caller(request),
             status=query.get("status"),
             mine=query["mine"],
             my_turn=query["my_turn"],
@@ -130,12 +111,12 @@ class GameListApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _validated(GameCreateSerializer, request.data)
+        data = api.validated(GameCreateSerializer, request.data)
         if "bots" in data:
             data["bots"] = tuple(data["bots"])
         data["bank"] = bank_of(data.pop("clock", None))
-        game = lobby.game_create(player=_player(request), spec=lobby.NewGame(**data))
-        body = selectors.game_view(game, _player(request))
+        game = lobby.game_create(player=api.caller(request), spec=lobby.NewGame(**data))
+        body = away.game_view(game, api.caller(request))
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -151,7 +132,7 @@ class GameDetailApi(APIView):
 
 
 def _game_answer(game: Any, request: Request) -> Response:
-    return Response(selectors.game_view(game, _player(request)))
+    return Response(away.game_view(game, api.caller(request)))
 
 
 class GameJoinApi(APIView):
@@ -174,7 +155,7 @@ class GameJoinApi(APIView):
         examples=[GAME_EXAMPLE],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return _game_answer(lobby.game_join(player=_player(request), game_id=game_id), request)
+        return _game_answer(lobby.game_join(player=api.caller(request), game_id=game_id), request)
 
 
 class GameJoinByCodeApi(APIView):
@@ -207,8 +188,8 @@ class GameJoinByCodeApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _validated(JoinByCodeSerializer, request.data)
-        game = tables.game_join_by_code(player=_player(request), code=data["code"])
+        data = api.validated(JoinByCodeSerializer, request.data)
+        game = tables.game_join_by_code(player=api.caller(request), code=data["code"])
         return _game_answer(game, request)
 
 
@@ -247,8 +228,8 @@ class MatchmakingApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _validated(MatchmakingSerializer, request.data)
-        game = tables.game_matchmake(player=_player(request), match=tables.Match(**data))
+        data = api.validated(MatchmakingSerializer, request.data)
+        game = tables.game_matchmake(player=api.caller(request), match=tables.Match(**data))
         return _game_answer(game, request)
 
 
@@ -272,7 +253,7 @@ class GameRematchApi(APIView):
         examples=[GAME_EXAMPLE],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = tables.game_rematch(player=_player(request), game_id=game_id)
+        game = tables.game_rematch(player=api.caller(request), game_id=game_id)
         return _game_answer(game, request)
 
 
@@ -298,8 +279,8 @@ class GameBotsApi(APIView):
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _validated(BotAddSerializer, request.data)
-        game = lobby.game_add_bot(player=_player(request), game_id=game_id, level=data["level"])
+        data = api.validated(BotAddSerializer, request.data)
+        game = lobby.game_add_bot(player=api.caller(request), game_id=game_id, level=data["level"])
         return _game_answer(game, request)
 
 
@@ -315,7 +296,7 @@ class GameLeaveApi(APIView):
         examples=[GAME_EXAMPLE],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return _game_answer(lobby.game_leave(player=_player(request), game_id=game_id), request)
+        return _game_answer(lobby.game_leave(player=api.caller(request), game_id=game_id), request)
 
 
 class GameStartApi(APIView):
@@ -336,7 +317,7 @@ class GameStartApi(APIView):
         examples=[GAME_EXAMPLE],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return _game_answer(lobby.game_start(player=_player(request), game_id=game_id), request)
+        return _game_answer(lobby.game_start(player=api.caller(request), game_id=game_id), request)
 
 
 class GameResignApi(APIView):
@@ -351,7 +332,7 @@ class GameResignApi(APIView):
         examples=[GAME_EXAMPLE],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return _game_answer(play.game_resign(player=_player(request), game_id=game_id), request)
+        return _game_answer(play.game_resign(player=api.caller(request), game_id=game_id), request)
 
 
 class GameActionsApi(APIView):
@@ -413,7 +394,7 @@ class GameActionsApi(APIView):
         if key is not None and not limits.IDEMPOTENCY_KEY_LENGTH.holds(len(key)):
             raise DomainError("invalid", "An Idempotency-Key has 1 to 255 characters.")
         played = play.game_act(
-            player=_player(request),
+            player=api.caller(request),
             game_id=game_id,
             action=action,
             expected_version=body.get("expected_version"),
@@ -422,7 +403,7 @@ class GameActionsApi(APIView):
         )
         if played.answer is not None:
             return Response(played.answer)
-        return Response(selectors.game_view(played.game, _player(request), state=played.state))
+        return Response(away.game_view(played.game, api.caller(request), state=played.state))
 
 
 class GameEventsApi(APIView):
@@ -436,9 +417,9 @@ class GameEventsApi(APIView):
         },
     )
     def get(self, request: Request, game_id: str) -> Response:
-        query = _query(EventsQuerySerializer, request)
+        query = api.query(EventsQuerySerializer, request)
         after, limit = query["after"], query["limit"]
-        player = _player(request)
+        player = api.caller(request)
         clock.caught_up(selectors.get_game(game_id, player))
 
         def fetch() -> tuple[Game, list[dict[str, Any]]]:
@@ -472,8 +453,8 @@ class GameReplayApi(APIView):
         },
     )
     def get(self, request: Request, game_id: str) -> Response:
-        query = _query(ReplayQuerySerializer, request)
-        player = _player(request)
+        query = api.query(ReplayQuerySerializer, request)
+        player = api.caller(request)
         game = clock.caught_up(selectors.get_game(game_id, player))
         return Response(selectors.game_replay(game, player, at=query["at"]))
 
@@ -495,5 +476,5 @@ class GameExportApi(APIView):
         },
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = clock.caught_up(selectors.get_game(game_id, _player(request)))
+        game = clock.caught_up(selectors.get_game(game_id, api.caller(request)))
         return Response(selectors.game_export(game))

@@ -16,11 +16,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from games import bots, engine
-from games.lobby import require_seat
+from games import engine
 from games.models import Game, GameStatus, IdempotentRequest
-from games.selectors import game_view
-from games.unit_of_work import GameWrite, game_write
+from service import bots
+from service.away import game_view
+from service.lobby import require_seat
+from service.unit_of_work import GameWrite, game_write
 from unoservice.errors import DomainError
 from unoservice.metrics import record_action
 

@@ -1,0 +1,82 @@
+"""The players' vacations over HTTP: a vacation re-clocks the player's games
+(``service.vacations``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from players.apis import TAGS
+from players.models import Vacation
+from players.serializers import VacationSerializer, VacationStartSerializer
+from players.services import vacation_days_left
+from service.vacations import vacation_end, vacation_start
+from unoservice import api
+from unoservice.schema import errors_for
+
+VACATION_EXAMPLE = {
+    "starts_at": "2026-12-01T09:00:00Z",
+    "ends_at": "2026-12-08T09:00:00Z",
+    "days_left": 7.0,
+}
+
+
+class PlayerVacationApi(APIView):
+    @extend_schema(
+        operation_id="players_vacation_start",
+        summary="Start a vacation",
+        description=(
+            "From now for `days`: the caller's clocks stand still in every game with a bank "
+            "clock or a move clock of an hour or more (a deadline moves past the vacation's end "
+            "by the time that was left); live games go on. The seat shows `on_vacation_until`."
+        ),
+        tags=TAGS,
+        request=VacationStartSerializer,
+        responses={
+            201: VacationSerializer,
+            **errors_for(
+                "invalid", "not_authenticated", "already_on_vacation", "vacation_days_used_up"
+            ),
+        },
+        examples=[
+            OpenApiExample("A week away", value={"days": 7}, request_only=True),
+            OpenApiExample("Started", value=VACATION_EXAMPLE, response_only=True),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = api.validated(VacationStartSerializer, request.data)
+        player = api.caller(request)
+        vacation = vacation_start(player=player, **data)
+        return Response(_vacation(player, vacation), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="players_vacation_end",
+        summary="End the vacation early",
+        description=(
+            "The time it had not used is the caller's again: deadlines it moved come back to now "
+            "plus the time that was left."
+        ),
+        tags=TAGS,
+        request=None,
+        responses={200: VacationSerializer, **errors_for("not_authenticated", "not_on_vacation")},
+        examples=[OpenApiExample("Ended", value=VACATION_EXAMPLE, response_only=True)],
+    )
+    def delete(self, request: Request) -> Response:
+        player = api.caller(request)
+        return Response(_vacation(player, vacation_end(player=player)))
+
+
+def _vacation(player: User, vacation: Vacation) -> dict[str, Any]:
+    body = {
+        "starts_at": vacation.starts_at,
+        "ends_at": vacation.ends_at,
+        "days_left": vacation_days_left(player, timezone.now()),
+    }
+    return dict(VacationSerializer(body).data)

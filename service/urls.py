@@ -1,0 +1,28 @@
+"""The routes of the application layer's views, under /api/v1/: the games, their streams, the
+inbox and vacations (the apps route the rest: ``players.urls``, ``notifications.urls``)."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from service.apis import games, notifications, players, streams
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("games/", games.GameListApi.as_view(), name="games"),
+    path("games/join-by-code/", games.GameJoinByCodeApi.as_view(), name="games-join-by-code"),
+    path("matchmaking/", games.MatchmakingApi.as_view(), name="matchmaking"),
+    path("games/<str:game_id>/", games.GameDetailApi.as_view(), name="game"),
+    path("games/<str:game_id>/join/", games.GameJoinApi.as_view(), name="game-join"),
+    path("games/<str:game_id>/bots/", games.GameBotsApi.as_view(), name="game-bots"),
+    path("games/<str:game_id>/leave/", games.GameLeaveApi.as_view(), name="game-leave"),
+    path("games/<str:game_id>/start/", games.GameStartApi.as_view(), name="game-start"),
+    path("games/<str:game_id>/resign/", games.GameResignApi.as_view(), name="game-resign"),
+    path("games/<str:game_id>/actions/", games.GameActionsApi.as_view(), name="game-actions"),
+    path("games/<str:game_id>/events/", games.GameEventsApi.as_view(), name="game-events"),
+    path("games/<str:game_id>/replay/", games.GameReplayApi.as_view(), name="game-replay"),
+    path("games/<str:game_id>/rematch/", games.GameRematchApi.as_view(), name="game-rematch"),
+    path("games/<str:game_id>/export/", games.GameExportApi.as_view(), name="game-export"),
+    path("games/<str:game_id>/stream/", streams.GameStreamApi.as_view(), name="game-stream"),
+    path("players/me/stream/", streams.PlayerStreamApi.as_view(), name="players-me-stream"),
+    path("auth/stream-ticket/", streams.StreamTicketApi.as_view(), name="auth-stream-ticket"),
+    path("players/me/vacation/", players.PlayerVacationApi.as_view(), name="players-vacation"),
+    path("notifications/", notifications.NotificationListApi.as_view(), name="notifications"),
+]
