@@ -180,7 +180,7 @@ def save(
     ``game`` already holds its new summary (``projections.project_summary``). On PostgreSQL the
     statements travel in one round trip, prepared (``unoservice.prepared``).
     ``also`` are rows written with the events in that round trip (the notification outbox,
-    ``games.effects.written_with``); what they return (``RETURNING``) is returned.
+    ``notifications.outbox.statements_with``); what they return (``RETURNING``) is returned.
 
     Each event is chained to the one before (``games.fairness``): its hash covers the game's
     ``last_hash``, which the locked row holds, so no read of the previous event is needed.

@@ -66,7 +66,7 @@ class Game(models.Model):
     bot_takeover = models.BooleanField(
         default=False, help_text="A seat that forfeits is played on by a basic bot."
     )
-    # Tables (games.tables): private games and their codes, quick match, rematches.
+    # Tables (service.tables): private games and their codes, quick match, rematches.
     private = models.BooleanField(
         default=False, help_text="Left out of the lobby; seen by its seated players only."
     )

@@ -1,6 +1,6 @@
 """Writing notifications: the rows of the outbox, in the transaction of what causes them.
 
-Two paths, both from ``games.effects`` (a write's effects are declared there only):
+Two paths, both from the unit of work (``service.unit_of_work``):
 
 - a write that appends events gets its notifications in the same message as the events
   (``statements_with``: ``your_turn``, ``game_started``, ``game_finished``), so an action stays
@@ -96,7 +96,7 @@ Fact = Joined | DeadlineNear | Invited
 
 
 class Recorder(Protocol):
-    """What records a write's facts: ``games.unit_of_work.GameWrite``."""
+    """What records a write's facts: ``service.unit_of_work.GameWrite``."""
 
     def record(self, fact: Fact) -> None: ...
 

@@ -1,6 +1,6 @@
 """Ratings: OpenSkill's Plackett-Luce model over the final standing of every finished game.
 
-``rate_game`` runs inside the transaction that appends a game's end (``games.ratings``), so a
+``rate_game`` runs inside the transaction that appends a game's end (``service.ratings``), so a
 game's result and its ratings commit together or not at all. Every seat's player is rated, bots
 too (a bot is a user). The rows are locked in the order of their ids: two games that end at once
 and share players (the bots sit in many games) update one after the other, never deadlocking.

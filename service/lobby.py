@@ -1,7 +1,7 @@
 """The services of the lobby: create a game, take and leave seats, start it.
 
 A game waiting for players has no log yet; starting it writes the first events. Every write but
-creation goes through the game's unit of work (``games.unit_of_work``), which locks its row.
+creation goes through the game's unit of work (``service.unit_of_work``), which locks its row.
 """
 
 from __future__ import annotations
@@ -286,7 +286,7 @@ start = _start
 
 
 def _arrange_rematch(game: Game) -> None:
-    """A rematch (``games.tables``) takes its seats, at the start, in the finished game's order
+    """A rematch (``service.tables``) takes its seats, at the start, in the finished game's order
     shifted by one: the player after the first round's dealer (the last seat) deals now. The
     seats are numbered in the order of joining until then."""
     if not game.private or game.invite_code:

@@ -9,7 +9,7 @@ each re-read the game every 0.2 s on a new PostgreSQL session (issue 11). So:
   excess is answered at once with 429 ``throttled`` and a ``Retry-After``. The per-process cap
   stays below gunicorn's threads per worker, so threads are always left for other requests.
 - a waiting poll sleeps on a condition that every write committed in this process wakes
-  (``notify``, an after-commit effect declared by ``games.effects``), and re-reads at most every
+  (``notify``, a subscriber of every write, ``service.subscribers``), and re-reads at most every
   ``RECHECK`` seconds otherwise (writes committed by other processes). It keeps the one database
   connection of its thread meanwhile: one session per poll, whatever ``CONN_MAX_AGE`` says.
 

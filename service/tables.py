@@ -1,6 +1,6 @@
 """The services of tables: invite codes, quick match, bots that fill a quick match, rematches.
 
-Every write goes through the games' unit of work (``games.unit_of_work``), as the lobby's do.
+Every write goes through the games' unit of work (``service.unit_of_work``), as the lobby's do.
 
 - A private game (``private: true`` at creation) is seen by its seated players only
   (``selectors.may_see``) and joined by its ``invite_code`` (``game_join_by_code``).
@@ -10,7 +10,7 @@ Every write goes through the games' unit of work (``games.unit_of_work``), as th
   half-filled games of the same settings never exist, and the game row's lock (taken by the
   seat's write) keeps a game from being overfilled.
 - ``fill_with_bots_after``: the game's ``fill_bots_at`` is set, the write declares the task
-  (``effects.schedule_bot_fill``), and the task, the beat sweep or a read after that time
+  (``subscribers.fill_with_bots``), and the task, the beat sweep or a read after that time
   (``clock.caught_up``) seats ``basic`` bots in the free seats and starts the game.
 - A rematch is a private game without a code, linked from the finished game (``rematch``):
   its players take their seats by the same call, and at the start the seats are arranged in

@@ -151,7 +151,7 @@ class GameWrite:
 
     def reclock(self) -> bool:
         """Read the players' vacations again and set the deadline again from the clock's start,
-        after a vacation started or ended; True when it moved (the effects schedule it again)."""
+        after a vacation started or ended; True when it moved (the subscribers queue its task again)."""
         game = self.game
         if game.state is None:
             return False
@@ -209,7 +209,8 @@ def game_write(
     game_id: str | uuid.UUID, *, catch_up: bool = True, viewer: User | None = None
 ) -> Iterator[GameWrite]:
     """Lock ``game_id``, catch up its overdue timeouts (unless ``catch_up`` is False), run the
-    body, commit, then run the effects the write declared. A write on behalf of ``viewer`` (a
+    body, write the notification rows of its recorded facts, commit, then hand the write's facts
+    to the subscribers (``service.facts``). A write on behalf of ``viewer`` (a
     player's request) finds no game they may not see (``selectors.may_see``)."""
     refusal: Exception | None = None
     with transaction.atomic():

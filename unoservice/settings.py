@@ -257,7 +257,7 @@ UNO_THROTTLE_RATES = {
 }
 
 # Limits on what one player, or all of them, may hold of the service (issue 11). Long polls of the
-# event log (games/longpoll.py): per gunicorn worker, below its GUNICORN_THREADS, so threads are
+# event log (service/longpoll.py): per gunicorn worker, below its GUNICORN_THREADS, so threads are
 # left for every other request.
 UNO_LONG_POLLS_PER_PROCESS = env_int("UNO_LONG_POLLS_PER_PROCESS", 4)
 UNO_LONG_POLLS_PER_PLAYER = env_int("UNO_LONG_POLLS_PER_PLAYER", 2)
