@@ -68,6 +68,20 @@ def select_events(
     return rows if limit is None else rows[:limit]
 
 
+# The news of several games in one statement (the streams' read, ``streams.hub``, prepares it on
+# its listening connection): for each game id of ``$1`` its summary and its events after the seq
+# of ``$2`` at the same place, at most ``$3`` of them, one snapshot for all.
+NEWS_OF_GAMES = f"""SELECT g.id::text, g.status, g.version, g.roster,
+        e.seq, e.type, e.seat, e.data, e.created_at, e.hash
+    FROM unnest($1, $2) AS w(game_id, after)
+    JOIN {Game._meta.db_table} AS g ON g.id = w.game_id
+    LEFT JOIN LATERAL (
+        SELECT seq, type, seat, data, created_at, hash FROM {Event._meta.db_table}
+        WHERE game_id = w.game_id AND seq > w.after ORDER BY seq LIMIT $3
+    ) AS e ON true
+    ORDER BY g.id, e.seq"""
+
+
 def as_log(rows: Iterable[Event]) -> Iterator[engine.Event]:
     """Stored events as the engine folds them."""
     return ({"type": row.type, "seat": row.seat, "data": row.data} for row in rows)

@@ -138,7 +138,7 @@ class WebhookDeliveriesApi(APIView):
         },
     )
     def get(self, request: Request, webhook_id: int) -> Response:
-        api.validated(PageQuerySerializer, request.query_params.dict())
+        api.query(PageQuerySerializer, request)
         webhook = selectors.webhook_of(api.caller(request), webhook_id)
         return page(request, self, selectors.deliveries(webhook), selectors.delivery_view)
 

@@ -250,8 +250,7 @@ class LeaderboardApi(APIView):
         ],
     )
     def get(self, request: Request) -> Response:
-        query = LeaderboardQuery(data=request.query_params.dict())
-        query.is_valid(raise_exception=True)
+        api.query(LeaderboardQuery, request)
         return page_response(
             request,
             self,

@@ -1,15 +1,15 @@
 """Bots in the service: seating them, and playing a bot's turn through the write path.
 
 A bot is a user with a ``players.Bot`` row (it cannot sign in); its seat's roster entry carries
-``"bot": level``. So does the seat of a person whose game has ``bot_takeover`` once they forfeit:
-a ``basic`` bot plays on for them. A bot acts when it must (it is the seat to act) and when it
-may off its turn (say UNO, catch a seat that did not, jump in): the write that made it so declares
-a bot turn (``service.subscribers.play_bots``), which runs ``UNO_BOT_DELAY`` seconds after the commit as a Celery
-task, or at once in-process without a broker. The task makes one move (``play_move``) with the
-version it was declared at, so a bot turn racing a player's action or a timeout gives one
-outcome; a bot that declines to act off its turn writes nothing, so nothing is scheduled again.
-A bot's turn deadline is the delay plus ``UNO_BOT_GRACE``: a lost task is caught up by the sweep
-(and by the lazy path on reads), which plays the bot's move instead of timing it out.
+``"bot": level``. So does the seat of a person whose game has ``bot_takeover`` once they forfeit: a
+``basic`` bot plays on for them. A bot acts when it must (it is the seat to act) and when it may off
+its turn (say UNO, catch a seat that did not, jump in): a subscriber of the write that made it so
+(``service.subscribers.play_bots``) queues a bot turn, which runs ``UNO_BOT_DELAY`` seconds after
+the commit as a Celery task, or at once in-process without a broker. The task makes one move
+(``play_move``) with the version it was declared at, so a bot turn racing a player's action or a
+timeout gives one outcome; a bot that declines to act off its turn writes nothing, so nothing is
+scheduled again. A bot's turn deadline is the delay plus ``UNO_BOT_GRACE``: a lost task is caught up
+by the sweep (and by the lazy path on reads), which plays the bot's move instead of timing it out.
 
 The bot decides from its seat's view and its seat's view of the round's log only
 (``engine.bots.play_for``).

@@ -151,7 +151,7 @@ class GameWrite:
 
     def reclock(self) -> bool:
         """Read the players' vacations again and set the deadline again from the clock's start,
-        after a vacation started or ended; True when it moved (the subscribers queue its task again)."""
+        after a vacation started or ended; True when it moved (its task is queued again)."""
         game = self.game
         if game.state is None:
             return False

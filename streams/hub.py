@@ -36,8 +36,8 @@ from psycopg import pq
 from psycopg.adapt import Transformer
 
 from games.engine import shown_alike
-from games.eventstore import select_events
-from games.models import Event, Game, GameStatus
+from games.eventstore import NEWS_OF_GAMES, select_events
+from games.models import Game, GameStatus
 from streams.frames import Logged, event_frame
 
 if TYPE_CHECKING:
@@ -163,20 +163,10 @@ def news_setup() -> tuple[str, ...]:
     PostgreSQL would plan it anew for every read (its generic plan's estimate for arrays of
     unknown length looks dearer, though the plan is the same): about 145 us of its CPU a read
     against 60 us (docs/performance.md, "A fifth pass")."""
-    games, events = Game._meta.db_table, Event._meta.db_table
     return (
         "SET plan_cache_mode = force_generic_plan",
         "SET TIME ZONE 'UTC'",  # as Django's own connections: event times render alike
-        f"""PREPARE {NEWS_STATEMENT} (uuid[], integer[], integer) AS
-        SELECT g.id::text, g.status, g.version, g.roster,
-            e.seq, e.type, e.seat, e.data, e.created_at, e.hash
-        FROM unnest($1, $2) AS w(game_id, after)
-        JOIN {games} AS g ON g.id = w.game_id
-        LEFT JOIN LATERAL (
-            SELECT seq, type, seat, data, created_at, hash FROM {events}
-            WHERE game_id = w.game_id AND seq > w.after ORDER BY seq LIMIT $3
-        ) AS e ON true
-        ORDER BY g.id, e.seq""",
+        f"PREPARE {NEWS_STATEMENT} (uuid[], integer[], integer) AS {NEWS_OF_GAMES}",
     )
 
 

@@ -18,9 +18,8 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
-    extend_schema_serializer,
 )
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -35,9 +34,13 @@ from service import clock
 from service.player_stream import NOTIFICATIONS
 from streams import sse
 from streams.authentication import StreamTicketAuthentication
+from streams.serializers import (
+    GameStreamQuerySerializer,
+    PlayerStreamQuerySerializer,
+    StreamTicketSerializer,
+)
 from streams.tickets import ticket_issue
 from unoservice import api
-from unoservice.api import StrictSerializer
 from unoservice.asgi_bridge import ASYNC_STREAMS
 from unoservice.errors import DomainError
 from unoservice.schema import errors_for
@@ -155,13 +158,6 @@ def stream_answer(description: str) -> dict[Any, OpenApiResponse]:
     }
 
 
-TICKET_HELP = (
-    "A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, "
-    "for `EventSource`. Single-use: it opens one connection, and a used, expired or unknown one "
-    "gets 401 `not_authenticated`, reconnections included (EventSource's own retry resends the "
-    "spent ticket). To reconnect, get a new ticket and open a new `EventSource` with "
-    "`?after=<the last id received>`."
-)
 RESUME_PARAMETER = OpenApiParameter(
     LAST_EVENT_ID,
     int,
@@ -169,16 +165,6 @@ RESUME_PARAMETER = OpenApiParameter(
     required=False,
     description="Go on after this id (the last one received); it wins over `after`.",
 )
-
-
-class GameStreamQuerySerializer(StrictSerializer):
-    after = serializers.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=limits.MAX_INT,
-        help_text="Send the events after this seq; by default only events after the current one.",
-    )
-    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
 
 
 class GameStreamApi(StreamApi):
@@ -200,7 +186,7 @@ class GameStreamApi(StreamApi):
         },
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
-        query = api.validated(GameStreamQuerySerializer, request.query_params.dict())
+        query = api.query(GameStreamQuerySerializer, request)
         resume = _last_event_id(request)
         viewer = api.caller(request)
         game = clock.caught_up(selectors.get_game(game_id, viewer))
@@ -208,19 +194,6 @@ class GameStreamApi(StreamApi):
         if _under_asgi(request):
             return event_stream(sse.game_stream(str(game.pk), viewer, after))
         return event_stream(sse.game_backlog(str(game.pk), viewer, after))
-
-
-class PlayerStreamQuerySerializer(StrictSerializer):
-    after = serializers.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=limits.MAX_INT,
-        help_text=(
-            "Send the notifications after this id (`Last-Event-ID` wins over it); by default only "
-            "new ones."
-        ),
-    )
-    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
 
 
 class PlayerStreamApi(StreamApi):
@@ -241,7 +214,7 @@ class PlayerStreamApi(StreamApi):
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:
-        query = api.validated(PlayerStreamQuerySerializer, request.query_params.dict())
+        query = api.query(PlayerStreamQuerySerializer, request)
         header = _last_event_id(request)
         resume = header if header is not None else query.get("after")
         player = api.caller(request)
@@ -251,11 +224,6 @@ class PlayerStreamApi(StreamApi):
 
 
 class StreamTicketApi(APIView):
-    @extend_schema_serializer(component_name="StreamTicket")
-    class OutputSerializer(serializers.Serializer[dict[str, Any]]):
-        ticket = serializers.CharField(help_text="Pass it as `?ticket=` to open one stream.")
-        expires_at = serializers.DateTimeField()
-
     @extend_schema(
         operation_id="auth_stream_ticket",
         summary="A single-use ticket to open a stream",
@@ -268,7 +236,7 @@ class StreamTicketApi(APIView):
         ),
         tags=TAGS,
         request=None,
-        responses={200: OutputSerializer, **errors_for("not_authenticated")},
+        responses={200: StreamTicketSerializer, **errors_for("not_authenticated")},
         examples=[
             OpenApiExample(
                 "Ticket",
@@ -283,4 +251,4 @@ class StreamTicketApi(APIView):
     def post(self, request: Request) -> Response:
         issued = ticket_issue(player=api.caller(request))
         body = {"ticket": issued.ticket, "expires_at": issued.expires_at}
-        return Response(self.OutputSerializer(body).data)
+        return Response(StreamTicketSerializer(body).data)

@@ -16,8 +16,8 @@ from django.db import transaction
 from games.engine import IllegalMove
 from games.models import Game
 from service import play
-from service.subscribers import TIME_OUT_TASK
 from service.lobby import NewGame, game_create, game_join, game_leave
+from service.subscribers import TIME_OUT_TASK
 from tests.support.timeouts import started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)  # real commits: effects run on them

@@ -83,7 +83,7 @@ def test_a_failing_subscriber_is_logged_and_counted_and_the_write_and_the_others
     first, last = seen[0][1], seen[1][1]
     assert first is last  # one set of facts for every subscriber
     assert first.game.version == stored.version
-    assert [event["type"] for event in first.events][0] == "cards_drawn"
+    assert first.events[0]["type"] == "cards_drawn"
     assert first.turn_changed and first.appended and first.deadline_moved
     assert not first.finished and first.seats_taken == ()
     assert failures("breaks_down") == counted + 1
