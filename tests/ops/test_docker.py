@@ -284,3 +284,23 @@ def test_nginx_buffers_whole_requests_within_the_services_limits() -> None:
     wait = EventsQuerySerializer().fields["wait"].max_value
     assert int(nginx["proxy_read_timeout"][0].rstrip("s")) > wait, "above the longest long poll"
     assert size == settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+def test_the_image_installs_every_package_of_the_project() -> None:
+    """``pip install .`` in the image installs the packages copied before it: each one that
+    pyproject.toml lists must be copied (the notifications app once was not, and the image
+    would not have started)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = project["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = {pattern.removesuffix("*") for pattern in patterns}
+    copied = {
+        source
+        for flags, _destination, sources in copies(dockerfile_instructions())
+        if not any(flag.startswith("--from=") for flag in flags)
+        for source in sources
+    }
+
+    assert packages == {"unoservice", "games", "players", "streams", "notifications", "service"}
+    assert packages <= copied, sorted(packages - copied)
