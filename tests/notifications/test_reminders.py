@@ -119,7 +119,7 @@ def test_a_worker_writes_the_reminder_once_however_often_the_task_comes(
     users: list[User], worker_env: dict[str, str], tmp_path: Path
 ) -> None:
     game = near_its_deadline(started_game(users[:2], turn_timeout=100), 10)
-    from notifications.tasks import remind
+    from service.tasks import remind
 
     workers = start_workers(2, worker_env, tmp_path)
     try:
