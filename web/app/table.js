@@ -5,7 +5,7 @@ import { ApiError, act, addBot, call, gameCall, getGame, session } from './api.j
 import { cardBack, cardEl, h, render } from './dom.js';
 import { cardName, countdown, currentLang, t } from './i18n.js';
 import { follow } from './live.js';
-import { go } from './main.js';
+import { go } from './router.js';
 import { clockText, ruleSummary } from './rules.js';
 
 /** @typedef {import('./api.js').GameView} GameView */
