@@ -69,7 +69,7 @@ export async function tablePage(root, gameId) {
     table.dataset.version = String(view.version);
     document.title = myTurn(state) ? `▶ ${t('your_turn')} · UNO` : 'UNO';
     const hadFocus = board.contains(document.activeElement);
-    render(board, ...renderTable(state, on));
+    render(board, ...renderTable(state, on, Date.now()));
     // Keyboard users keep their place: a new choice takes the focus, and a move that removed
     // the focused card hands it to the next thing to do.
     const target = state.focus ? board.querySelector(state.focus)

@@ -77,9 +77,10 @@ export function myTurn(/** @type {TableState} */ state) {
  * The board's parts.
  * @param {TableState} state
  * @param {Handlers} on
+ * @param {number} now  ms since the epoch (the countdown)
  * @returns {(Node | null)[]}
  */
-export function renderTable(state, on) {
+export function renderTable(state, on, now) {
   const v = state.view;
   if (!v) return [h('p', { class: 'muted' }, t('loading'))];
   const me = state.me;
@@ -92,7 +93,7 @@ export function renderTable(state, on) {
   /** @type {(Node | null)[]} */
   const parts = [];
 
-  parts.push(header(state));
+  parts.push(header(state, now));
   if (v.status === 'waiting') parts.push(waitingPanel(state, seated, on));
   if (round && (v.status === 'active' || v.status === 'finished')) {
     parts.push(seatsList(state, legal, send));
@@ -112,8 +113,11 @@ export function renderTable(state, on) {
   return parts;
 }
 
-/** @param {TableState} state */
-function header(state) {
+/**
+ * @param {TableState} state
+ * @param {number} now
+ */
+function header(state, now) {
   const v = /** @type {GameView} */ (state.view);
   const me = state.me;
   const round = v.round;
@@ -126,7 +130,7 @@ function header(state) {
     h('h1', {}, round ? t('round_n', { n: round.number }) : t('waiting_players')),
     v.status === 'active' && current
       ? h('p', { class: yours ? 'turn yours' : 'turn', 'data-turn': current.seat }, yours ? t('your_turn') : t('turn_of', { name: current.player.username }),
-        ' ', h('span', { class: 'deadline', 'aria-live': 'off' }, deadlineText(state, Date.now())))
+        ' ', h('span', { class: 'deadline', 'aria-live': 'off' }, deadlineText(state, now)))
       : null,
     h('p', { class: 'muted small' }, `${clockText(settings)} · ${t('target_score')} ${settings.target_score}`,
       rules.length ? ` · ${rules.join(' · ')}` : '',
@@ -236,11 +240,11 @@ function prompt(state, send, on) {
       h('p', {}, `${cardName(c.card)}: ${t('give_cards')}`),
       h('div', { class: 'picker' }, hand.map((code, i) => {
         if (i === hand.indexOf(c.card)) return null;
-        const on_ = c.give.includes(i);
+        const pressed = c.give.includes(i);
         return cardEl(code, { tag: 'button', label: cardName(code), small: true, attrs: {
-          type: 'button', 'aria-pressed': on_ ? 'true' : 'false', 'data-key': `give-${i}`,
-          disabled: !on_ && c.give.length >= 2,
-          onclick: () => on.pick({ choice: { ...c, give: on_ ? c.give.filter((j) => j !== i) : [...c.give, i] } }) } });
+          type: 'button', 'aria-pressed': pressed ? 'true' : 'false', 'data-key': `give-${i}`,
+          disabled: !pressed && c.give.length >= 2,
+          onclick: () => on.pick({ choice: { ...c, give: pressed ? c.give.filter((j) => j !== i) : [...c.give, i] } }) } });
       })),
       c.give.length
         ? h('div', { class: 'picker' }, h('span', {}, t('give_to')), others.map((s) => h('button', { type: 'button', 'data-seat': s.seat,
@@ -344,9 +348,9 @@ function handView(state, on) {
       const key = `card-${i}-${code}`;
       const label = cardName(code);
       if (selecting) {
-        const on_ = selected.includes(i);
-        return cardEl(code, { tag: 'button', label, attrs: { type: 'button', 'data-key': key, 'aria-pressed': on_ ? 'true' : 'false',
-          onclick: () => on.pick({ selected: on_ ? selected.filter((j) => j !== i) : [...selected, i] }) } });
+        const pressed = selected.includes(i);
+        return cardEl(code, { tag: 'button', label, attrs: { type: 'button', 'data-key': key, 'aria-pressed': pressed ? 'true' : 'false',
+          onclick: () => on.pick({ selected: pressed ? selected.filter((j) => j !== i) : [...selected, i] }) } });
       }
       const playable = playsOf(state, code).length > 0 && !choice;
       if (!playable) return cardEl(code, { label, attrs: { 'data-key': key } });

@@ -262,7 +262,7 @@ function withFrame(state, seq, event) {
     legalAt: acts ? state.legalAt : after.version,
     stale: stale ?? still ?? (acts ? 'actions' : null),
     failed: false,
-    turn: event.type === 'turn_changed' ? { seat: event.data.seat, at: event.at } : event.type === 'round_ended' ? null : state.turn,
+    turn: event.type === 'turn_changed' ? { seat: event.data.seat, at: event.at } : state.turn,
     ...moves(state, view, after),
   };
 }
