@@ -1,41 +1,41 @@
 // The table's state, and the one function that changes it: `reduce(state, message)`.
 //
 // `state.view` is the game as the table knows it: the last game view read (GET
-// /api/v1/games/{id}/, or the answer of an action), with every stream frame since applied to it
-// by `applyEvent`, the event exactly as the event log serves it to this seat. A frame is applied
-// only when its seq is the next one; the cards it shows are the only cards added to the seat's
-// hand, so the table shows nothing the seat may not see.
+// /api/v1/games/{id}/, or the answer to an action), with every stream frame since applied to it
+// by `applyEvent` (each frame's data is the event as the event log serves it to this seat). A
+// frame is applied only when its seq is the next one. The only cards added to the seat's hand are
+// those a frame shows it, so the table never shows a card the seat may not see.
 //
-// When the view is read again (`state.stale` says why; the page reads while it is set):
-// - 'gap': a frame's seq is not the next one. The frames past the gap wait in `state.ahead` and
-//   are applied after the view, from its version on.
-// - 'reconnect': the stream came back after it dropped (or fell back to the long poll).
-// - 'actions': the seat's legal actions, which only the server's rules engine computes. The view
-//   is read only when, after a frame, the seat may have something to do (and no action of its
-//   own is on its way, whose answer is the view): it sits and plays in an
-//   active round, and it is its turn or a decision is pending on it, or it holds one card it has
-//   not said UNO for, or another seat is catchable (holds one card without UNO), or `jump_in` is
-//   on, nothing is pending and it holds a card like the top card. Off its turn the server offers
-//   a seat nothing else (jump-in, UNO and catch are all there is), so otherwise the actions are
-//   known to be none, without a read. These are only necessary conditions, never the rules:
-//   which card is playable, what may be stacked, caught or jumped in with, is the server's answer.
-// - 'hand': hands_swapped with this seat, hands_rotated while it plays: its new hand is another
-//   seat's, which no frame shows.
+// The view is read again only while `state.stale` is set, which says why:
+// - 'gap': a frame's seq is not the next one. The frames past the gap wait in `state.ahead`
+//   and are applied after the view, from its version on.
+// - 'reconnect': the stream came back after it dropped (or after the long poll stood in for it).
+// - 'actions': the seat's legal actions, which only the server's rules engine computes. They are
+//   read only when, after a frame, the seat may have something to do, and no action of its own
+//   is on its way (whose answer is the view, actions included). It may when it sits and plays in
+//   an active round and it is its turn or a decision is pending on it, or it holds one card
+//   without having said UNO, or another seat is catchable (holds one card without UNO), or
+//   `jump_in` is on, nothing is pending and it holds a card like the top card. Off its turn the
+//   server offers a seat nothing but jump-ins, UNO and catches, so otherwise its actions are
+//   known to be none without a read. These are necessary conditions only, never the rules:
+//   which card is playable, what may be stacked, caught or jumped in with is the server's answer.
+// - 'hand': hands_swapped with this seat, or hands_rotated while it plays: its new hand is
+//   another seat's, which no frame shows it.
 // - 'finished': game_ended: the finished view reveals the seed, the salt and every hand.
-// - 'clock': a timeout (the server starts the next clock at the deadline it acted on, which no
-//   frame carries), a turn that passes to a seat on vacation (its deadline moves with it).
-// - 'takeover': with bot_takeover, a seat one timeout from forfeiting moves: a bot may have taken
-//   it over (which no frame says).
-// - 'unknown': a frame the table cannot read (unknown type, no data, game_started).
-// Stale for 'gap', 'hand' or 'unknown', the table cannot follow: it keeps the frames in `ahead`;
-// for the other reasons it goes on applying them. The page shows a state only once it is whole (not stale), so
-// `data-version` and the buttons always belong to the same moment.
+// - 'clock': a timeout (the server starts the next turn's clock at the deadline it acted on,
+//   which no frame carries), or a turn passing to a seat on vacation (its deadline moves).
+// - 'takeover': with bot_takeover, a seat one timeout from forfeiting moves: a bot may have
+//   taken it over, which no frame says.
+// - 'unknown': a frame the table cannot read (an unknown type, no data, game_started).
+// Stale for 'gap', 'hand' or 'unknown', the table cannot follow and keeps the frames in `ahead`;
+// for the other reasons it goes on applying them. The page shows a state only once it is whole
+// (not stale), so `data-version` and the buttons always belong to the same moment.
 //
-// The turn's deadline is the view's until a frame changes the turn; then it is the frame's time
-// (the server starts a turn's clock when the turn changes) plus the seat's allowance (the turn
-// timeout, or its bank with the bank clock); a bot's turn shows none (it plays at once).
-// Things no frame carries and that only a read brings up to date: vacations, a bot that took a
-// seat over after a resign, a rematch; the table reads the view on its own turn anyway.
+// The turn's deadline is the view's until a frame changes the turn; from then on it is that
+// frame's time (the server starts a turn's clock when the turn changes) plus the seat's allowance
+// (the turn timeout, or its bank with the bank clock). A bot's turn shows none: it plays at once.
+// No frame carries a vacation, a bot taking over a seat that resigned, or a rematch: those show
+// at the next read (at the latest on the seat's next turn).
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').GameEvent} GameEvent */
