@@ -24,8 +24,8 @@
 // - 'finished': game_ended: the finished view reveals the seed, the salt and every hand.
 // - 'clock': a timeout (the server starts the next turn's clock at the deadline it acted on,
 //   which no frame carries), or a turn passing to a seat on vacation (its deadline moves).
-// - 'takeover': with bot_takeover, a seat one timeout from forfeiting moves: a bot may have
-//   taken it over, which no frame says.
+// - 'takeover': with bot_takeover, a seat one timeout from forfeiting moves when its time is up:
+//   a bot may have taken it over, which no frame says.
 // - 'unknown': a frame the table cannot read (an unknown type, no data, game_started).
 // Stale for 'gap', 'hand' or 'unknown', the table cannot follow and keeps the frames in `ahead`;
 // for the other reasons it goes on applying them. The page shows a state only once it is whole
@@ -102,6 +102,8 @@
 /** Every deal is from the whole deck (cards.DECK; a given deck is 108 codes too). */
 const DECK_SIZE = 108;
 const HAND_SIZE = 7;
+/** Moves of a seat's own (they close the UNO catch window): the frames' types. */
+const OWN_MOVES = new Set(['card_played', 'passed', 'challenged', 'color_chosen']);
 /** The reasons the frames cannot be followed until the view is read: they wait in `ahead`. */
 const LOST = new Set(['gap', 'hand', 'unknown']);
 /** @type {Picking} */
@@ -253,6 +255,10 @@ function withFrame(state, seq, event) {
   }
   const { view: after, stale } = applyEvent(view, event);
   if (!after) return { ...state, stale, failed: false };
+  const until = deadline(state);
+  const mover = event.seat === null ? undefined : seatOf(view, event.seat);
+  const takeover = !!view.settings.bot_takeover && !!mover && !mover.bot && OWN_MOVES.has(event.type)
+    && !('auto' in event.data && event.data.auto) && mover.timeouts >= view.settings.max_timeouts - 1 && (until === null || Date.parse(event.at) >= until - 2000);
   const acts = mayAct(after);
   if (!acts && after.you) after.you.legal_actions = [];
   const still = state.stale === 'actions' ? null : state.stale;
@@ -260,7 +266,7 @@ function withFrame(state, seq, event) {
     ...state,
     view: after,
     legalAt: acts ? state.legalAt : after.version,
-    stale: stale ?? still ?? (acts ? 'actions' : null),
+    stale: stale ?? (takeover ? 'takeover' : null) ?? still ?? (acts ? 'actions' : null),
     failed: false,
     turn: event.type === 'turn_changed' ? { seat: event.data.seat, at: event.at } : state.turn,
     ...moves(state, view, after),
@@ -297,8 +303,7 @@ export function seatOf(view, seat) {
 const colorOf = (/** @type {Card} */ card) =>
   card === 'wild' || card === 'wild-draw4' ? null : /** @type {import('../api.js').Schemas['ColorEnum']} */ (card.slice(0, card.indexOf('-')));
 
-/** Moves of a seat's own (they close the UNO catch window): the frames' types. */
-const OWN_MOVES = new Set(['card_played', 'passed', 'challenged', 'color_chosen']);
+
 
 /**
  * One event applied to a view, as the server's engine applies it to its state (the fields the
@@ -342,9 +347,6 @@ export function applyEvent(view, event) {
   const owned = event.seat !== null && event.seat === me;
   const auto = 'auto' in event.data && !!event.data.auto;
 
-  if (v.settings.bot_takeover && at && !at.bot && !auto && OWN_MOVES.has(event.type) && at.timeouts >= v.settings.max_timeouts - 1) {
-    stale = 'takeover';
-  }
   if (OWN_MOVES.has(event.type) || (event.type === 'cards_drawn' && (event.data.reason === 'draw' || event.data.reason === 'take'))) {
     if (!at) return lost('unknown');
     closeCatches();
