@@ -3,7 +3,7 @@
 import { ApiError, register, signIn } from './api.js';
 import { h, render } from './dom.js';
 import { t } from './i18n.js';
-import { afterSignIn } from './main.js';
+import { afterSignIn } from './router.js';
 
 /**
  * @param {HTMLElement} root

@@ -20,6 +20,21 @@ const EVENT_TYPES = {
   went_out: true, forfeited: true, round_ended: true, game_ended: true, bank_changed: true,
 };
 
+/**
+ * A frame's data: the event JSON, or null when it is not that seq's event.
+ * @param {unknown} data
+ * @param {number} seq
+ * @returns {GameEvent | null}
+ */
+function eventOf(data, seq) {
+  try {
+    const event = JSON.parse(String(data));
+    return event && typeof event === 'object' && event.seq === seq && event.data && typeof event.type === 'string' ? event : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Stream failures in a row (without one message between) before falling back to the long poll. */
 const MAX_FAILURES = 3;
 /** A stream open this long had worked; the long poll tries the stream again this often. */
@@ -27,15 +42,16 @@ const STABLE_MS = 30_000;
 const RETRY_STREAM_MS = 120_000;
 
 /**
- * Follow a game's events from `after` on. `onSeq` is called with each new seq (the table then
- * re-reads the game view, which is always right); `onState` with the link's state.
+ * Follow a game's events from `after` on. `onEvent` is called with each new seq and its event,
+ * as the event log serves it to the caller (null if a frame's data could not be read: the table
+ * then reads the view); `onState` with the link's state.
  * @param {string} gameId
  * @param {number} after
- * @param {(seq: number, type: string) => void} onSeq
+ * @param {(seq: number, event: GameEvent | null) => void} onEvent
  * @param {(state: LinkState) => void} onState
  * @returns {{stop: () => void, kick: () => void}}  stop; kick: reconnect now (e.g. back online)
  */
-export function follow(gameId, after, onSeq, onState) {
+export function follow(gameId, after, onEvent, onState) {
   let last = after;
   let failures = 0;
   let stopped = false;
@@ -53,7 +69,7 @@ export function follow(gameId, after, onSeq, onState) {
     const seq = Number(message.lastEventId);
     if (!Number.isFinite(seq) || seq <= last) return;
     last = seq;
-    onSeq(seq, message.type);
+    onEvent(seq, eventOf(message.data, seq));
   };
 
   const open = async () => {
@@ -113,7 +129,7 @@ export function follow(gameId, after, onSeq, onState) {
         for (const event of page.events) {
           if (event.seq > last) {
             last = event.seq;
-            onSeq(event.seq, event.type);
+            onEvent(event.seq, event);
           }
         }
         // A finished game answers at once: never spin.

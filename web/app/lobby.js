@@ -4,7 +4,7 @@
 import { ApiError, call, createGame, gameCall, listGames, session } from './api.js';
 import { h, render } from './dom.js';
 import { currentLang, duration, t, tr } from './i18n.js';
-import { go } from './main.js';
+import { go } from './router.js';
 import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */

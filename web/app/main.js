@@ -1,16 +1,12 @@
-// The app: the header, the hash routes, and the page each route shows.
+// The app: the header, and the hash routes with the page each shows (the router is router.js,
+// which pages import to move on; this module is imported by none).
 
 import { clearSession, session, setUnauthorizedHandler, signOut } from './api.js';
 import { h, render } from './dom.js';
 import { currentLang, setLang, t } from './i18n.js';
+import { currentPath, go, reroute, startRouter, toLogin } from './router.js';
 
-/**
- * A page: draws itself into `root`; the function it returns (if any) runs when the page is left
- * (closing streams and timers).
- * @typedef {(root: HTMLElement, ...params: string[]) => (void | (() => void)) | Promise<void | (() => void)>} Page
- */
-
-/** @type {[RegExp, () => Promise<Page>, boolean][]} route, page, needs a session */
+/** @type {import('./router.js').Route[]} route, page, needs a session */
 const ROUTES = [
   [/^\/?$/, async () => (await import('./lobby.js')).lobbyPage, true],
   [/^\/login$/, async () => (await import('./auth.js')).loginPage, false],
@@ -26,19 +22,9 @@ const ROUTES = [
 const header = /** @type {HTMLElement} */ (document.getElementById('header'));
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 
-/** @type {(() => void) | void} */
-let leave;
-let routing = 0;
-
-/** @param {string} path  a hash route without the `#`, e.g. `/game/…` */
-export function go(path) {
-  if (location.hash === `#${path}`) void route();
-  else location.hash = path;
-}
-
 function drawHeader() {
   const me = session();
-  const here = location.hash.replace(/^#/, '') || '/';
+  const here = currentPath();
   /**
    * @param {string} path
    * @param {string} label
@@ -60,7 +46,7 @@ function drawHeader() {
     h('div', { class: 'tools' },
       h('button', { type: 'button', class: 'link', lang: currentLang() === 'en' ? 'pt' : 'en', onclick: () => {
         setLang(currentLang() === 'en' ? 'pt' : 'en');
-        void route();
+        reroute();
       } }, t('switch_lang')),
       me && h('button', { type: 'button', class: 'link', onclick: async () => {
         (await import('./inbox.js')).stopNotifications();
@@ -70,51 +56,17 @@ function drawHeader() {
   );
 }
 
-async function route() {
-  const ticket = ++routing;
-  const path = location.hash.replace(/^#/, '') || '/';
-  if (typeof leave === 'function') leave();
-  leave = undefined;
-  drawHeader();
-  for (const [pattern, load, needsSession] of ROUTES) {
-    const match = pattern.exec(path);
-    if (!match) continue;
-    if (needsSession && !session()) {
-      sessionStorage.setItem('uno.after-login', path);
-      go('/login');
-      return;
-    }
-    const page = await load();
-    if (ticket !== routing) return;
-    const root = h('div', { class: 'page' });
-    main.replaceChildren(root);
-    try {
-      leave = await page(root, ...match.slice(1).map(decodeURIComponent));
-    } catch (error) {
-      render(root, h('p', { role: 'alert', class: 'error' }, String(error instanceof Error ? error.message : error)));
-    }
-    if (ticket !== routing && typeof leave === 'function') leave();
-    if (session()) void import('./inbox.js').then((inbox) => inbox.startNotifications());
-    return;
-  }
-  render(main, h('p', { class: 'page' }, t('not_found')));
-}
-
-/** After signing in: back where the person was going, or the lobby. */
-export function afterSignIn() {
-  const next = sessionStorage.getItem('uno.after-login');
-  sessionStorage.removeItem('uno.after-login');
-  go(next && next !== '/login' && next !== '/register' ? next : '/');
-}
-
 setUnauthorizedHandler(() => {
   clearSession();
   void import('./inbox.js').then((inbox) => inbox.stopNotifications());
-  if (!location.hash.startsWith('#/login') && !location.hash.startsWith('#/register')) {
-    sessionStorage.setItem('uno.after-login', location.hash.replace(/^#/, '') || '/');
-    go('/login');
-  }
+  if (!location.hash.startsWith('#/login') && !location.hash.startsWith('#/register')) toLogin();
 });
 
-addEventListener('hashchange', () => void route());
-void route();
+startRouter({
+  routes: ROUTES,
+  main,
+  before: drawHeader,
+  after: () => {
+    if (session()) void import('./inbox.js').then((inbox) => inbox.startNotifications());
+  },
+});
