@@ -57,6 +57,13 @@ def ran(start: datetime, until: datetime, pauses: Sequence[Pause]) -> float:
     return total.total_seconds()
 
 
+def is_live(game: Game) -> bool:
+    """Live play: a turn lasts less than ``PAUSED_FROM`` (an hour), on the move clock or at most
+    in a full bank. Its players are at the table, not away for days (correspondence)."""
+    bank = game.bank()
+    return (bank[2] if bank is not None else game.turn_timeout) < PAUSED_FROM
+
+
 def pauses(game: Game) -> bool:
     """Whether a vacation stops the game's clocks: live play (a short move clock) goes on."""
     return game.clock is not None or game.turn_timeout >= PAUSED_FROM

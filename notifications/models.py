@@ -142,3 +142,21 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"Push subscription {self.id} of {self.player_id}"
+
+
+class Watching(models.Model):
+    """A player has the game open: a stream of it from one web process (``process``), kept
+    until ``until``, which that process pushes on while the stream lasts (``service.attention``).
+    A live game sends no ``your_turn`` or ``deadline_soon`` to a player watching it: they see their
+    turn come. A process that dies leaves rows that lapse at ``until``."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    process = models.CharField(max_length=32)
+    until = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["player", "game", "until"], name="watching_player_game"),
+            models.Index(fields=["process"], name="watching_process"),
+        ]

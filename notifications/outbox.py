@@ -25,7 +25,8 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import Game, GameStatus
-from notifications.models import Kind, Notification, PushSubscription, Webhook
+from games.timekeeping import is_live
+from notifications.models import Kind, Notification, PushSubscription, Watching, Webhook
 from unoservice.prepared import Statement
 
 
@@ -51,6 +52,8 @@ class Row:
     version: int
     at: datetime
     data: dict[str, Any] = field(default_factory=dict)
+    # Left unwritten while the player watches the game (``Watching``): a live game's turn.
+    unless_watching: bool = False
 
     def model(self) -> Notification:
         return Notification(
@@ -137,7 +140,8 @@ def caused_by(game: Game, before: Turn, at: datetime) -> list[Row]:
         seat = game.current_seat
         if before.status != GameStatus.ACTIVE or before.actor != seat:
             data = your_turn_data(game, seat)
-            rows.append(Row(_player(game, seat), Kind.YOUR_TURN, game.pk, game.version, at, data))
+            player, live = _player(game, seat), is_live(game)
+            rows.append(Row(player, Kind.YOUR_TURN, game.pk, game.version, at, data, live))
     if before.status != GameStatus.FINISHED and game.status == GameStatus.FINISHED:
         each_seat(Kind.GAME_FINISHED, winner_seat=game.winner_seat)
     return rows
@@ -160,9 +164,8 @@ def of_facts(game: Game, facts: Iterable[Fact], at: datetime) -> list[Row]:
             )
         elif isinstance(fact, DeadlineNear):
             data = {"seat": fact.seat, "version": game.version, "deadline": _iso(fact.deadline)}
-            rows.append(
-                Row(_player(game, fact.seat), Kind.DEADLINE_SOON, game.pk, game.version, at, data)
-            )
+            player, live = _player(game, fact.seat), is_live(game)
+            rows.append(Row(player, Kind.DEADLINE_SOON, game.pk, game.version, at, data, live))
         else:
             by = {"id": fact.by_id, "username": fact.by_username}
             rows.append(Row(fact.player_id, Kind.INVITED, game.pk, game.version, at, {"by": by}))
@@ -175,7 +178,7 @@ def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
     A reminder already written for this turn (by the task, the sweep or the lazy path: the game
     row is locked, but a repeated task may come after the first committed) is not written again.
     """
-    rows = of_facts(game, facts, at)
+    rows = unwatched(of_facts(game, facts, at))
     reminders = [r for r in rows if r.kind == Kind.DEADLINE_SOON]
     others = [r for r in rows if r.kind != Kind.DEADLINE_SOON]
     written = len(others)
@@ -191,6 +194,16 @@ def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
             reminder.model().save(force_insert=True)
             written += 1
     return written
+
+
+def watched(player_id: int, game_id: Any, at: datetime) -> bool:
+    """``player_id`` has ``game_id`` open (a stream of it) at ``at``."""
+    return Watching.objects.filter(player_id=player_id, game_id=game_id, until__gt=at).exists()
+
+
+def unwatched(rows: Sequence[Row]) -> list[Row]:
+    """``rows`` less those left unwritten because their player watches the game."""
+    return [r for r in rows if not (r.unless_watching and watched(r.player_id, r.game_id, r.at))]
 
 
 # --- the hot path's statement ---------------------------------------------------------------------
@@ -224,9 +237,11 @@ def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
     written dispatched already, and the statement returns which rows wait for the drain, so a
     write that notifies only such players queues no drain at all.
     """
+    db = db or connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql":  # one process (SQLite): asked here, in a query of its own
+        rows = unwatched(rows)
     if not rows:
         return Batch([], 0, False)
-    db = db or connections[DEFAULT_DB_ALIAS]
     fields = _fields()
     q = db.ops.quote_name
     table = q(Notification._meta.db_table)
@@ -237,10 +252,25 @@ def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
         values = ", ".join([f"({', '.join(['%s'] * len(_COLUMNS))})"] * len(rows))
         sql = f"INSERT INTO {table} ({', '.join(q(c) for c in _COLUMNS)}) VALUES {values}"
         return Batch([(sql, params)], len(rows), False)
-    params = [fields[c].get_db_prep_save(getattr(row, c), db) for row in rows for c in _GIVEN]
-    values = ", ".join([f"({', '.join(['%s'] * len(_GIVEN))})"] * len(rows))
+    params = [
+        value
+        for row in rows
+        for value in (
+            *(fields[c].get_db_prep_save(getattr(row, c), db) for c in _GIVEN),
+            row.unless_watching,
+        )
+    ]
+    values = ", ".join([f"({', '.join(['%s'] * (len(_GIVEN) + 1))})"] * len(rows))
     columns = ", ".join(q(c) for c in _COLUMNS)
     hooks, subscriptions = (q(m._meta.db_table) for m in (Webhook, PushSubscription))
+    watching = q(Watching._meta.db_table)
+    # A row of a live game's turn is left out while its player watches the game: in the same
+    # statement, so the action keeps its round trips (the watch rows are the streams').
+    unwatched_only = (
+        'NOT (v."quiet" AND EXISTS (SELECT 1 FROM '
+        f'{watching} AS x WHERE x."player_id" = v."player_id" AND x."game_id" = v."game_id"'
+        ' AND x."until" > v."at"))'
+    )
     listens = (
         f'EXISTS (SELECT 1 FROM {hooks} AS w WHERE w."player_id" = v."player_id"'
         ' AND w."disabled_at" IS NULL)'
@@ -250,7 +280,8 @@ def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
         f"INSERT INTO {table} ({columns})"
         f' SELECT v."player_id", v."kind", v."game_id", v."version", v."at", false, v."data",'
         f" NOT ({listens})"
-        f" FROM (VALUES {values}) AS v ({', '.join(q(c) for c in _GIVEN)})"
+        f' FROM (VALUES {values}) AS v ({", ".join(q(c) for c in _GIVEN)}, "quiet")'
+        f" WHERE {unwatched_only}"
         ' RETURNING NOT "dispatched"'
     )
     return Batch([(sql, params)], len(rows), True)

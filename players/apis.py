@@ -13,12 +13,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine import limits
+from games.engine.limits import GUEST_DAYS
 from players.models import Rating
 from players.ratings import rating_of, shown
 from players.selectors import leaderboard, player_get, player_stats
 from players.serializers import (
     AuthTokenSerializer,
+    ClaimSerializer,
     CredentialsSerializer,
+    GuestAccountSerializer,
     LeaderboardEntrySerializer,
     LeaderboardPageSerializer,
     LeaderboardQuery,
@@ -28,6 +31,9 @@ from players.serializers import (
     RegistrationSerializer,
 )
 from players.services import (
+    guest_claim,
+    guest_create,
+    is_guest,
     player_register,
     token_issue,
     token_revoke,
@@ -60,6 +66,7 @@ def _profile(player: User, **extra: Any) -> dict[str, Any]:
         "stats": player_stats(player=player),
         **_rated(rating_of(player)),
         **({"bot": player.bot.level} if hasattr(player, "bot") else {}),
+        "guest": is_guest(player),
         **extra,
     }
 
@@ -96,6 +103,73 @@ class PlayerRegisterApi(APIView):
     def post(self, request: Request) -> Response:
         player = player_register(**api.validated(RegistrationSerializer, request.data))
         return Response(RegisteredPlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerGuestApi(APIView):
+    authentication_classes: list[Any] = []  # a stale token must not stop a new guest
+    permission_classes = [AllowAny]
+    throttle_scope = "registration"  # per address, with registrations: a new account either way
+
+    @extend_schema(
+        operation_id="players_guest",
+        summary="Play as a guest",
+        description=(
+            "Open to anyone, with no body: a guest account with a generated username and no "
+            "password, and its token. A guest plays everything a player does, but the games it "
+            f"sits in are not rated. Claim it (`POST /api/v1/players/me/claim/`) to keep it: an "
+            f"unclaimed guest is removed after {GUEST_DAYS} days with its waiting games (its "
+            "finished games stay)."
+        ),
+        tags=TAGS,
+        auth=[],
+        request=None,
+        responses={201: GuestAccountSerializer, **errors_for("throttled")},
+        examples=[
+            OpenApiExample(
+                "Guest",
+                value={
+                    "id": 9,
+                    "username": "guest-k7p2m9xq",
+                    "token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
+                    "guest": True,
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        user, token = guest_create()
+        body = {"id": user.pk, "username": user.username, "token": token.key, "guest": True}
+        return Response(GuestAccountSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerClaimApi(APIView):
+    @extend_schema(
+        operation_id="players_me_claim",
+        summary="Claim a guest account",
+        description=(
+            "The guest chooses a username and a password (the registration's rules) and becomes "
+            "a full account: its games, notifications and token stay; from now on its games are "
+            "rated. Answers the caller's profile."
+        ),
+        tags=TAGS,
+        request=ClaimSerializer,
+        responses={
+            200: OwnProfileSerializer,
+            **errors_for("invalid", "not_authenticated", "not_a_guest", "username_taken"),
+        },
+        examples=[
+            OpenApiExample(
+                "Claim",
+                value={"username": "alice", "password": "correct-horse-battery"},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = api.validated(ClaimSerializer, request.data)
+        player = guest_claim(user=api.caller(request), **data)
+        return Response(OwnProfileSerializer(_profile(player, is_staff=player.is_staff)).data)
 
 
 class TokenIssueApi(APIView):

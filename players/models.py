@@ -69,3 +69,18 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"Vacation of {self.player_id} from {self.starts_at:%Y-%m-%d}"
+
+
+class Guest(models.Model):
+    """A guest account: a generated username, a token and no password, made with one click
+    (``POST /api/v1/players/guest/``). Claiming it (a username and a password) deletes this row
+    and keeps the user, its games and its token. Games with a guest seated are not rated. An
+    unclaimed guest is removed ``GUEST_DAYS`` after its creation (``service.guests``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="guest"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"Guest {self.user_id}"

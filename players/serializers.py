@@ -11,12 +11,17 @@ from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 
 from games.engine import limits
-from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
+from games.engine.limits import GUEST_DAYS, VACATION_DAYS, VACATION_DAYS_PER_YEAR
 from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
 from players.selectors import PlayerStats
 from unoservice.api import StrictCharField, StrictIntegerField, StrictSerializer
 
+GUEST_HELP = (
+    "A guest account (no password, made with one click): its games are not rated; claimed with "
+    f"a username and a password it becomes a full account; unclaimed, it is removed after "
+    f"{GUEST_DAYS} days."
+)
 USERNAME_MAX_LENGTH = 150
 PASSWORD_MAX_LENGTH = 4096
 
@@ -122,6 +127,7 @@ class PublicProfileSerializer(RatedFields):
     bot = serializers.ChoiceField(
         choices=BOT_LEVELS, required=False, help_text="A bot's level (bots only)."
     )
+    guest = serializers.BooleanField(help_text=GUEST_HELP)
 
 
 @extend_schema_serializer(component_name="OwnProfile")
@@ -131,6 +137,23 @@ class OwnProfileSerializer(RatedFields):
     date_joined = serializers.DateTimeField()
     is_staff = serializers.BooleanField()
     stats = PlayerStatsSerializer()
+    guest = serializers.BooleanField(help_text=GUEST_HELP)
+
+
+@extend_schema_serializer(component_name="GuestAccount")
+class GuestAccountSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    username = serializers.CharField(help_text="Generated: `guest-` and 8 letters and digits.")
+    token = serializers.CharField(
+        help_text="Send it as `Authorization: Token <token>`; a guest has no password, so keep it."
+    )
+    guest = serializers.BooleanField(help_text="Always true here.")
+
+
+@extend_schema_serializer(component_name="Claim")
+class ClaimSerializer(StrictSerializer):
+    username = username_field(validate=True)
+    password = password_field()
 
 
 @extend_schema_serializer(component_name="Credentials")

@@ -1,4 +1,4 @@
-"""Writes of the players app: registration, API tokens and vacations.
+"""Writes of the players app: registration, guests, API tokens and vacations.
 
 Every refusal is a ``DomainError`` with the API contract's code, so callers other than the HTTP
 API (management commands, tests) get the same rules and the same errors.
@@ -6,6 +6,7 @@ API (management commands, tests) get the same rules and the same errors.
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import authenticate
@@ -17,7 +18,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
-from players.models import Vacation
+from players.models import Guest, Vacation
 from unoservice.errors import DomainError
 
 
@@ -55,6 +56,62 @@ def player_register(*, username: str, password: str) -> User:
             user.save()
     except IntegrityError as exc:  # a concurrent registration of the same name won the race
         raise _username_taken(user.username) from exc
+    return user
+
+
+# --- guests --------------------------------------------------------------------------------------
+
+# A guest's name: "guest-" and 8 letters and digits without look-alikes (about 41 bits).
+_GUEST_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def _guest_name() -> str:
+    return "guest-" + "".join(secrets.choice(_GUEST_ALPHABET) for _ in range(8))
+
+
+def guest_create() -> tuple[User, Token]:
+    """A guest account: a generated username, no password (it signs in with its token only)
+    and its token. It plays as any player does, but the games it sits in are not rated."""
+    for _ in range(5):  # a name already taken (about one in 2**41 per existing player): again
+        user = User(username=_guest_name())
+        user.set_unusable_password()
+        try:
+            with transaction.atomic():
+                user.save()
+                Guest.objects.create(user=user)
+                return user, Token.objects.create(user=user)
+        except IntegrityError:
+            continue
+    raise RuntimeError("no free guest name after 5 draws")  # pragma: no cover
+
+
+def is_guest(user: User) -> bool:
+    return Guest.objects.filter(user=user).exists()
+
+
+def guest_claim(*, user: User, username: str, password: str) -> User:
+    """Turn the guest ``user`` into a full account named ``username`` with ``password`` (the
+    registration's rules), keeping its games, its token and its notifications."""
+    with transaction.atomic():
+        guest = Guest.objects.select_for_update().filter(user=user).first()
+        if guest is None:
+            raise DomainError("not_a_guest", "Only a guest account can be claimed.")
+        user = User.objects.get(pk=user.pk)  # the caller's own copy stays as it was if refused
+        user.username = User.normalize_username(username)
+        _validate_username(user)
+        try:
+            validate_password(password, user=user)
+        except DjangoValidationError as exc:
+            raise DomainError("invalid", "password: " + " ".join(exc.messages)) from exc
+        if User.objects.filter(username__iexact=user.username).exclude(pk=user.pk).exists():
+            raise _username_taken(user.username)
+        user.set_password(password)
+        try:
+            with transaction.atomic():
+                user.save(update_fields=["username", "password"])
+        except IntegrityError as exc:  # a concurrent registration of the same name won the race
+            raise _username_taken(user.username) from exc
+        guest.delete()
     return user
 
 

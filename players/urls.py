@@ -4,7 +4,9 @@ from django.urls import URLPattern, URLResolver, path
 
 from players.apis import (
     LeaderboardApi,
+    PlayerClaimApi,
     PlayerDetailApi,
+    PlayerGuestApi,
     PlayerMeApi,
     PlayerRegisterApi,
     TokenIssueApi,
@@ -13,7 +15,9 @@ from players.apis import (
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("players/", PlayerRegisterApi.as_view(), name="players-register"),
+    path("players/guest/", PlayerGuestApi.as_view(), name="players-guest"),
     path("players/me/", PlayerMeApi.as_view(), name="players-me"),
+    path("players/me/claim/", PlayerClaimApi.as_view(), name="players-me-claim"),
     path("players/<int:player_id>/", PlayerDetailApi.as_view(), name="players-detail"),
     path("leaderboard/", LeaderboardApi.as_view(), name="leaderboard"),
     path("auth/token/", TokenIssueApi.as_view(), name="auth-token"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from games import engine, eventstore
 from games.models import Game
+from players.models import Guest
 from players.ratings import Placed, rate_game
 
 
@@ -44,7 +45,10 @@ def final_standing(state: engine.GameState, forfeits: list[int]) -> list[tuple[i
 
 
 def game_ended(game: Game, state: engine.GameState) -> None:
-    """Rate the players of ``game``, which ``state`` (its last) has just finished."""
+    """Rate the players of ``game``, which ``state`` (its last) has just finished. A game with a
+    guest seated is not rated (ratings are for registered players, who chose a name to keep)."""
+    if Guest.objects.filter(user_id__in=[entry["id"] for entry in game.roster]).exists():
+        return
     forfeits = list(
         eventstore.select_events(game.pk, types=("forfeited",)).values_list("seat", flat=True)
     )

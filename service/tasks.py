@@ -14,7 +14,7 @@ from django.conf import settings
 
 from games.models import GameStatus
 from notifications import delivery
-from service import clock, reminders, tables
+from service import clock, guests, reminders, tables
 from service.subscribers import BOT_FILL_TASK, BOT_TURN_TASK, TIME_OUT_TASK
 
 log = logging.getLogger(__name__)
@@ -78,3 +78,9 @@ def sweep() -> dict[str, int]:
         "drained": delivery.drain(),
         "delivered": delivery.deliver_due(),
     }
+
+
+@shared_task(name="players.remove_stale_guests", ignore_result=False)
+def remove_stale_guests() -> int:
+    """Guests unclaimed for ``GUEST_DAYS`` are removed with their waiting games."""
+    return guests.remove_stale_guests()

@@ -45,6 +45,7 @@ SERVICE_CODES: dict[str, Code] = {
     "not_enough_players": Code(409, "A game starts with 2 or more seated."),
     "version_conflict": Code(409, "The game has moved past the action's expected_version."),
     "username_taken": Code(409, "The username is taken, ignoring case."),
+    "not_a_guest": Code(409, "Only a guest account can be claimed; this one has a password."),
     "already_on_vacation": Code(409, "The caller is on vacation already: end it first."),
     "not_on_vacation": Code(409, "The caller is not on vacation."),
     "vacation_days_used_up": Code(

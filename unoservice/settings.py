@@ -362,6 +362,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.sweep",
         "schedule": UNO_SWEEP_INTERVAL,
     },
+    # Guests unclaimed for limits.GUEST_DAYS days (service.guests).
+    "remove-stale-guests": {
+        "task": "players.remove_stale_guests",
+        "schedule": 24 * 3600,
+    },
 }
 # Deliveries (webhooks, Web Push) have a queue of their own, so a slow receiver never delays a
 # turn's deadline; a worker consumes both unless told otherwise (-Q).

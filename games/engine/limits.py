@@ -53,6 +53,8 @@ PAUSED_FROM: Final = 3600
 # Vacations: the days of one, and the days a calendar year (UTC) allows in all.
 VACATION_DAYS: Final = Bound("days", 1, 14)
 VACATION_DAYS_PER_YEAR: Final = 14
+# A guest account not claimed (given a username and a password) within this many days is removed.
+GUEST_DAYS: Final = 30
 
 # Requests about a game.
 IDEMPOTENCY_KEY_LENGTH: Final = Bound("Idempotency-Key", 1, 255)

@@ -30,7 +30,7 @@ from rest_framework.views import APIView
 
 from games import selectors
 from games.engine import limits
-from service import clock
+from service import attention, clock
 from service.player_stream import NOTIFICATIONS
 from streams import sse
 from streams.authentication import StreamTicketAuthentication
@@ -192,7 +192,8 @@ class GameStreamApi(StreamApi):
         game = clock.caught_up(selectors.get_game(game_id, viewer))
         after = resume if resume is not None else query.get("after", game.version)
         if _under_asgi(request):
-            return event_stream(sse.game_stream(str(game.pk), viewer, after))
+            stream = sse.game_stream(str(game.pk), viewer, after)
+            return event_stream(attention.watched(stream, viewer.pk, str(game.pk)))
         return event_stream(sse.game_backlog(str(game.pk), viewer, after))
 
 

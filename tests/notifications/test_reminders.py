@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.models import Game
 from notifications.delivery import REMIND_TASK
-from notifications.models import Kind, Notification
+from notifications.models import Kind, Notification, Watching
 from service import play, reminders
 from tests.support.notifications import WAIT, start_workers, wait_for
 from tests.support.players import client_for
@@ -130,3 +130,36 @@ def test_a_worker_writes_the_reminder_once_however_often_the_task_comes(
     finally:
         workers.stop()
     assert len(reminders_of(game)) == 1
+
+
+def _watch(game: Game, user: User) -> Watching:
+    """The row an open stream of ``game`` writes for ``user`` (``service.attention``; the stream
+    itself is tested through the real server in ``tests/streams/test_attention.py``)."""
+    until = timezone.now() + timedelta(minutes=1)
+    return Watching.objects.create(player=user, game=game, process="test", until=until)
+
+
+def test_a_watched_live_turn_is_not_reminded_until_the_player_leaves(users: list[User]) -> None:
+    game = started_game(users[:2], turn_timeout=100)
+    actor = game.current_seat
+    assert actor is not None
+    watch = _watch(game, users[actor])
+    near_its_deadline(game, 15)
+
+    reminders.remind(game.pk, game.version)
+    assert reminders_of(game) == []
+
+    watch.delete()
+    reminders.remind(game.pk, game.version)
+    assert [r.player for r in reminders_of(game)] == [users[actor]]
+
+
+def test_a_watched_correspondence_turn_is_reminded(users: list[User]) -> None:
+    game = started_game(users[:2], turn_timeout=7200)
+    actor = game.current_seat
+    assert actor is not None
+    _watch(game, users[actor])
+    near_its_deadline(game, 600)
+
+    reminders.remind(game.pk, game.version)
+    assert [r.player for r in reminders_of(game)] == [users[actor]]

@@ -128,6 +128,19 @@ def test_registration_is_throttled_per_address(throttle_rates: SetRates) -> None
     assert_throttled(answers[2])
     assert_throttled(forged)
     assert elsewhere.status_code == 201
+
+
+def test_guests_are_throttled_per_address_with_registrations(throttle_rates: SetRates) -> None:
+    throttle_rates(registration="2/hour")
+    api = APIClient()
+
+    registered = api.post(REGISTER, {"username": "new1", "password": PASSWORD}, format="json")
+    guests = [api.post("/api/v1/players/guest/") for _ in range(2)]
+    elsewhere = APIClient(REMOTE_ADDR="198.51.100.8").post("/api/v1/players/guest/")
+
+    assert [registered.status_code, guests[0].status_code] == [201, 201]
+    assert_throttled(guests[1])
+    assert elsewhere.status_code == 201
     assert not User.objects.filter(username__in=["new2", "new9"]).exists()
 
 

@@ -1,0 +1,71 @@
+"""Guest accounts left unclaimed: removed ``GUEST_DAYS`` after their creation, with their waiting
+games, by a daily beat task (``service.tasks.remove_stale_guests``).
+
+A removed guest's waiting games go: those it created are abandoned (a game of its own with bots is
+of no use to anyone), and it leaves the others. Its finished and running games stay, played out
+by their clocks; its seats there still show its generated ``guest-…`` name. The account itself is
+deleted when it sat in no game at all; otherwise it is closed (no token, inactive), since a game's
+seats and log keep their players.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from games.engine.limits import GUEST_DAYS
+from games.models import Game, GameStatus, Seat
+from players.models import Guest
+from service.lobby import game_leave
+from service.unit_of_work import game_write
+
+log = logging.getLogger(__name__)
+
+
+def stale_guest_ids(limit: int) -> list[int]:
+    """Guests created more than ``GUEST_DAYS`` ago, unclaimed and not yet removed."""
+    cutoff = timezone.now() - timedelta(days=GUEST_DAYS)
+    rows = Guest.objects.filter(created_at__lt=cutoff, user__is_active=True).order_by("created_at")
+    return list(rows.values_list("user_id", flat=True)[:limit])
+
+
+def _leave_waiting_games(guest: User) -> None:
+    waiting = Seat.objects.filter(player=guest, game__status=GameStatus.WAITING)
+    for game_id in list(waiting.order_by("game_id").values_list("game_id", flat=True)):
+        if Game.objects.filter(pk=game_id, created_by=guest).exists():
+            with game_write(game_id) as write:
+                if write.game.status == GameStatus.WAITING:
+                    write.game.status = GameStatus.ABANDONED
+                    write.game.save(update_fields=["status", "updated_at"])
+        else:
+            game_leave(player=guest, game_id=game_id)
+
+
+def remove_guest(user_id: int) -> bool:
+    """Remove the stale guest ``user_id``; False when it is no longer one (claimed meanwhile)."""
+    with transaction.atomic():
+        guest = Guest.objects.select_for_update().filter(user_id=user_id).first()
+        if guest is None:
+            return False
+        user = User.objects.get(pk=user_id)
+        _leave_waiting_games(user)
+        Token.objects.filter(user=user).delete()
+        if not Seat.objects.filter(player=user).exists() and not user.games_created.exists():
+            user.delete()
+        else:
+            user.is_active = False
+            user.save(update_fields=["is_active"])
+    return True
+
+
+def remove_stale_guests(limit: int = 500) -> int:
+    """The beat task's work: remove every stale guest (at most ``limit`` a run); how many."""
+    removed = sum(remove_guest(user_id) for user_id in stale_guest_ids(limit))
+    if removed:
+        log.info("removed %d guest account(s) unclaimed for %d days", removed, GUEST_DAYS)
+    return removed

@@ -1,0 +1,170 @@
+"""Guest accounts through HTTP: one click to a token, play, claim it with a name and a password,
+and unclaimed guests removed after ``GUEST_DAYS`` days with their waiting games."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games.engine.limits import GUEST_DAYS
+from games.models import Game, GameStatus, Seat
+from players.models import Guest, Rating
+from service.tasks import remove_stale_guests
+from tests.support.players import PASSWORD, MakeUser, client_for, client_with
+
+pytestmark = pytest.mark.django_db
+
+GUEST = "/api/v1/players/guest/"
+CLAIM = "/api/v1/players/me/claim/"
+ME = "/api/v1/players/me/"
+TOKEN = "/api/v1/auth/token/"
+GAMES = "/api/v1/games/"
+
+
+def new_guest(api: APIClient) -> tuple[dict[str, Any], APIClient]:
+    response = api.post(GUEST)
+    assert response.status_code == 201, response.content
+    body = response.json()
+    return body, client_with(body["token"])
+
+
+def test_a_guest_gets_a_name_and_a_token_with_no_body_and_plays(api: APIClient) -> None:
+    body, guest = new_guest(api)
+
+    assert set(body) == {"id", "username", "token", "guest"}
+    assert body["guest"] is True and body["username"].startswith("guest-")
+    user = User.objects.get(pk=body["id"])
+    assert not user.has_usable_password()
+    assert Token.objects.get(user=user).key == body["token"]
+    me = guest.get(ME).json()
+    assert (me["id"], me["username"], me["guest"]) == (body["id"], body["username"], True)
+    # Playing against bots: one request creates and starts the game.
+    created = guest.post(GAMES, {"max_players": 4, "bots": ["basic"] * 3}, format="json")
+    assert created.status_code == 201, created.content
+    assert created.json()["status"] == "active"
+    # Two guests never share a name.
+    other, _ = new_guest(api)
+    assert other["username"] != body["username"]
+
+
+def test_a_guest_cannot_sign_in_with_a_password(api: APIClient) -> None:
+    body, _ = new_guest(api)
+
+    answer = api.post(TOKEN, {"username": body["username"], "password": PASSWORD}, format="json")
+
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid_credentials")
+
+
+def test_claiming_keeps_the_games_and_the_token_and_asks_for_a_password(api: APIClient) -> None:
+    body, guest = new_guest(api)
+    game = guest.post(GAMES, {"max_players": 2}, format="json").json()
+
+    claimed = guest.post(CLAIM, {"username": "carla", "password": PASSWORD}, format="json")
+
+    assert claimed.status_code == 200, claimed.content
+    me = claimed.json()
+    assert (me["id"], me["username"], me["guest"]) == (body["id"], "carla", False)
+    assert guest.get(ME).json()["username"] == "carla"  # the same token still signs in
+    assert not Guest.objects.filter(user_id=body["id"]).exists()
+    assert Seat.objects.filter(game_id=game["id"], player_id=body["id"]).exists()
+    token = api.post(TOKEN, {"username": "carla", "password": PASSWORD}, format="json")
+    assert token.json()["token"] == body["token"]
+    again = guest.post(CLAIM, {"username": "carla2", "password": PASSWORD}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "not_a_guest"
+
+
+@pytest.mark.parametrize(
+    ("claim", "status", "code"),
+    [
+        ({"username": "Taken", "password": PASSWORD}, 409, "username_taken"),
+        ({"username": "carla", "password": "123"}, 400, "invalid"),
+        ({"username": "no spaces", "password": PASSWORD}, 400, "invalid"),
+        ({"username": "carla"}, 400, "invalid"),
+        ({"username": "carla", "password": PASSWORD, "extra": 1}, 400, "invalid"),
+    ],
+)
+def test_a_refused_claim_changes_nothing(
+    api: APIClient, make_player: MakeUser, claim: dict[str, Any], status: int, code: str
+) -> None:
+    make_player("taken")
+    body, guest = new_guest(api)
+
+    answer = guest.post(CLAIM, claim, format="json")
+
+    assert (answer.status_code, answer.json()["code"]) == (status, code)
+    user = User.objects.get(pk=body["id"])
+    assert user.username == body["username"] and not user.has_usable_password()
+    assert Guest.objects.filter(user=user).exists()
+
+
+def test_a_registered_player_cannot_claim(make_player: MakeUser) -> None:
+    answer = client_for(make_player("dora")).post(
+        CLAIM, {"username": "dora2", "password": PASSWORD}, format="json"
+    )
+
+    assert (answer.status_code, answer.json()["code"]) == (409, "not_a_guest")
+
+
+def _finish(host: APIClient, other: APIClient) -> None:
+    """A 2-player game between ``host`` and ``other``, ended by ``other`` resigning."""
+    game = host.post(GAMES, {"max_players": 2}, format="json").json()
+    assert other.post(f"{GAMES}{game['id']}/join/").status_code == 200
+    assert other.post(f"{GAMES}{game['id']}/resign/").status_code == 200
+    assert Game.objects.get(pk=game["id"]).status == GameStatus.FINISHED
+
+
+def test_games_with_a_guest_are_not_rated_until_it_is_claimed(
+    api: APIClient, make_player: MakeUser
+) -> None:
+    erin = make_player("erin")
+    _, guest = new_guest(api)
+
+    _finish(client_for(erin), guest)
+    assert not Rating.objects.exists()
+
+    guest.post(CLAIM, {"username": "fay", "password": PASSWORD}, format="json")
+    _finish(client_for(erin), guest)
+    assert Rating.objects.filter(user=erin, games_played=1).exists()
+
+
+def _age(user_id: int, days: int) -> None:
+    Guest.objects.filter(user_id=user_id).update(created_at=timezone.now() - timedelta(days=days))
+
+
+def test_guests_unclaimed_for_the_days_are_removed_with_their_waiting_games(
+    api: APIClient, make_player: MakeUser
+) -> None:
+    gina = client_for(make_player("gina"))
+    stale, guest = new_guest(api)
+    hosted = guest.post(GAMES, {"max_players": 3}, format="json").json()
+    joined = gina.post(GAMES, {"max_players": 3}, format="json").json()
+    assert guest.post(f"{GAMES}{joined['id']}/join/").status_code == 200
+    _finish(gina, guest)  # a finished game, which stays
+    idle, _ = new_guest(api)  # never sat anywhere: deleted outright
+    young, _ = new_guest(api)
+    claimed, claimer = new_guest(api)
+    claimer.post(CLAIM, {"username": "hana", "password": PASSWORD}, format="json")
+    for user_id in (stale["id"], idle["id"], claimed["id"]):
+        _age(user_id, GUEST_DAYS + 1)
+    _age(young["id"], GUEST_DAYS - 1)
+
+    assert remove_stale_guests.apply().get() == 2
+
+    assert Game.objects.get(pk=hosted["id"]).status == GameStatus.ABANDONED
+    still_waiting = Game.objects.get(pk=joined["id"])
+    assert still_waiting.status == GameStatus.WAITING
+    assert [entry["username"] for entry in still_waiting.roster] == ["gina"]
+    removed = User.objects.get(pk=stale["id"])
+    assert not removed.is_active and not Token.objects.filter(user=removed).exists()
+    assert Seat.objects.filter(player=removed, game__status=GameStatus.FINISHED).count() == 1
+    assert guest.get(ME).status_code == 401
+    assert not User.objects.filter(pk=idle["id"]).exists()
+    assert User.objects.get(pk=young["id"]).is_active
+    assert User.objects.get(pk=claimed["id"]).is_active
+    assert remove_stale_guests.apply().get() == 0  # the removed stay removed
