@@ -435,6 +435,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/guest/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play as a guest
+         * @description Open to anyone, with no body: a guest account with a generated username and no password, and its token. A guest plays everything a player does, but the games it sits in are not rated. Claim it (`POST /api/v1/players/me/claim/`) to keep it: an unclaimed guest is removed after 30 days with its waiting games (its finished games stay).
+         */
+        post: operations["players_guest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/players/me/": {
         parameters: {
             query?: never;
@@ -449,6 +469,26 @@ export interface paths {
         get: operations["players_me"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/players/me/claim/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a guest account
+         * @description The guest chooses a username and a password (the registration's rules) and becomes a full account: its games, notifications and token stay; from now on its games are rated. Answers the caller's profile.
+         */
+        post: operations["players_me_claim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -633,6 +673,12 @@ export interface components {
          * @enum {string}
          */
         ChallengeActionActionEnum: "challenge";
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        ClaimRequest: {
+            /** @description Up to 150 letters, digits and @/./+/-/_. */
+            username: string;
+            password: string;
+        };
         /**
          * @description The move clock (``turn_timeout`` a turn) or a bank clock (the rule book's "Clocks for
          *     correspondence play"); seconds.
@@ -772,6 +818,15 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        GuestAccount: {
+            id: number;
+            /** @description Generated: `guest-` and 8 letters and digits. */
+            username: string;
+            /** @description Send it as `Authorization: Token <token>`; a guest has no password, so keep it. */
+            token: string;
+            /** @description Always true here. */
+            guest: boolean;
+        };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         JoinByCodeRequest: {
             /** @description A private game's invite_code (any case; spaces and dashes are ignored). */
@@ -883,6 +938,8 @@ export interface components {
             date_joined: string;
             is_staff: boolean;
             stats: components["schemas"]["PlayerStats"];
+            /** @description A guest account (no password, made with one click): its games are not rated; claimed with a username and a password it becomes a full account; unclaimed, it is removed after 30 days. */
+            guest: boolean;
         };
         /**
          * @description * `pass` - pass
@@ -929,6 +986,8 @@ export interface components {
              *     * `strong` - strong
              */
             bot?: components["schemas"]["BotLevelEnum"];
+            /** @description A guest account (no password, made with one click): its games are not rated; claimed with a username and a password it becomes a full account; unclaimed, it is removed after 30 days. */
+            guest: boolean;
         };
         PushKey: {
             /** @description The VAPID public key (base64url): the browser's applicationServerKey. */
@@ -3691,6 +3750,45 @@ export interface operations {
             };
         };
     };
+    players_guest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestAccount"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     players_me: {
         parameters: {
             query?: never;
@@ -3710,6 +3808,85 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_claim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnProfile"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_a_guest`: Only a guest account can be claimed; this one has a password. `username_taken`: The username is taken, ignoring case. Codes: not_a_guest, username_taken. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
