@@ -64,7 +64,9 @@ def test_public_profile(authed: APIClient, make_player: MakeUser) -> None:
         "rating",
         "games_played",
         "games_won",
+        "guest",
     }
+    assert body["guest"] is False
     assert body["id"] == bob.pk
     assert body["username"] == "bob"
     assert body["stats"] == {"games_played": 0, "games_won": 0, "games_active": 0}
