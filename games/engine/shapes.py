@@ -77,7 +77,11 @@ class Hidden:
 
 @dataclass(frozen=True)
 class CountOf:
-    """Only in what viewers see: the number of cards in the stored list ``field``."""
+    """Only in what viewers see: the number of cards in the stored list ``field``.
+
+    Never in the log, so the field is ``NotRequired`` (the engine builds the log's data from the
+    definition); every view has it, so the schema requires it.
+    """
 
     field: str
 
@@ -210,7 +214,7 @@ class CardsDrawnData(TypedDict):
     cards: Annotated[list[Card], Hidden(shown_to=("seat",))]
     reason: DrawReason
     auto: NotRequired[Annotated[bool, Doc("The server drew on a timeout.")]]
-    count: Annotated[int, CountOf("cards")]
+    count: NotRequired[Annotated[int, CountOf("cards")]]
 
 
 class ColorDiscardedData(TypedDict):
@@ -226,12 +230,12 @@ class CardsGivenData(TypedDict):
     target: Annotated[int, Doc("The seat that receives the cards.")]
     cards: Annotated[list[Card], Hidden(shown_to=("seat", "target")), Doc("The cards given.")]
     uno: Annotated[bool, Doc("The play said UNO (the gift leaves one card).")]
-    count: Annotated[int, CountOf("cards")]
+    count: NotRequired[Annotated[int, CountOf("cards")]]
 
 
 class PileReshuffledData(TypedDict):
     draw_pile: Annotated[list[Card], SECRET, Doc("The new order, top first.")]
-    draw_pile_count: Annotated[int, CountOf("draw_pile")]
+    draw_pile_count: NotRequired[Annotated[int, CountOf("draw_pile")]]
 
 
 class PassedData(TypedDict):
@@ -285,7 +289,7 @@ class WentOutData(TypedDict):
 class ForfeitedData(TypedDict):
     reason: Literal["timeout", "resign"]
     draw_pile: Annotated[list[Card], SECRET, Doc("The new order, top first.")]
-    draw_pile_count: Annotated[int, CountOf("draw_pile")]
+    draw_pile_count: NotRequired[Annotated[int, CountOf("draw_pile")]]
 
 
 class RoundEndedData(TypedDict):

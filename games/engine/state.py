@@ -19,6 +19,7 @@ from typing import Any, Literal
 from games.engine.options import Options
 
 SeatStatus = Literal["playing", "forfeited", "out"]
+Direction = Literal[1, -1]  # clockwise, counter-clockwise (``shapes.Direction``)
 GameStatus = Literal["active", "finished"]
 PendingKind = Literal["color", "play_drawn", "wild_draw4", "draw_penalty"]
 
@@ -67,7 +68,7 @@ class GameState:
     draw_pile: tuple[str, ...]  # index 0 is the top card
     discard_pile: tuple[str, ...]  # the last item is the top card
     color: str | None
-    direction: int
+    direction: Direction
     current: int
     pending: Pending | None
     shuffles: int  # how many random choices the game has made: the key of the next one

@@ -46,6 +46,7 @@ from games.engine.events import EVENT_TYPES, Event
 from games.engine.limits import TEAMS
 from games.engine.rules import discarded_with, quick_move, shuffle
 from games.engine.snapshot import state_from_data, state_to_data
+from tests.engine.test_event_shapes import shape_problem
 
 Action = dict[str, Any]
 
@@ -404,6 +405,8 @@ def test_replay_of_the_log_is_the_state_reached_step_by_step(setup: Setup) -> No
 def test_events_are_json_and_replay_from_json(setup: Setup) -> None:
     log, steps = play_out(setup)
     assert {e["type"] for e in log} <= set(EVENT_TYPES)
+    problems = {problem for problem in map(shape_problem, log) if problem is not None}
+    assert not problems, f"events not of their shape: {problems}"
     text = json.dumps(log)
     again = json.loads(text)
     assert again == log
