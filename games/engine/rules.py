@@ -1210,8 +1210,7 @@ def _quick_play(
         fields["color"] = color
     if state.penalty_drawn is not None:
         fields["penalty_drawn"] = None
-    played_data: CardPlayedData = {"cards": [card], "color": color, "uno": uno}
-    played: Event = {"type": "card_played", "seat": seat, "data": played_data}
+    played: CardPlayedData = {"cards": [card], "color": color, "uno": uno}
     # _after_play
     direction = state.direction
     statuses = state.statuses
@@ -1225,8 +1224,11 @@ def _quick_play(
         turn_data: TurnChangedData = {"seat": nxt, "direction": direction, "pending": None}
         new = _new_state(GameState)  # _made(fields), inlined
         _set_fields(new, fields)
-        return [played, {"type": "turn_changed", "seat": None, "data": turn_data}], new
-    events: list[Event] = [played]
+        return [
+            {"type": "card_played", "seat": seat, "data": played},
+            {"type": "turn_changed", "seat": None, "data": turn_data},
+        ], new
+    events: list[Event] = [{"type": "card_played", "seat": seat, "data": played}]
     next_pending: Pending | None = None
     rank = RANK_OF[card]
     if rank == "reverse":
