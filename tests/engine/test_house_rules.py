@@ -55,7 +55,7 @@ def test_elimination_the_others_play_on_until_one_holds_cards(scoring: str) -> N
     assert view(t.state, 1)["seats"][0]["status"] == "out"
     assert t.state.current == 1
     error = t.refused(0, "draw")
-    assert (error.code, error.status) == ("not_your_turn", 409)
+    assert error.code == "not_your_turn"
 
     t.act(1, "play", card="red-7")
     t.act(2, "draw")
@@ -208,7 +208,7 @@ def test_the_options_are_the_rule_books() -> None:
 def test_unknown_or_bad_options_are_refused(rules: dict[str, Any]) -> None:
     with pytest.raises(IllegalMove) as info:
         make_options(rules)
-    assert (info.value.code, info.value.status) == ("invalid_rules", 400)
+    assert info.value.code == "invalid_rules"
 
 
 # --- several house rules at once -------------------------------------------------------------
