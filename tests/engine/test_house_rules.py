@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 
-from games.engine import HOUSE_RULES, IllegalMove, legal_actions, make_options, view
+from games.engine import HOUSE_RULES, IllegalMove, Options, legal_actions, make_options, view
 from games.engine.cards import hand_points
+from games.engine.options import RULES
+from games.engine.shapes import Rules, fields_of
 from tests.support.scenario import HouseScenario, assert_all_cards, drawn
 
 # --- elimination -----------------------------------------------------------------------------
@@ -189,6 +191,32 @@ def test_the_options_are_the_rule_books() -> None:
     assert (defaults.scoring, defaults.uno_penalty, defaults.bluff_penalty) == ("winner", 2, 4)
     everything = make_options({name: True for name in (*SWITCHES, *SECOND_SET[2:])})
     assert all(everything.rules()[name] is True for name in (*SWITCHES, *SECOND_SET[2:]))
+
+
+def test_each_house_rule_is_defined_once_by_the_options() -> None:
+    """``Options`` defines a rule (name, type, default, bound, help); the game view's shape and
+    the check of ``make_options`` read it."""
+    assert tuple(rule.name for rule in RULES) == HOUSE_RULES
+    assert [(f.name, f.hint, f.required) for f in fields_of(Rules)] == [
+        (rule.name, rule.hint, True) for rule in RULES
+    ]
+    defaults = Options()
+    assert make_options().rules() == {rule.name: rule.default for rule in RULES}
+    assert all(getattr(defaults, rule.name) == rule.default for rule in RULES)
+    for rule in RULES:
+        if rule.bound is not None:
+            for value in (rule.bound.low - 1, rule.bound.high + 1, True, "2"):
+                with pytest.raises(IllegalMove) as info:
+                    make_options({rule.name: value})
+                assert info.value.detail == rule.bound.message()
+        elif rule.choices:
+            with pytest.raises(IllegalMove) as info:
+                make_options({rule.name: "neither"})
+            assert info.value.detail == f"'{rule.name}' must be 'winner' or 'penalty'."
+        else:
+            with pytest.raises(IllegalMove) as info:
+                make_options({rule.name: 1})
+            assert info.value.detail == f"House rule '{rule.name}' must be true or false."
 
 
 @pytest.mark.parametrize(
