@@ -44,7 +44,7 @@ from games.engine import (
 from games.engine.cards import NUMBER_CARDS, RANK_OF, hand_points
 from games.engine.events import EVENT_TYPES, Event
 from games.engine.limits import TEAMS
-from games.engine.options import RULES
+from games.engine.options import RULES, Options
 from games.engine.rules import discarded_with, quick_move, shuffle
 from games.engine.snapshot import state_from_data, state_to_data
 from tests.engine.test_event_shapes import shape_problem
@@ -643,13 +643,15 @@ def test_moves_and_replays_leave_the_state_they_start_from_unchanged(setup: Setu
     assert vars(middle) == kept, "replay changed the state it started from"
 
 
-PLAIN_BREAKERS = (
-    "seven_zero",
-    "zero_swap",
-    "zero_discards_color",
-    "no_action_finish",
-    "no_wild_finish",
-)
+def _breakers(flag: str) -> tuple[str, ...]:
+    """The on/off rules that, each alone, turn off the derived ``Options`` flag ``flag``: the
+    tests below play without them, and hold the fast path the flag allows to the general one
+    (a rule the flag should have counted and does not makes them disagree)."""
+    return tuple(name for name in BOOLEAN_RULES if not getattr(Options(**{name: True}), flag))
+
+
+# The rules under which legal_actions lists no play inline (Options.plain_plays).
+PLAIN_BREAKERS = _breakers("plain_plays")
 
 
 @_settings(100)
@@ -673,15 +675,7 @@ def test_the_inline_listing_of_plain_plays_agrees_with_the_general_one(setup: Se
 
 
 # The rules under which rules.quick_move never applies (Options.simple_moves).
-NOT_SIMPLE = (
-    *PLAIN_BREAKERS,
-    "eight_again",
-    "one_rotates",
-    "action_on_action",
-    "uno_auto_penalty",
-    "must_play",
-    "draw_until_playable",
-)
+NOT_SIMPLE = _breakers("simple_moves")
 
 
 def _outcome(state: GameState, seat: int, action: Action) -> Any:
