@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from games.engine.options import Options
+from games.engine.shapes import Direction
 
 SeatStatus = Literal["playing", "forfeited", "out"]
-Direction = Literal[1, -1]  # clockwise, counter-clockwise (``shapes.Direction``)
 GameStatus = Literal["active", "finished"]
 PendingKind = Literal["color", "play_drawn", "wild_draw4", "draw_penalty"]
 
