@@ -80,7 +80,10 @@ class _Deriver:
         required: list[str] = []
         for field in fields_of(shape):
             properties[field.name] = fixed.get(field.name) or self._field(field)
-            if field.required and field.marker(Hidden) is None:
+            # A CountOf field is never in the log (so not required by its definition) and always
+            # in what a viewer sees, which the components describe.
+            shown = field.required or field.marker(CountOf) is not None
+            if shown and field.marker(Hidden) is None:
                 required.append(field.name)
         schema: Schema = {"type": "object", "properties": properties}
         if shape.__doc__ and not shape.__doc__.startswith(shape.__name__ + "("):

@@ -14,8 +14,8 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from games.engine import CARD_CODES, COLORS, DECK, HOUSE_RULES, limits
-from games.engine.options import PRESETS
+from games.engine import CARD_CODES, COLORS, DECK, limits
+from games.engine.options import PRESETS, RULES, HouseRule
 from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
 from games.models import GameStatus, SeatStatus
@@ -31,50 +31,28 @@ MAX_INT = limits.MAX_INT
 # --- creating a game ---------------------------------------------------------------------------
 
 
+def _rule_field(rule: HouseRule) -> serializers.Field:
+    """The request field of a house rule, from its definition (``engine.options.RULES``)."""
+    if rule.choices:
+        return serializers.ChoiceField(
+            choices=list(rule.choices), required=False, help_text=rule.help
+        )
+    if rule.bound is not None:
+        return StrictIntegerField(
+            required=False,
+            min_value=rule.bound.low,
+            max_value=rule.bound.high,
+            help_text=rule.help,
+        )
+    return StrictBooleanField(required=False, help_text=rule.help)
+
+
 class RulesSerializer(StrictSerializer):
     """House rules, all off by default (see the rule book)."""
 
-    scoring = serializers.ChoiceField(choices=["winner", "penalty"], required=False)
-    stacking = StrictBooleanField(required=False)
-    reverse_bounce = StrictBooleanField(required=False, help_text="Needs stacking.")
-    draw_until_playable = StrictBooleanField(required=False)
-    force_play = StrictBooleanField(required=False)
-    jump_in = StrictBooleanField(required=False)
-    seven_zero = StrictBooleanField(required=False)
-    multi_play = StrictBooleanField(required=False)
-    no_action_finish = StrictBooleanField(required=False)
-    elimination = StrictBooleanField(required=False)
-    uno_penalty = StrictIntegerField(
-        required=False, min_value=limits.UNO_PENALTY.low, max_value=limits.UNO_PENALTY.high
-    )
-    bluff_penalty = StrictIntegerField(
-        required=False, min_value=limits.BLUFF_PENALTY.low, max_value=limits.BLUFF_PENALTY.high
-    )
-    eight_again = StrictBooleanField(required=False, help_text="An 8 on top: play again.")
-    two_gives = StrictBooleanField(required=False, help_text="A 2 gives up to two cards away.")
-    one_rotates = StrictBooleanField(required=False, help_text="A 1 passes every hand on.")
-    zero_swap = StrictBooleanField(
-        required=False, help_text="A 0 may swap hands with a target. Not with seven_zero."
-    )
-    zero_discards_color = StrictBooleanField(
-        required=False,
-        help_text="A 0 (the 1 with zero_swap) discards the rest of its colour from the hand.",
-    )
-    color_runs = StrictBooleanField(required=False, help_text="Play runs of one colour.")
-    action_on_action = StrictBooleanField(
-        required=False, help_text="No different action card on a skip, reverse or draw2."
-    )
-    no_wild_finish = StrictBooleanField(
-        required=False, help_text="No going out on a wild. Not with no_action_finish."
-    )
-    must_play = StrictBooleanField(required=False, help_text="No drawing with a playable card.")
-    number_starter = StrictBooleanField(required=False, help_text="The starter is a number.")
-    uno_auto_penalty = StrictBooleanField(
-        required=False, help_text="An unsaid UNO is penalised when the catch window closes."
-    )
-
-
-assert set(RulesSerializer().fields) == set(HOUSE_RULES)
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # One field per house rule of ``Options``, in its order: a rule is defined there once.
+        return {rule.name: _rule_field(rule) for rule in RULES}
 
 
 def _bounded(bound: limits.Bound, **kwargs: Any) -> StrictIntegerField:

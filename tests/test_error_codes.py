@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from unoservice.errors import ERROR_CODES
+from games.engine import IllegalMove
+from games.engine.errors import ENGINE_CODES
+from unoservice.errors import ENGINE_STATUSES, ERROR_CODES, SERVICE_CODES, Code
 
 ROOT = Path(__file__).resolve().parent.parent
 # Calls whose first argument is an error code.
@@ -37,3 +39,14 @@ def test_every_raised_code_is_registered() -> None:
 def test_every_registered_code_has_an_http_error_status() -> None:
     for code, entry in ERROR_CODES.items():
         assert 400 <= entry.status <= 599 and entry.meaning, code
+
+
+def test_every_engine_code_has_a_status_in_the_registry() -> None:
+    # The engine names its codes and their meanings, never a status: the service's registry gives
+    # each its status, and only the engine's meaning.
+    assert set(ENGINE_STATUSES) == set(ENGINE_CODES)
+    for code, meaning in ENGINE_CODES.items():
+        assert code in ERROR_CODES, code
+        assert ERROR_CODES[code] == Code(ENGINE_STATUSES[code], meaning), code
+        assert code not in SERVICE_CODES, code
+    assert not hasattr(IllegalMove("invalid", "x"), "status")

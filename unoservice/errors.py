@@ -1,7 +1,8 @@
 """One error path: every error body is ``{"code", "detail"}`` with the contract's status.
 
-Services raise ``DomainError`` (the engine raises ``IllegalMove``, which carries the same three
-things); DRF's own exceptions are mapped onto the contract's codes. Nothing escapes as a 500 that
+Services raise ``DomainError`` (the engine raises ``IllegalMove``, with a code and a detail but no
+status: the engine knows nothing of HTTP); ``ERROR_CODES`` gives every code its status, and DRF's
+own exceptions are mapped onto the contract's codes. Nothing escapes as a 500 that
 a client could have caused. Every error answer is counted by code (``unoservice.metrics``);
 refusals of the actions endpoint (the view with ``throttle_scope = "actions"``) also as refused
 actions.
@@ -10,6 +11,7 @@ actions.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -22,11 +24,49 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engine import IllegalMove
-from games.engine.errors import ENGINE_CODES, Code
+from games.engine.errors import ENGINE_CODES
 from unoservice import metrics
 
 log = logging.getLogger(__name__)
 
+
+@dataclass(frozen=True)
+class Code:
+    status: int
+    meaning: str
+
+
+# The status of each of the engine's codes (``games.engine.errors.ENGINE_CODES`` says what they
+# mean): 400 when the action or the settings are malformed, 403 for a caller without a seat, 409
+# when the game's state does not allow the action, 422 when the rules forbid the move.
+ENGINE_STATUSES: dict[str, int] = {
+    "invalid": 400,
+    "invalid_rules": 400,
+    "invalid_deck": 400,
+    "invalid_clock": 400,
+    "not_a_player": 403,
+    "not_your_turn": 409,
+    "game_not_active": 409,
+    "card_not_in_hand": 422,
+    "illegal_card": 422,
+    "color_required": 422,
+    "target_required": 422,
+    "invalid_target": 422,
+    "answer_required": 422,
+    "already_drawn": 422,
+    "nothing_to_pass": 422,
+    "must_play": 422,
+    "illegal_gift": 422,
+    "nothing_to_challenge": 422,
+    "nothing_to_choose": 422,
+    "cannot_say_uno": 422,
+    "nothing_to_catch": 422,
+}
+if set(ENGINE_STATUSES) != set(ENGINE_CODES):
+    raise RuntimeError(
+        "every engine code needs one status here: "
+        f"{sorted(set(ENGINE_STATUSES) ^ set(ENGINE_CODES))}"
+    )
 
 SERVICE_CODES: dict[str, Code] = {
     "invalid_credentials": Code(400, "Wrong username or password, or an inactive account."),
@@ -68,8 +108,12 @@ SERVICE_CODES: dict[str, Code] = {
     "server_error": Code(500, "The server failed; the request may be retried."),
     "unavailable": Code(503, "The database does not answer; retry shortly."),
 }
-# Every code an error body may carry, with its status: the schema documents them from here.
-ERROR_CODES: dict[str, Code] = {**ENGINE_CODES, **SERVICE_CODES}
+# The registry: every code an error body may carry, with its status and meaning; the exception
+# handler answers and the schema documents them from here.
+ERROR_CODES: dict[str, Code] = {
+    **{code: Code(ENGINE_STATUSES[code], meaning) for code, meaning in ENGINE_CODES.items()},
+    **SERVICE_CODES,
+}
 
 
 class DomainError(Exception):
@@ -123,7 +167,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError | IllegalMove):
-        return Response(error_body(exc.code, exc.detail), status=exc.status)
+        return Response(error_body(exc.code, exc.detail), status=ERROR_CODES[exc.code].status)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is not answering (restarting, failing over): nothing was done, and the
         # same request may be sent again (with its Idempotency-Key) once it is back.

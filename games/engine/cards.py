@@ -34,6 +34,7 @@ CARD_CODES: Final[frozenset[str]] = frozenset(DECK)
 
 # Lookups by code keep the hot paths of the engine free of string parsing.
 COLOR_OF: Final[dict[str, str | None]] = {}
+PRINTED_COLOR: Final[dict[str, str]] = {}  # the colour of every card but the wilds
 RANK_OF: Final[dict[str, str]] = {}
 POINTS: Final[dict[str, int]] = {}
 for _code in CARD_CODES:
@@ -43,7 +44,7 @@ for _code in CARD_CODES:
         POINTS[_code] = 50
     else:
         _color, _rank = _code.split("-", 1)
-        COLOR_OF[_code] = _color
+        COLOR_OF[_code] = PRINTED_COLOR[_code] = _color
         RANK_OF[_code] = _rank
         POINTS[_code] = int(_rank) if _rank in NUMBERS else 20
 

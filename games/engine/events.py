@@ -9,15 +9,19 @@ log never draws a random number.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final, TypedDict
 
 from games.engine.shapes import EVENT_DATA
 
 
 class Event(TypedDict):
+    """One event of the log. ``data`` is read-only to its readers (the state, the log and every
+    view may share it); the engine builds it from the shape of its type (``rules.Turn.emit``)."""
+
     type: str
     seat: int | None
-    data: dict[str, Any]
+    data: Mapping[str, Any]
 
 
 # The shape of each type's data is defined once, in ``shapes.EVENT_DATA``.
@@ -29,7 +33,3 @@ VOLUNTARY_DRAWS: Final = frozenset({"draw", "take"})
 PENALTY_DRAWS: Final = frozenset(
     {"take", "penalty", "starter", "caught", "bluff", "challenge", "uno"}
 )
-
-
-def event(type_: str, seat: int | None = None, /, **data: Any) -> Event:
-    return {"type": type_, "seat": seat, "data": data}

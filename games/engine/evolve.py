@@ -53,8 +53,10 @@ from games.engine.state import (
     make_round_result,
 )
 
-# The data argument is the TypedDict of the event's type (``shapes.EVENT_DATA``).
-Applier = Callable[[GameState, int, Any], None]
+# The arguments: the draft, the event's seat (an int for a seat's event, None for the table's:
+# each applier declares which it takes) and its data, the TypedDict of its type
+# (``shapes.EVENT_DATA``).
+Applier = Callable[[GameState, Any, Any], None]
 """Writes the changes of one event into a draft (``state.draft_of``), in place."""
 HAND_SIZE = 7
 APPLIERS: dict[str, Applier] = {}
@@ -454,7 +456,7 @@ def replay(events: Iterable[Event], state: GameState | None = None) -> GameState
             if type_ != "game_started":
                 raise ValueError("a log must begin with game_started")
             draft = draft_of(None)
-        applier(draft, item["seat"], item["data"])  # type: ignore[arg-type]
+        applier(draft, item["seat"], item["data"])
     if draft is None:
         raise ValueError("an empty log holds no game")
     return draft

@@ -2,12 +2,17 @@
 
 All house rules are off by default; a game's ``rules`` object turns them on. Unknown options and
 combinations that make no sense are refused when the game is created.
+
+``Options`` is the one definition of a house rule: a field made by ``rule`` (its name, type,
+default, bound from ``engine.limits`` and help text). ``RULES`` reads them; from it come the
+check of ``make_options``, the API's rules serializer (``games.serializers.RulesSerializer``, so
+the schema's request shape), the game view's ``shapes.Rules`` and the ``house`` preset.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar, get_args, get_origin, get_type_hints
 
 from games.engine.errors import IllegalMove
 from games.engine.limits import (
@@ -19,9 +24,25 @@ from games.engine.limits import (
     TARGET_SCORE,
     TEAMS,
     UNO_PENALTY,
+    Bound,
 )
 
 Scoring = Literal["winner", "penalty"]
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What ``Options`` tells of a house rule beyond its type and default (``rule``)."""
+
+    help: str | None  # for the API's readers (the request's rules object)
+    bound: Bound | None  # a number's range
+
+
+def rule(default: _T, help: str | None = None, bound: Bound | None = None) -> _T:
+    """An ``Options`` field that is a house rule: every game's ``rules`` object has it, and
+    every request may set it. A number has a ``bound``; a string, a ``Literal`` type."""
+    return field(default=default, metadata={Rule: Rule(help, bound)})
 
 
 @dataclass(frozen=True)
@@ -30,31 +51,33 @@ class Options:
 
     target_score: int = 500
     max_timeouts: int = 3
-    scoring: Scoring = "winner"
-    stacking: bool = False
-    reverse_bounce: bool = False
-    draw_until_playable: bool = False
-    force_play: bool = False
-    jump_in: bool = False
-    seven_zero: bool = False
-    multi_play: bool = False
-    no_action_finish: bool = False
-    elimination: bool = False
-    uno_penalty: int = 2
-    bluff_penalty: int = 4
-    # The second set of the rule book. Stored in a log only when on (``to_data``), so the logs
-    # written before these options existed stay what they were.
-    eight_again: bool = False
-    two_gives: bool = False
-    one_rotates: bool = False
-    zero_swap: bool = False
-    zero_discards_color: bool = False
-    color_runs: bool = False
-    action_on_action: bool = False
-    no_wild_finish: bool = False
-    must_play: bool = False
-    number_starter: bool = False
-    uno_auto_penalty: bool = False
+    scoring: Scoring = rule("winner")  # noqa: RUF009 (a str: immutable, as the others are)
+    stacking: bool = rule(False)
+    reverse_bounce: bool = rule(False, "Needs stacking.")
+    draw_until_playable: bool = rule(False)
+    force_play: bool = rule(False)
+    jump_in: bool = rule(False)
+    seven_zero: bool = rule(False)
+    multi_play: bool = rule(False)
+    no_action_finish: bool = rule(False)
+    elimination: bool = rule(False)
+    uno_penalty: int = rule(2, bound=UNO_PENALTY)
+    bluff_penalty: int = rule(4, bound=BLUFF_PENALTY)
+    # The second set of the rule book, and any rule added after it. Stored in a log only when on
+    # (``to_data``), so the logs written before these options existed stay what they were.
+    eight_again: bool = rule(False, "An 8 on top: play again.")
+    two_gives: bool = rule(False, "A 2 gives up to two cards away.")
+    one_rotates: bool = rule(False, "A 1 passes every hand on.")
+    zero_swap: bool = rule(False, "A 0 may swap hands with a target. Not with seven_zero.")
+    zero_discards_color: bool = rule(
+        False, "A 0 (the 1 with zero_swap) discards the rest of its colour from the hand."
+    )
+    color_runs: bool = rule(False, "Play runs of one colour.")
+    action_on_action: bool = rule(False, "No different action card on a skip, reverse or draw2.")
+    no_wild_finish: bool = rule(False, "No going out on a wild. Not with no_action_finish.")
+    must_play: bool = rule(False, "No drawing with a playable card.")
+    number_starter: bool = rule(False, "The starter is a number.")
+    uno_auto_penalty: bool = rule(False, "An unsaid UNO is penalised when the catch window closes.")
     # A game setting beside the house rules: partners, the seat's team is seat % teams (0: none).
     teams: int = 0
     # The bank clock (seconds; 0: the move clock, ``turn_timeout``, which the engine never sees).
@@ -129,10 +152,46 @@ class Options:
 _OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Options) if f.init)
 _FIRST_OPTIONS: tuple[str, ...] = _OPTION_NAMES[: _OPTION_NAMES.index("eight_again")]
 _LATER_OPTIONS: tuple[str, ...] = _OPTION_NAMES[len(_FIRST_OPTIONS) :]
-_SETTINGS = ("target_score", "max_timeouts", "teams", "bank_initial", "bank_increment", "bank_max")
 
-HOUSE_RULES: tuple[str, ...] = tuple(name for name in _OPTION_NAMES if name not in _SETTINGS)
-_BOOLEAN_RULES = tuple(f.name for f in fields(Options) if f.init and f.type in ("bool", bool))
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule as ``Options`` defines it."""
+
+    name: str
+    hint: Any  # bool, int, or a Literal of strings
+    default: Any
+    help: str | None
+    bound: Bound | None
+
+    @property
+    def choices(self) -> tuple[str, ...] | None:
+        """A string rule's values (its ``Literal``), else None."""
+        return get_args(self.hint) if get_origin(self.hint) is Literal else None
+
+
+def _house_rules() -> tuple[HouseRule, ...]:
+    hints = get_type_hints(Options)
+    found = []
+    for f in fields(Options):
+        about = f.metadata.get(Rule)
+        if about is None:
+            continue
+        found.append(HouseRule(f.name, hints[f.name], f.default, about.help, about.bound))
+        kind = found[-1]
+        if kind.hint is int:
+            assert kind.bound is not None and kind.bound.name == kind.name, kind
+        else:
+            assert kind.bound is None and (kind.hint is bool or kind.choices), kind
+    return tuple(found)
+
+
+RULES: tuple[HouseRule, ...] = _house_rules()
+"""Every house rule, in the order of ``Options``: the request's and the view's order."""
+HOUSE_RULES: tuple[str, ...] = tuple(r.name for r in RULES)
+_BOOLEAN_RULES = tuple(r.name for r in RULES if r.hint is bool)
+_CHOICE_RULES = tuple(r for r in RULES if r.choices)
+_BOUNDS = tuple(r.bound for r in RULES if r.bound is not None)
 _DEFAULTS = Options()
 
 # The combinations the rule book refuses: (options all on together, why).
@@ -214,9 +273,12 @@ def make_options(
     for name in _BOOLEAN_RULES:
         if name in rules and not isinstance(rules[name], bool):
             raise _invalid(f"House rule '{name}' must be true or false.")
-    if "scoring" in rules and rules["scoring"] not in ("winner", "penalty"):
-        raise _invalid("'scoring' must be 'winner' or 'penalty'.")
-    for bound in (UNO_PENALTY, BLUFF_PENALTY):
+    for choice in _CHOICE_RULES:
+        values = choice.choices or ()
+        if choice.name in rules and rules[choice.name] not in values:
+            allowed = " or ".join(repr(value) for value in values)
+            raise _invalid(f"'{choice.name}' must be {allowed}.")
+    for bound in _BOUNDS:
         if not bound.holds(rules.get(bound.name, getattr(_DEFAULTS, bound.name))):
             raise _invalid(bound.message())
     for bound, value in ((TARGET_SCORE, target_score), (MAX_TIMEOUTS, max_timeouts)):

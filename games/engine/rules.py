@@ -58,9 +58,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain, pairwise
-from typing import Any
+from typing import Any, Final, Literal, overload
 
 from games.engine.cards import (
     ACTIONS as ACTION_RANKS,
@@ -72,16 +72,44 @@ from games.engine.cards import (
     DECK,
     NUMBER_CARDS,
     POINTS,
+    PRINTED_COLOR,
     RANK_OF,
     WILD,
     WILD_DRAW4,
     WILDS,
 )
 from games.engine.errors import IllegalMove
-from games.engine.events import VOLUNTARY_DRAWS, Event, event
-from games.engine.evolve import APPLIERS, apply, pending_to_data
+from games.engine.events import VOLUNTARY_DRAWS, Event
+from games.engine.evolve import APPLIERS, pending_to_data
 from games.engine.limits import PLAYERS
 from games.engine.options import Options
+from games.engine.shapes import (
+    BankChangedData,
+    CardPlayedData,
+    CardsDrawnData,
+    CardsGivenData,
+    ChallengedData,
+    ColorChosenData,
+    ColorDiscardedData,
+    Direction,
+    DrawReason,
+    ForfeitedData,
+    GameEndedData,
+    GameStartedData,
+    HandsRotatedData,
+    HandsSwappedData,
+    PassedData,
+    PileReshuffledData,
+    RoundEndedData,
+    RoundStartedData,
+    StarterReturnedData,
+    StarterTurnedData,
+    TimedOutData,
+    TurnChangedData,
+    UnoCaughtData,
+    UnoSaidData,
+    WentOutData,
+)
 from games.engine.state import (
     GameState,
     Pending,
@@ -94,6 +122,7 @@ from games.engine.state import (
 MIN_PLAYERS = PLAYERS.low
 MAX_PLAYERS = PLAYERS.high
 ACTIONS = ("play", "draw", "pass", "challenge", "accept", "color", "uno", "catch")
+REVERSED: Final[dict[int, Direction]] = {1: -1, -1: 1}  # ``-direction``, as a Direction
 
 
 class Turn:
@@ -112,13 +141,76 @@ class Turn:
         self.state = draft_of(state)
         self.events = []
 
-    def emit(self, type_: str, seat: int | None = None, /, **data: Any) -> None:
-        APPLIERS[type_](self.state, seat, data)  # type: ignore[arg-type]
-        self.events.append({"type": type_, "seat": seat, "data": data})
-
-    def emit_data(self, type_: str, seat: int | None, data: dict[str, Any]) -> None:
-        """``emit`` with the data already in a dict (the event keeps that dict)."""
-        APPLIERS[type_](self.state, seat, data)  # type: ignore[arg-type]
+    # One overload per event type, naming the shape of its data (``shapes.EVENT_DATA``, which a
+    # test holds them to): mypy checks each event's type, seat (None: the table's) and data
+    # against its definition. At run time ``emit`` is the one function below.
+    @overload
+    def emit(
+        self, type_: Literal["game_started"], seat: None, data: GameStartedData, /
+    ) -> None: ...
+    @overload
+    def emit(
+        self, type_: Literal["round_started"], seat: None, data: RoundStartedData, /
+    ) -> None: ...
+    @overload
+    def emit(
+        self, type_: Literal["starter_returned"], seat: None, data: StarterReturnedData, /
+    ) -> None: ...
+    @overload
+    def emit(
+        self, type_: Literal["starter_turned"], seat: None, data: StarterTurnedData, /
+    ) -> None: ...
+    @overload
+    def emit(
+        self, type_: Literal["turn_changed"], seat: None, data: TurnChangedData, /
+    ) -> None: ...
+    @overload
+    def emit(self, type_: Literal["card_played"], seat: int, data: CardPlayedData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["cards_drawn"], seat: int, data: CardsDrawnData, /) -> None: ...
+    @overload
+    def emit(
+        self, type_: Literal["color_discarded"], seat: int, data: ColorDiscardedData, /
+    ) -> None: ...
+    @overload
+    def emit(self, type_: Literal["cards_given"], seat: int, data: CardsGivenData, /) -> None: ...
+    @overload
+    def emit(
+        self, type_: Literal["pile_reshuffled"], seat: None, data: PileReshuffledData, /
+    ) -> None: ...
+    @overload
+    def emit(self, type_: Literal["passed"], seat: int, data: PassedData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["challenged"], seat: int, data: ChallengedData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["color_chosen"], seat: int, data: ColorChosenData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["uno_said"], seat: int, data: UnoSaidData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["uno_caught"], seat: int, data: UnoCaughtData, /) -> None: ...
+    @overload
+    def emit(
+        self, type_: Literal["hands_swapped"], seat: int, data: HandsSwappedData, /
+    ) -> None: ...
+    @overload
+    def emit(
+        self, type_: Literal["hands_rotated"], seat: int, data: HandsRotatedData, /
+    ) -> None: ...
+    @overload
+    def emit(self, type_: Literal["timed_out"], seat: int, data: TimedOutData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["bank_changed"], seat: int, data: BankChangedData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["went_out"], seat: int, data: WentOutData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["forfeited"], seat: int, data: ForfeitedData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["round_ended"], seat: None, data: RoundEndedData, /) -> None: ...
+    @overload
+    def emit(self, type_: Literal["game_ended"], seat: None, data: GameEndedData, /) -> None: ...
+    def emit(self, type_: str, seat: int | None, data: Mapping[str, Any], /) -> None:
+        """Write the event into the draft and keep it (the event keeps ``data`` itself)."""
+        APPLIERS[type_](self.state, seat, data)
         self.events.append({"type": type_, "seat": seat, "data": data})
 
 
@@ -329,12 +421,11 @@ def start_game(
     check_teams(players, options)
     turn = Turn.__new__(Turn)
     turn.events = []
-    salted = {"salt": salt} if salt else {}
-    first = event(
-        "game_started", None, players=players, options=options.to_data(), seed=seed, **salted
-    )
-    turn.state = apply(None, first)
-    turn.events.append(first)
+    turn.state = draft_of(None)  # game_started writes every field
+    started: GameStartedData = {"players": players, "options": options.to_data(), "seed": seed}
+    if salt:
+        started["salt"] = salt
+    turn.emit("game_started", None, started)
     _start_round(turn, number=1, dealer=players - 1, deck=deck)
     return turn.events
 
@@ -374,11 +465,13 @@ def _start_round(turn: Turn, number: int, dealer: int, deck: Sequence[str] | Non
     turn.emit(
         "round_started",
         None,
-        number=number,
-        dealer=dealer,
-        seats=seats,
-        deck=order,
-        given=deck is not None,
+        {
+            "number": number,
+            "dealer": dealer,
+            "seats": seats,
+            "deck": order,
+            "given": deck is not None,
+        },
     )
     _turn_starter(turn, first=seats[0], dealer=dealer)
 
@@ -390,9 +483,9 @@ def _turn_starter(turn: Turn, first: int, dealer: int) -> None:
     ):
         pile_left = len(turn.state.draw_pile) - 1
         position = pile_left if turn.state.given_deck else _rng(turn.state).randrange(pile_left + 1)
-        turn.emit("starter_returned", None, card=turn.state.draw_pile[0], position=position)
+        turn.emit("starter_returned", None, {"card": turn.state.draw_pile[0], "position": position})
     card = turn.state.draw_pile[0]
-    turn.emit("starter_turned", None, card=card)
+    turn.emit("starter_turned", None, {"card": card})
     rank = RANK_OF[card]
     if card == WILD:
         _change_turn(turn, first, pending=make_pending(kind="color", seat=first))
@@ -408,9 +501,9 @@ def _turn_starter(turn: Turn, first: int, dealer: int) -> None:
 
 
 def _change_turn(
-    turn: Turn, seat: int, *, direction: int | None = None, pending: Pending | None = None
+    turn: Turn, seat: int, *, direction: Direction | None = None, pending: Pending | None = None
 ) -> None:
-    turn.emit_data(
+    turn.emit(
         "turn_changed",
         None,
         {
@@ -431,12 +524,15 @@ def _refill(turn: Turn) -> bool:
         return False
     order = list(state.discard_pile[:-1])
     shuffle(_rng(state), order)
-    turn.emit("pile_reshuffled", None, draw_pile=order)
+    turn.emit("pile_reshuffled", None, {"draw_pile": order})
     return True
 
 
-def _draw(turn: Turn, seat: int, count: int, reason: str, **extra: Any) -> list[str]:
-    """Draw ``count`` cards (fewer if both piles run out); return them."""
+def _draw(
+    turn: Turn, seat: int, count: int, reason: DrawReason, *, auto: bool = False
+) -> list[str]:
+    """Draw ``count`` cards (fewer if both piles run out); return them. ``auto``: the server
+    draws for the seat (a timeout)."""
     drawn: list[str] = []
     while count > 0:
         pile = turn.state.draw_pile
@@ -445,12 +541,24 @@ def _draw(turn: Turn, seat: int, count: int, reason: str, **extra: Any) -> list[
                 break
             continue
         cards = list(pile[:count])
-        turn.emit("cards_drawn", seat, cards=cards, reason=reason, **extra)
+        turn.emit(
+            "cards_drawn",
+            seat,
+            {"cards": cards, "reason": reason, "auto": True}
+            if auto
+            else {"cards": cards, "reason": reason},
+        )
         drawn += cards
         count -= len(cards)
     if not drawn and reason in VOLUNTARY_DRAWS:
         # Both piles are exhausted: drawing nothing is still the seat's own move.
-        turn.emit("cards_drawn", seat, cards=[], reason=reason, **extra)
+        turn.emit(
+            "cards_drawn",
+            seat,
+            {"cards": [], "reason": reason, "auto": True}
+            if auto
+            else {"cards": [], "reason": reason},
+        )
     return drawn
 
 
@@ -463,7 +571,7 @@ def _draw_until_playable(turn: Turn, seat: int) -> str | None:
         if not pile:
             if not _refill(turn):
                 if not drew:  # drawing nothing is still the seat's own move
-                    turn.emit("cards_drawn", seat, cards=[], reason="draw")
+                    turn.emit("cards_drawn", seat, {"cards": [], "reason": "draw"})
                 return None
             continue
         drew = True
@@ -471,9 +579,9 @@ def _draw_until_playable(turn: Turn, seat: int) -> str | None:
         strict = state.options.action_on_action
         index = next((i for i, c in enumerate(pile) if matches(c, top, color, strict)), None)
         if index is None:
-            turn.emit("cards_drawn", seat, cards=list(pile), reason="draw")
+            turn.emit("cards_drawn", seat, {"cards": list(pile), "reason": "draw"})
             continue
-        turn.emit("cards_drawn", seat, cards=list(pile[: index + 1]), reason="draw")
+        turn.emit("cards_drawn", seat, {"cards": list(pile[: index + 1]), "reason": "draw"})
         return pile[index]
 
 
@@ -676,26 +784,25 @@ def _play(turn: Turn, seat: int, action: dict[str, Any]) -> None:
         raise _illegal("illegal_card", "You may not go out on an action or wild card.")
     target = action.get("target")
     uno = action.get("uno", False) is True
-    data: dict[str, Any] = {
+    give = action.get("give") or []
+    played: CardPlayedData = {
         "cards": cards,
-        "color": action["color"] if last in WILDS else COLOR_OF[last],
+        "color": action["color"] if last in WILDS else PRINTED_COLOR[last],
         "uno": uno,
     }
-    if target is not None:
-        data["target"] = target
+    if target is not None and not give:  # a gift's target is in its own event
+        played["target"] = target
     if jump_in:
-        data["jump_in"] = True
+        played["jump_in"] = True
     previous_color = state.color
-    give = action.get("give") or []
-    if give:
-        del data["target"]  # the gift's event names its receiver
-    turn.emit_data("card_played", seat, data)
+    turn.emit("card_played", seat, played)
     if options.discarding_rank is not None:
         discarded = discarded_with(options, turn.state.hands[seat], last)
         if discarded:
-            turn.emit("color_discarded", seat, cards=discarded, uno=uno)
+            turn.emit("color_discarded", seat, {"cards": discarded, "uno": uno})
     if give:
-        turn.emit("cards_given", seat, target=target, cards=give, uno=uno)
+        assert target is not None  # a gift names its receiver (_check_extras)
+        turn.emit("cards_given", seat, {"target": target, "cards": give, "uno": uno})
     _after_play(turn, seat, last, previous_color, pending, None if give else target)
 
 
@@ -712,7 +819,7 @@ def _after_play(
     rank = RANK_OF[card]
     went_out = not turn.state.hands[seat]
     if went_out and options.elimination:
-        turn.emit("went_out", seat)
+        turn.emit("went_out", seat, {})
     state = turn.state
     owed = pending.amount if pending is not None and pending.kind != "play_drawn" else 0
     direction = state.direction
@@ -720,7 +827,7 @@ def _after_play(
     draw_now: tuple[int, int] | None = None  # (seat, count) drawn at once, then skipped
     if owed and rank == "reverse":  # reverse_bounce: the penalty goes back where it came from
         assert pending is not None and pending.from_seat is not None
-        direction = -direction
+        direction = REVERSED[direction]
         back = pending.from_seat
         if state.statuses[back] != "playing":
             back = next_seat(state, seat, direction=direction)
@@ -751,7 +858,7 @@ def _after_play(
         else:
             draw_now = (victim, amount)
     elif rank == "reverse":
-        direction = -direction
+        direction = REVERSED[direction]
         if not went_out and len(holders(state)) == 2:
             nxt = seat  # with two players a reverse acts as a skip
         else:
@@ -774,12 +881,13 @@ def _after_play(
             _end_round(turn, winner=state.out_order[0] if state.out_order else seat)
             return
     elif options.seven_zero and rank == "7":
-        turn.emit("hands_swapped", seat, target=target)
+        assert target is not None  # a 7 under seven_zero names one (_check_extras)
+        turn.emit("hands_swapped", seat, {"target": target})
     elif options.zero_swap and rank == "0":
         if target is not None:
-            turn.emit("hands_swapped", seat, target=target)
+            turn.emit("hands_swapped", seat, {"target": target})
     elif (options.seven_zero and rank == "0") or (options.one_rotates and rank == "1"):
-        turn.emit("hands_rotated", seat, direction=direction)
+        turn.emit("hands_rotated", seat, {"direction": direction})
     _change_turn(turn, nxt, direction=direction, pending=penalty)
 
 
@@ -794,7 +902,7 @@ def _draw_action(turn: Turn, seat: int, action: dict[str, Any]) -> None:
             card = _draw_until_playable(turn, seat)
         elif state.draw_pile:  # _draw of one card, inlined: a draw is every third move or so
             card = state.draw_pile[0]
-            turn.emit_data("cards_drawn", seat, {"cards": [card], "reason": "draw"})
+            turn.emit("cards_drawn", seat, {"cards": [card], "reason": "draw"})
         else:
             drawn = _draw(turn, seat, 1, "draw")
             card = drawn[0] if drawn else None
@@ -813,9 +921,9 @@ def _draw_action(turn: Turn, seat: int, action: dict[str, Any]) -> None:
         raise _illegal("already_drawn", "You have drawn: play the card you drew or pass.")
 
 
-def _take(turn: Turn, seat: int, amount: int, **extra: Any) -> None:
+def _take(turn: Turn, seat: int, amount: int, *, auto: bool = False) -> None:
     """``seat`` draws the penalty it faces and loses its turn."""
-    _draw(turn, seat, amount, "take", **extra)
+    _draw(turn, seat, amount, "take", auto=auto)
     _change_turn(turn, next_seat(turn.state, seat))
 
 
@@ -827,7 +935,7 @@ def _pass(turn: Turn, seat: int, action: dict[str, Any]) -> None:
         raise _illegal("nothing_to_pass", "You may pass only to keep a card you just drew.")
     if state.options.force_play:
         raise _illegal("must_play", "With force_play a playable drawn card must be played.")
-    turn.emit("passed", seat)
+    turn.emit("passed", seat, {})
     _change_turn(turn, next_seat(turn.state, seat))
 
 
@@ -844,16 +952,14 @@ def _wild_draw4_on(state: GameState, seat: int, verb: str) -> Pending:
 def _challenge(turn: Turn, seat: int, action: dict[str, Any]) -> None:
     pending = _wild_draw4_on(turn.state, seat, "challenge")
     target = pending.from_seat
-    assert target is not None
+    color = pending.previous_color
+    assert target is not None and color is not None  # a wild_draw4 pending has both
     hand = turn.state.hands[target]
-    guilty = any(COLOR_OF[c] == pending.previous_color for c in hand)
+    guilty = any(COLOR_OF[c] == color for c in hand)
     turn.emit(
         "challenged",
         seat,
-        target=target,
-        guilty=guilty,
-        hand=list(hand),
-        color=pending.previous_color,
+        {"target": target, "guilty": guilty, "hand": list(hand), "color": color},
     )
     if guilty:
         _draw(turn, target, turn.state.options.bluff_penalty, "bluff")
@@ -876,7 +982,7 @@ def _color(turn: Turn, seat: int, action: dict[str, Any]) -> None:
         raise _invalid(f"Unknown colour {color!r}: one of {', '.join(COLORS)}.")
     if state.pending is None or state.pending.kind != "color":
         raise _illegal("nothing_to_choose", "There is no colour to name now.")
-    turn.emit("color_chosen", seat, color=color)
+    turn.emit("color_chosen", seat, {"color": color})
     _change_turn(turn, seat)
 
 
@@ -884,7 +990,7 @@ def _uno(turn: Turn, seat: int, action: dict[str, Any]) -> None:
     state = turn.state
     if len(state.hands[seat]) != 1 or seat in state.uno:
         raise _illegal("cannot_say_uno", "Say UNO while you hold one card, once.")
-    turn.emit("uno_said", seat)
+    turn.emit("uno_said", seat, {})
 
 
 def _catch(turn: Turn, seat: int, action: dict[str, Any]) -> None:
@@ -896,7 +1002,7 @@ def _catch(turn: Turn, seat: int, action: dict[str, Any]) -> None:
         raise _illegal("nothing_to_catch", f"Seat {target} cannot be caught now.")
     if is_partner(state.options, seat, target):
         raise _illegal("nothing_to_catch", f"Seat {target} is your partner: you may not catch it.")
-    turn.emit("uno_caught", seat, target=target)
+    turn.emit("uno_caught", seat, {"target": target})
     _draw(turn, target, state.options.uno_penalty, "caught")
 
 
@@ -1053,12 +1159,12 @@ def _quick_play(
         return None
     plain = card in _PLAIN_CARDS
     if card in WILDS:
-        if color not in COLORS:
+        if color is None or color not in COLORS:
             return None
     elif color is not None:
         return None
     else:
-        color = COLOR_OF[card]
+        color = PRINTED_COLOR[card]
         if (
             not plain
             and RANK_OF[card] == "draw2"
@@ -1104,11 +1210,7 @@ def _quick_play(
         fields["color"] = color
     if state.penalty_drawn is not None:
         fields["penalty_drawn"] = None
-    played: Event = {
-        "type": "card_played",
-        "seat": seat,
-        "data": {"cards": [card], "color": color, "uno": uno},
-    }
+    played: CardPlayedData = {"cards": [card], "color": color, "uno": uno}
     # _after_play
     direction = state.direction
     statuses = state.statuses
@@ -1119,15 +1221,18 @@ def _quick_play(
         fields["current"] = nxt
         if pending is not None:
             fields["pending"] = None
-        turn_data: dict[str, Any] = {"seat": nxt, "direction": direction, "pending": None}
+        turn_data: TurnChangedData = {"seat": nxt, "direction": direction, "pending": None}
         new = _new_state(GameState)  # _made(fields), inlined
         _set_fields(new, fields)
-        return [played, {"type": "turn_changed", "seat": None, "data": turn_data}], new
-    events: list[Event] = [played]
+        return [
+            {"type": "card_played", "seat": seat, "data": played},
+            {"type": "turn_changed", "seat": None, "data": turn_data},
+        ], new
+    events: list[Event] = [{"type": "card_played", "seat": seat, "data": played}]
     next_pending: Pending | None = None
     rank = RANK_OF[card]
     if rank == "reverse":
-        direction = -direction
+        direction = REVERSED[direction]
         if statuses.count("playing") == 2:
             nxt = seat  # with two players a reverse acts as a skip
         else:
@@ -1146,13 +1251,8 @@ def _quick_play(
         if victim in catchable:
             fields["catchable"] = catchable - {victim}
         fields["penalty_drawn"] = (victim, drawn)
-        events.append(
-            {
-                "type": "cards_drawn",
-                "seat": victim,
-                "data": {"cards": list(drawn), "reason": "penalty"},
-            }
-        )
+        penalty: CardsDrawnData = {"cards": list(drawn), "reason": "penalty"}
+        events.append({"type": "cards_drawn", "seat": victim, "data": penalty})
         nxt = next_seat(state, victim)
     else:  # a wild-draw4: the next seat challenges or accepts
         nxt = next_seat(state, seat)
@@ -1167,17 +1267,12 @@ def _quick_play(
     fields["current"] = nxt
     fields["direction"] = direction
     fields["pending"] = next_pending
-    events.append(
-        {
-            "type": "turn_changed",
-            "seat": None,
-            "data": {
-                "seat": nxt,
-                "direction": direction,
-                "pending": None if next_pending is None else pending_to_data(next_pending),
-            },
-        }
-    )
+    changed: TurnChangedData = {
+        "seat": nxt,
+        "direction": direction,
+        "pending": None if next_pending is None else pending_to_data(next_pending),
+    }
+    events.append({"type": "turn_changed", "seat": None, "data": changed})
     new = _new_state(GameState)  # _made(fields), inlined
     _set_fields(new, fields)
     return events, new
@@ -1212,7 +1307,7 @@ def _quick_draw(
     color = state.color
     top = state.discard_pile[-1]
     if card in PLAYABLE_ON[top][color] if color is not None else matches(card, top, color):
-        turn_data: dict[str, Any] = {
+        turn_data: TurnChangedData = {
             "seat": seat,
             "direction": state.direction,
             "pending": {"type": "play_drawn", "seat": seat, "card": card},
@@ -1230,8 +1325,9 @@ def _quick_draw(
         fields["current"] = nxt
     new = _new_state(GameState)  # _made(fields), inlined
     _set_fields(new, fields)
+    drew: CardsDrawnData = {"cards": [card], "reason": "draw"}
     return [
-        {"type": "cards_drawn", "seat": seat, "data": {"cards": [card], "reason": "draw"}},
+        {"type": "cards_drawn", "seat": seat, "data": drew},
         {"type": "turn_changed", "seat": None, "data": turn_data},
     ], new
 
@@ -1261,13 +1357,11 @@ def _quick_accept(
     nxt = next_seat(state, seat)
     fields["current"] = nxt
     fields["pending"] = None
+    taken: CardsDrawnData = {"cards": list(drawn), "reason": "take"}
+    changed: TurnChangedData = {"seat": nxt, "direction": state.direction, "pending": None}
     events: list[Event] = [
-        {"type": "cards_drawn", "seat": seat, "data": {"cards": list(drawn), "reason": "take"}},
-        {
-            "type": "turn_changed",
-            "seat": None,
-            "data": {"seat": nxt, "direction": state.direction, "pending": None},
-        },
+        {"type": "cards_drawn", "seat": seat, "data": taken},
+        {"type": "turn_changed", "seat": None, "data": changed},
     ]
     new = _new_state(GameState)  # _made(fields), inlined
     _set_fields(new, fields)
@@ -1324,7 +1418,7 @@ def _charge(turn: Turn, before: GameState, mover: int | None, left: int | None) 
         kept = had if left is None else max(0, min(left, had))
         bank = min(options.bank_max, kept + options.bank_increment) if mover == seat else kept
     if bank != had:
-        turn.emit("bank_changed", seat, bank=bank)
+        turn.emit("bank_changed", seat, {"bank": bank})
 
 
 # --- the server's own actions ----------------------------------------------------------------
@@ -1341,16 +1435,17 @@ def time_out(state: GameState) -> tuple[list[Event], GameState]:
     turn = Turn(state)
     seat = state.actor
     count = state.timeouts[seat] + 1
-    turn.emit("timed_out", seat, count=count)
+    turn.emit("timed_out", seat, {"count": count})
     pending = state.pending
     if pending is None:
         _draw(turn, seat, 1, "draw", auto=True)
         _change_turn(turn, next_seat(turn.state, seat))
     elif pending.kind == "color":
-        turn.emit("color_chosen", seat, color=_most_held_color(state.hands[seat]), auto=True)
+        chosen = _most_held_color(state.hands[seat])
+        turn.emit("color_chosen", seat, {"color": chosen, "auto": True})
         _change_turn(turn, seat)
     elif pending.kind == "play_drawn":
-        turn.emit("passed", seat, auto=True)
+        turn.emit("passed", seat, {"auto": True})
         _change_turn(turn, next_seat(turn.state, seat))
     else:
         _take(turn, seat, pending.amount, auto=True)
@@ -1374,19 +1469,21 @@ def resign(
     return turn.events, turn.state
 
 
-def _forfeit(turn: Turn, seat: int, reason: str) -> None:
+def _forfeit(turn: Turn, seat: int, reason: Literal["timeout", "resign"]) -> None:
     state = turn.state
     pile = list(state.draw_pile) + list(state.hands[seat])
     shuffle(_rng(state), pile)
     was_actor = state.actor == seat
     pending = state.pending
-    turn.emit("forfeited", seat, reason=reason, draw_pile=pile)
+    turn.emit("forfeited", seat, {"reason": reason, "draw_pile": pile})
     state = turn.state
     remaining = [s for s in range(state.players) if state.statuses[s] != "forfeited"]
     teams = state.options.teams
     if len(remaining) == 1 or (teams and len({s % teams for s in remaining}) == 1):
-        extra = {"winner_team": remaining[0] % teams} if teams else {}
-        turn.emit("game_ended", None, winner_seat=remaining[0], reason="forfeit", **extra)
+        ended: GameEndedData = {"winner_seat": remaining[0], "reason": "forfeit"}
+        if teams:
+            ended["winner_team"] = remaining[0] % teams
+        turn.emit("game_ended", None, ended)
         return
     if len(holders(state)) <= 1:  # elimination: the others have all gone out
         _end_round(turn, winner=state.out_order[0] if state.out_order else holders(state)[0])
@@ -1464,10 +1561,12 @@ def _end_round(turn: Turn, winner: int) -> None:
     turn.emit(
         "round_ended",
         None,
-        number=state.round_number,
-        winner_seat=winner,
-        points=round_points(state.options, state.hands, winner),
-        hands=list(map(list, state.hands)),
+        {
+            "number": state.round_number,
+            "winner_seat": winner,
+            "points": round_points(state.options, state.hands, winner),
+            "hands": list(map(list, state.hands)),
+        },
     )
     state = turn.state
     champion = game_winner(state)
@@ -1475,9 +1574,12 @@ def _end_round(turn: Turn, winner: int) -> None:
         if state.options.teams:
             # winner_seat is the seat that went out last round; winner_team the team that won.
             team = winner_team(state)
-            turn.emit("game_ended", None, winner_seat=winner, reason="target", winner_team=team)
+            assert team is not None  # someone reached the target
+            turn.emit(
+                "game_ended", None, {"winner_seat": winner, "reason": "target", "winner_team": team}
+            )
         else:
-            turn.emit("game_ended", None, winner_seat=champion, reason="target")
+            turn.emit("game_ended", None, {"winner_seat": champion, "reason": "target"})
         return
     dealer = (state.dealer + 1) % state.players
     while state.statuses[dealer] == "forfeited":

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     Final,
@@ -31,6 +32,7 @@ from typing import (
 )
 
 from games.engine.cards import COLORS, DECK
+from games.engine.options import RULES
 
 # --- markers read from the annotations ------------------------------------------------------
 
@@ -77,7 +79,11 @@ class Hidden:
 
 @dataclass(frozen=True)
 class CountOf:
-    """Only in what viewers see: the number of cards in the stored list ``field``."""
+    """Only in what viewers see: the number of cards in the stored list ``field``.
+
+    Never in the log, so the field is ``NotRequired`` (the engine builds the log's data from the
+    definition); every view has it, so the schema requires it.
+    """
 
     field: str
 
@@ -210,7 +216,7 @@ class CardsDrawnData(TypedDict):
     cards: Annotated[list[Card], Hidden(shown_to=("seat",))]
     reason: DrawReason
     auto: NotRequired[Annotated[bool, Doc("The server drew on a timeout.")]]
-    count: Annotated[int, CountOf("cards")]
+    count: NotRequired[Annotated[int, CountOf("cards")]]
 
 
 class ColorDiscardedData(TypedDict):
@@ -226,12 +232,12 @@ class CardsGivenData(TypedDict):
     target: Annotated[int, Doc("The seat that receives the cards.")]
     cards: Annotated[list[Card], Hidden(shown_to=("seat", "target")), Doc("The cards given.")]
     uno: Annotated[bool, Doc("The play said UNO (the gift leaves one card).")]
-    count: Annotated[int, CountOf("cards")]
+    count: NotRequired[Annotated[int, CountOf("cards")]]
 
 
 class PileReshuffledData(TypedDict):
     draw_pile: Annotated[list[Card], SECRET, Doc("The new order, top first.")]
-    draw_pile_count: Annotated[int, CountOf("draw_pile")]
+    draw_pile_count: NotRequired[Annotated[int, CountOf("draw_pile")]]
 
 
 class PassedData(TypedDict):
@@ -285,7 +291,7 @@ class WentOutData(TypedDict):
 class ForfeitedData(TypedDict):
     reason: Literal["timeout", "resign"]
     draw_pile: Annotated[list[Card], SECRET, Doc("The new order, top first.")]
-    draw_pile_count: Annotated[int, CountOf("draw_pile")]
+    draw_pile_count: NotRequired[Annotated[int, CountOf("draw_pile")]]
 
 
 class RoundEndedData(TypedDict):
@@ -348,32 +354,12 @@ class PlayerRef(TypedDict):
     username: str
 
 
-class Rules(TypedDict):
-    """House rules (see the rule book); every member is always sent."""
-
-    scoring: Literal["winner", "penalty"]
-    stacking: bool
-    reverse_bounce: bool
-    draw_until_playable: bool
-    force_play: bool
-    jump_in: bool
-    seven_zero: bool
-    multi_play: bool
-    no_action_finish: bool
-    elimination: bool
-    uno_penalty: int
-    bluff_penalty: int
-    eight_again: bool
-    two_gives: bool
-    one_rotates: bool
-    zero_swap: bool
-    zero_discards_color: bool
-    color_runs: bool
-    action_on_action: bool
-    no_wild_finish: bool
-    must_play: bool
-    number_starter: bool
-    uno_auto_penalty: bool
+if TYPE_CHECKING:
+    Rules = dict[str, Any]  # to mypy: the rules are read from options.RULES at run time
+else:
+    Rules = TypedDict("Rules", {rule.name: rule.hint for rule in RULES})
+    Rules.__doc__ = "House rules (see the rule book); every member is always sent."
+"""Every house rule of ``options.Options``, with its type: the game's ``rules`` object."""
 
 
 class MoveClock(TypedDict):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from games.engine.options import Options
+from games.engine.shapes import Direction
 
 SeatStatus = Literal["playing", "forfeited", "out"]
 GameStatus = Literal["active", "finished"]
@@ -67,7 +68,7 @@ class GameState:
     draw_pile: tuple[str, ...]  # index 0 is the top card
     discard_pile: tuple[str, ...]  # the last item is the top card
     color: str | None
-    direction: int
+    direction: Direction
     current: int
     pending: Pending | None
     shuffles: int  # how many random choices the game has made: the key of the next one

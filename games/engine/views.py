@@ -7,7 +7,7 @@ no hand. A finished game reveals everything: every hand, the draw pile and the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import UnionType
 from typing import Any, Union, get_args, get_origin
@@ -275,7 +275,7 @@ def view(state: GameState, seat: int | None, revealed: bool | None = None) -> di
     return result
 
 
-def _dealt_hand(data: dict[str, Any], seat: int) -> list[str] | None:
+def _dealt_hand(data: Mapping[str, Any], seat: int) -> list[str] | None:
     seats: list[int] = data["seats"]
     if seat not in seats:
         return None
@@ -332,7 +332,7 @@ _PENDING = {kind: _compile(shape) for kind, shape in PENDING_KINDS.items()}
 
 
 def _redacted(
-    data: dict[str, Any], plan: _Redaction, seat: int | None, viewer: int | None, revealed: bool
+    data: Mapping[str, Any], plan: _Redaction, seat: int | None, viewer: int | None, revealed: bool
 ) -> dict[str, Any]:
     """``data`` as ``viewer`` may see it; ``seat`` is the seat of the object ``data`` belongs to."""
     if revealed:

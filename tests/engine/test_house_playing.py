@@ -36,7 +36,7 @@ def test_jump_in_with_the_identical_number_card_out_of_turn() -> None:
     assert plays(t.state, 2) == [{"action": "play", "card": "green-7"}]
     assert plays(t.state, 3) == []
     error = t.refused(3, "play", card="red-7")
-    assert (error.code, error.status) == ("not_your_turn", 409)
+    assert error.code == "not_your_turn"
 
     events = t.act(2, "play", card="green-7")
     assert events[0]["type"] == "card_played"
@@ -114,7 +114,7 @@ def test_a_seven_swaps_hands_with_the_chosen_player() -> None:
     assert [a["target"] for a in sevens] == [1, 2, 3]  # one entry per target
 
     error = t.refused(0, "play", card="red-7")
-    assert (error.code, error.status) == ("target_required", 422)
+    assert error.code == "target_required"
     for target in (0, 4, -1, "2", True):  # itself, no such seat, not a seat number
         assert t.refused(0, "play", card="red-7", target=target).code == "invalid_target"
 
@@ -173,7 +173,7 @@ def test_seven_zero_does_not_apply_to_the_starter_card(starter: str) -> None:
 def test_without_seven_zero_a_seven_takes_no_target() -> None:
     t = HouseScenario(SEVEN_ZERO_HANDS, "red-5")
     error = t.refused(0, "play", card="red-7", target=2)
-    assert (error.code, error.status) == ("invalid", 400)
+    assert error.code == "invalid"
     t.act(0, "play", card="red-7")
     assert not any(e["type"] == "hands_swapped" for e in t.log)
     assert_all_cards(t)
@@ -208,7 +208,7 @@ def test_multi_play_refusals() -> None:
     t = HouseScenario(MULTI_HANDS, "red-5", multi_play=True)
     # Mixing numbers.
     error = t.refused(0, "play", cards=["red-3", "red-4"])
-    assert (error.code, error.status) == ("illegal_card", 422)
+    assert error.code == "illegal_card"
     # The first card must match the top card, even if a later one would.
     assert t.refused(0, "play", cards=["green-9", "red-9"]).code == "illegal_card"
     # Only number cards (the engine's decision).
@@ -221,7 +221,7 @@ def test_multi_play_refusals() -> None:
 def test_cards_without_multi_play_is_refused() -> None:
     t = HouseScenario(MULTI_HANDS, "red-5")
     error = t.refused(0, "play", cards=["blue-5", "green-5"])
-    assert (error.code, error.status) == ("invalid", 400)
+    assert error.code == "invalid"
     assert t.refused(0, "play", cards=["blue-5"]).code == "invalid"
     assert {"action": "play", "card": "blue-5"} in legal_actions(t.state, 0)
     assert_all_cards(t)

@@ -142,7 +142,7 @@ def test_a_two_without_a_gift_gives_nothing() -> None:
 def test_a_gift_is_refused_when_it_breaks_the_rule() -> None:
     t = HouseScenario([GIVER, IDLE_1, IDLE_2], "red-5", two_gives=True)
     too_many = t.refused(0, "play", card="red-2", give=["blue-5", "green-9", "red-3"], target=1)
-    assert (too_many.code, too_many.status) == ("illegal_gift", 422)
+    assert too_many.code == "illegal_gift"
     assert t.refused(0, "play", card="red-2", give=["blue-5"]).code == "target_required"
     assert t.refused(0, "play", card="red-2", give=["blue-5"], target=0).code == "invalid_target"
     assert t.refused(0, "play", card="red-2", give=["red-9"], target=1).code == "card_not_in_hand"

@@ -127,7 +127,7 @@ def test_a_seat_holding_a_playable_card_may_not_draw() -> None:
     t = HouseScenario([hand, IDLE_1, IDLE_2], "red-5", must_play=True)
     assert "draw" not in actions(t.state, 0)
     error = t.refused(0, "draw")
-    assert (error.code, error.status) == ("must_play", 422)
+    assert error.code == "must_play"
     t.act(0, "play", card="red-3")
     assert_all_cards(t)
 
@@ -266,7 +266,7 @@ def test_without_the_rule_an_uncaught_seat_keeps_one_card() -> None:
 def test_refused_combinations_name_both_options(rules: dict[str, bool], named: tuple[str]) -> None:
     with pytest.raises(IllegalMove) as info:
         make_options(rules)
-    assert (info.value.code, info.value.status) == ("invalid_rules", 400)
+    assert info.value.code == "invalid_rules"
     for name in named:
         assert f"'{name}'" in info.value.detail
     # Any two of the three combine.

@@ -59,7 +59,7 @@ def test_draw_cards_stack_up_and_the_first_who_does_not_stack_draws_the_total() 
     assert legal_actions(t.state, 3) == [{"action": "draw"}]
     assert t.refused(3, "play", card="green-7").code == "illegal_card"
     error = t.refused(3, "challenge")
-    assert (error.code, error.status) == ("nothing_to_challenge", 422)
+    assert error.code == "nothing_to_challenge"
     assert t.refused(3, "accept").code == "nothing_to_challenge"
 
     events = t.act(3, "draw")
@@ -236,7 +236,7 @@ def test_without_reverse_bounce_a_reverse_is_no_answer_to_a_penalty() -> None:
 def test_reverse_bounce_without_stacking_is_refused() -> None:
     with pytest.raises(IllegalMove) as info:
         make_options({"reverse_bounce": True})
-    assert (info.value.code, info.value.status) == ("invalid_rules", 400)
+    assert info.value.code == "invalid_rules"
     with pytest.raises(IllegalMove) as info:
         HouseScenario(BOUNCE_HANDS, "red-5", reverse_bounce=True)
     assert info.value.code == "invalid_rules"

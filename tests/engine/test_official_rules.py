@@ -149,11 +149,11 @@ def test_starter_wild_the_first_player_names_the_colour_then_plays():
     assert t.state.actor == 0
 
     error = t.refused(0, "play", card="red-5")
-    assert (error.code, error.status) == ("color_required", 422)
+    assert error.code == "color_required"
     assert t.refused(0, "draw").code == "color_required"
     assert t.refused(1, "color", color="red").code == "not_your_turn"
     error = t.refused(0, "color", color="purple")
-    assert (error.code, error.status) == ("invalid", 400)
+    assert error.code == "invalid"
 
     events = t.act(0, "color", color="blue")
     assert types(events) == ["color_chosen", "turn_changed"]

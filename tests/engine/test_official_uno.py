@@ -36,7 +36,7 @@ def test_say_uno_with_the_play():
 
     for catcher in (1, 2):
         error = t.refused(catcher, "catch", target=0)
-        assert (error.code, error.status) == ("nothing_to_catch", 422)
+        assert error.code == "nothing_to_catch"
     assert t.hand(0) == ["red-7"]
 
 
@@ -93,7 +93,7 @@ def test_the_catch_window_closes_at_the_next_players_first_action():
     t.act(0, "play", card="red-6")
     t.act(1, "draw")
     error = t.refused(2, "catch", target=0)
-    assert (error.code, error.status) == ("nothing_to_catch", 422)
+    assert error.code == "nothing_to_catch"
     assert t.hand(0) == ["red-7"]
 
 
@@ -105,7 +105,7 @@ def test_catching_nobody_or_oneself_is_refused():
     t.act(0, "play", card="red-6")
     assert t.refused(0, "catch", target=0).code == "nothing_to_catch"
     error = t.refused(1, "catch", target=7)
-    assert (error.code, error.status) == ("invalid", 400)
+    assert error.code == "invalid"
 
 
 def test_uno_flag_only_on_the_second_to_last_card():
@@ -113,7 +113,7 @@ def test_uno_flag_only_on_the_second_to_last_card():
     t = red_run()
     red_run_to(t, 3)
     error = t.refused(0, "play", card="red-5", uno=True)
-    assert (error.code, error.status) == ("invalid", 400)
+    assert error.code == "invalid"
 
 
 def test_the_red_run_setup():

@@ -44,8 +44,10 @@ from games.engine import (
 from games.engine.cards import NUMBER_CARDS, RANK_OF, hand_points
 from games.engine.events import EVENT_TYPES, Event
 from games.engine.limits import TEAMS
+from games.engine.options import RULES, Options
 from games.engine.rules import discarded_with, quick_move, shuffle
 from games.engine.snapshot import state_from_data, state_to_data
+from tests.engine.test_event_shapes import shape_problem
 
 Action = dict[str, Any]
 
@@ -67,28 +69,8 @@ def _settings(examples: int) -> settings:
     )
 
 
-BOOLEAN_RULES = (
-    "stacking",
-    "reverse_bounce",
-    "draw_until_playable",
-    "force_play",
-    "jump_in",
-    "seven_zero",
-    "multi_play",
-    "no_action_finish",
-    "elimination",
-    "eight_again",
-    "two_gives",
-    "one_rotates",
-    "zero_swap",
-    "zero_discards_color",
-    "color_runs",
-    "action_on_action",
-    "no_wild_finish",
-    "must_play",
-    "number_starter",
-    "uno_auto_penalty",
-)
+# Every on/off house rule of the options (a new one is drawn with the others).
+BOOLEAN_RULES = tuple(rule.name for rule in RULES if rule.hint is bool)
 
 
 @dataclass(frozen=True)
@@ -144,7 +126,8 @@ def setups(draw: st.DrawFn) -> Setup:
 
 
 def test_the_games_drawn_cover_every_house_rule() -> None:
-    assert set(HOUSE_RULES) == {*BOOLEAN_RULES, "scoring", "uno_penalty", "bluff_penalty"}
+    # The on/off rules are drawn from the options; the others each by its own strategy.
+    assert set(HOUSE_RULES) - set(BOOLEAN_RULES) == {"scoring", "uno_penalty", "bluff_penalty"}
 
 
 def _extras(state: GameState, seat: int, action: Action, rng: random.Random) -> Action:
@@ -404,6 +387,8 @@ def test_replay_of_the_log_is_the_state_reached_step_by_step(setup: Setup) -> No
 def test_events_are_json_and_replay_from_json(setup: Setup) -> None:
     log, steps = play_out(setup)
     assert {e["type"] for e in log} <= set(EVENT_TYPES)
+    problems = {problem for problem in map(shape_problem, log) if problem is not None}
+    assert not problems, f"events not of their shape: {problems}"
     text = json.dumps(log)
     again = json.loads(text)
     assert again == log
@@ -658,13 +643,15 @@ def test_moves_and_replays_leave_the_state_they_start_from_unchanged(setup: Setu
     assert vars(middle) == kept, "replay changed the state it started from"
 
 
-PLAIN_BREAKERS = (
-    "seven_zero",
-    "zero_swap",
-    "zero_discards_color",
-    "no_action_finish",
-    "no_wild_finish",
-)
+def _breakers(flag: str) -> tuple[str, ...]:
+    """The on/off rules that, each alone, turn off the derived ``Options`` flag ``flag``: the
+    tests below play without them, and hold the fast path the flag allows to the general one
+    (a rule the flag should have counted and does not makes them disagree)."""
+    return tuple(name for name in BOOLEAN_RULES if not getattr(Options(**{name: True}), flag))
+
+
+# The rules under which legal_actions lists no play inline (Options.plain_plays).
+PLAIN_BREAKERS = _breakers("plain_plays")
 
 
 @_settings(100)
@@ -688,15 +675,7 @@ def test_the_inline_listing_of_plain_plays_agrees_with_the_general_one(setup: Se
 
 
 # The rules under which rules.quick_move never applies (Options.simple_moves).
-NOT_SIMPLE = (
-    *PLAIN_BREAKERS,
-    "eight_again",
-    "one_rotates",
-    "action_on_action",
-    "uno_auto_penalty",
-    "must_play",
-    "draw_until_playable",
-)
+NOT_SIMPLE = _breakers("simple_moves")
 
 
 def _outcome(state: GameState, seat: int, action: Action) -> Any:

@@ -8,6 +8,8 @@ import yaml
 from django.core.management import call_command
 from drf_spectacular.drainage import GENERATOR_STATS
 
+from games.engine.options import HOUSE_RULES, RULES
+
 
 def test_spectacular_validates_without_warnings(tmp_path: Path) -> None:
     GENERATOR_STATS.reset()  # warnings of schemas generated earlier in the session
@@ -96,6 +98,17 @@ def test_the_schema_has_the_forms_clients_generate_from(tmp_path: Path) -> None:
     }
     assert schemas["You"]["properties"]["legal_actions"]["items"]["$ref"].endswith("/Action")
     assert set(schemas["Rules"]["required"]) == set(schemas["Rules"]["properties"])
+    # Both shapes of the house rules are read from engine.options (names, order, bounds, help).
+    assert list(schemas["Rules"]["properties"]) == list(HOUSE_RULES)
+    request = schemas["RulesRequest"]["properties"]
+    assert list(request) == list(HOUSE_RULES)
+    for rule in RULES:
+        if rule.bound is not None:
+            assert (request[rule.name]["minimum"], request[rule.name]["maximum"]) == (
+                rule.bound.low,
+                rule.bound.high,
+            )
+        assert request[rule.name].get("description") == rule.help, rule.name
     assert "Error" not in schemas and "ErrorBody" in schemas
     assert not any(name.endswith("ActionRequest") for name in schemas)
     act = document["paths"]["/api/v1/games/{game_id}/actions/"]["post"]
