@@ -16,8 +16,8 @@ from games.engine.limits import GUEST_DAYS
 from games.models import Game, GameStatus, Seat
 from players.models import Guest, Rating
 from service.guests import remove_stale_guests
-from unoservice.celery import app as celery_app
 from tests.support.players import PASSWORD, MakeUser, client_for, client_with
+from unoservice.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db
 
