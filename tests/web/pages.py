@@ -141,31 +141,109 @@ def cards_in_page(page: Page) -> list[str]:
     return [str(c.get_attribute("data-card")) for c in page.locator("[data-card]").all()]
 
 
+def event_cards(event: dict[str, Any]) -> list[str]:
+    """The cards an event of the log shows the seat it was served to (face up, or its own)."""
+    data = event["data"]
+    if event["type"] in ("starter_turned", "starter_returned"):
+        return [data["card"]]
+    cards = [*data.get("cards", []), *data.get("hand", [])]
+    if event["type"] == "round_ended":
+        cards = [card for shown in data["hands"] for card in shown]
+    if event["type"] == "round_started":
+        cards = list(data.get("hand", []))
+    return cards
+
+
+def pictured_cards(event: dict[str, Any]) -> list[str]:
+    """The cards a feed line pictures: those played, drawn (the seat's own), discarded, given
+    (to or by the seat) or turned as the first card; a round's revealed hands are not."""
+    if event["type"] in ("starter_turned", "starter_returned"):
+        return [event["data"]["card"]]
+    if event["type"] in ("card_played", "cards_drawn", "color_discarded", "cards_given"):
+        return list(event["data"].get("cards", []))
+    return []
+
+
 def cards_seen_by(site: Site, game: str, token: str) -> tuple[Counter[str] | None, set[str]]:
-    """(the seat's own hand while the game is on, every card that was face up for everyone in
-    the game so far), as the API tells that seat."""
+    """(the seat's own hand while the game is on, every card its event log has shown it so far:
+    the cards face up for everyone, and its own draws, deals and gifts), as the API tells that
+    seat."""
     view = site.view(game, token)
     playing = view["status"] == "active" and view.get("you")
     own = Counter(view["you"]["hand"]) if playing else None
-    public: set[str] = set()
+    seen: set[str] = set()
     for event in site.events(game, token):
-        data = event["data"]
-        if event["type"] in ("card_played", "color_discarded"):
-            public.update(data["cards"])
-        elif event["type"] in ("starter_turned", "starter_returned"):
-            public.add(data["card"])
-        elif event["type"] == "round_ended":
-            for shown in data["hands"]:
-                public.update(shown)
-    return own, public
+        seen.update(event_cards(event))
+    return own, seen
 
 
 def assert_no_foreign_cards(page: Page, site: Site, game: str, token: str) -> None:
     """While the game is on, the page shows the seat's own hand exactly; and no card but those
     and the cards turned face up for everyone: no card of another seat is in its DOM. Call it
     once the page shows the game's current version."""
-    own, public = cards_seen_by(site, game, token)
+    own, seen = cards_seen_by(site, game, token)
     if own is not None:
         assert Counter(hand_cards(page)) == own, (hand_cards(page), own)
-    foreign = [c for c in cards_in_page(page) if c not in (own or ()) and c not in public]
+    foreign = [c for c in cards_in_page(page) if c not in (own or ()) and c not in seen]
     assert not foreign, f"cards of other seats in the page: {foreign}"
+
+
+# --- the move feed ------------------------------------------------------------------------------
+
+
+def feed_lines(page: Page) -> list[dict[str, Any]]:
+    """The feed's lines, newest first: seq, event type, the cards pictured, the words (a card
+    read as its name)."""
+    return list(
+        page.locator("[data-region=feed]").evaluate(
+            """(list) => [...list.children].map((li) => {
+                const words = li.cloneNode(true);  // a card read as its name, as a screen reader does
+                words.querySelectorAll('[data-card]').forEach((c) => c.replaceWith(c.getAttribute('aria-label')));
+                return {
+                    seq: Number(li.dataset.seq), type: li.dataset.type,
+                    text: words.textContent.replace(/\\s+/g, ' ').trim(),
+                    cards: [...li.querySelectorAll('[data-card]')].map((c) => c.dataset.card),
+                };
+            })"""
+        )
+    )
+
+
+def named_in(event: dict[str, Any], names: dict[int, str], me: int | None) -> str | None:
+    """The seat a feed line of ``event`` must name ("you" for the viewer's own), if any."""
+    data = event["data"]
+    seat = {
+        "turn_changed": data.get("seat"),
+        "round_started": data.get("dealer"),
+        "round_ended": data.get("winner_seat"),
+        "game_ended": data.get("winner_seat"),
+    }.get(event["type"], event["seat"])
+    if seat is None:
+        return None
+    return "you" if seat == me else names[seat]
+
+
+def assert_feed_matches_log(page: Page, site: Site, game: str, token: str) -> None:
+    """The feed has one line per event of the seat's own log, from its first line to the game's
+    current version, newest first, each naming its seat and picturing exactly the cards its
+    event shows that seat. Call it once the page shows the current version. Once the game is
+    over the log reveals every card (the lines were drawn before: they picture no more than it)."""
+    view = site.view(game, token)
+    log = {event["seq"]: event for event in site.events(game, token)}
+    names = {seat["seat"]: seat["player"]["username"] for seat in view["seats"]}
+    me = view["you"]["seat"] if view.get("you") else None
+    feed = page.locator("[data-region=feed]")
+    expect(feed.locator("li").first).to_have_attribute("data-seq", str(view["version"]))
+    lines = feed_lines(page)
+    seqs = [line["seq"] for line in lines]
+    assert seqs == list(range(view["version"], seqs[-1] - 1, -1)), seqs
+    for line in lines:
+        event = log[line["seq"]]
+        assert line["type"] == event["type"], (line, event)
+        if view["status"] == "finished":
+            assert set(line["cards"]) <= set(pictured_cards(event)), (line, event)
+        else:
+            assert line["cards"] == pictured_cards(event), (line, event)
+        name = named_in(event, names, me)
+        if name is not None:
+            assert name.lower() in line["text"].lower(), (line, event)

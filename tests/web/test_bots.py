@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import OpenPage
 from tests.web.pages import (
+    assert_feed_matches_log,
     assert_no_foreign_cards,
     next_decision,
     open_table,
@@ -17,11 +18,13 @@ from tests.web.pages import (
     register,
     table,
 )
+from tests.web.screens import take
 from tests.web.site import GAMES, Site
 
 SEED = 20261201
 TARGET = 100
 MOST_MOVES = 400  # a bound on the person's moves, far above a 100-point game's
+SCREENSHOT_AT = 6  # the person's move at which the table and its feed are photographed
 
 
 def test_one_person_plays_a_whole_game_against_bots_by_clicking(
@@ -42,12 +45,21 @@ def test_one_person_plays_a_whole_game_against_bots_by_clicking(
     open_table(page, game)
 
     rounds = set()
-    for _ in range(MOST_MOVES):
+    for moves in range(MOST_MOVES):
         view = next_decision(page, site, game, token)
         if view["status"] != "active":
             break
         rounds.add(view["round"]["number"])
         assert_no_foreign_cards(page, site, game, token)
+        assert_feed_matches_log(page, site, game, token)
+        if moves == SCREENSHOT_AT:
+            take(page, "table-feed")
+            colour_blind = page.get_by_role("button", name="Colour-blind mode", exact=True)
+            colour_blind.click()
+            expect(colour_blind).to_have_attribute("aria-pressed", "true")
+            take(page, "table-colorblind")
+            colour_blind.click()
+            expect(colour_blind).to_have_attribute("aria-pressed", "false")
         perform(page, view["you"]["legal_actions"][0])
         expect(table(page)).not_to_have_attribute("data-version", str(view["version"]))
     else:
@@ -56,4 +68,5 @@ def test_one_person_plays_a_whole_game_against_bots_by_clicking(
     assert view["status"] == "finished", view["status"]
     assert max(s["score"] for s in view["seats"]) >= TARGET
     expect(table(page)).to_have_attribute("data-game-status", "finished")
+    assert_feed_matches_log(page, site, game, token)
     assert rounds, "the person played"

@@ -13,9 +13,11 @@ from playwright.sync_api import expect
 from tests.web import scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import (
+    assert_feed_matches_log,
     assert_no_foreign_cards,
     at_version,
     catch_button,
+    feed_lines,
     hand_cards,
     open_table,
     perform,
@@ -54,6 +56,7 @@ def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
         for page, token in zip(pages, tokens, strict=True):
             at_version(page, version)
             assert_no_foreign_cards(page, site, game_id, token)
+            assert_feed_matches_log(page, site, game_id, token)
         if number == 0:
             assert sorted(hand_cards(ana)) == sorted(scripted.HANDS[0])
         if number == 3:
@@ -79,3 +82,50 @@ def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
         for card in final["last_round"]["hands"]["1"]:
             expect(page.locator(f'[data-card="{card}"]').first).to_be_attached()
         assert_no_foreign_cards(page, site, game_id, token)
+
+    # The feed tells each of them the round in words, "you" for their own moves; Bea's own
+    # draws show her cards, Ana's lines of them only the count.
+    for page, lines in ((bea, BEA_SEES), (ana, ANA_SEES)):
+        shown = [line["text"] for line in feed_lines(page)]
+        assert [line for line in shown if line in lines] == list(reversed(lines)), "\n".join(shown)
+    bea.get_by_role("button", name="Português").click()
+    at_version(bea, final["version"])
+    newest = bea.locator("[data-region=feed] li").first
+    expect(newest).to_have_attribute("data-seq", str(final["version"]))
+    shown = [line["text"] for line in feed_lines(bea)]
+    assert [line for line in shown if line in BEA_SEES_PT] == list(reversed(BEA_SEES_PT)), "\n".join(
+        shown
+    )
+    bea.get_by_role("button", name="English").click()
+
+
+# Lines of the feeds, oldest first (each feed shows them newest first, among the turns' lines).
+BEA_SEES = [
+    "ana played Wild and named Blue",
+    "You drew a card · Blue 9",
+    "You passed",
+    "ana played Blue skip",
+    "ana played Blue draw 2",
+    "You drew 2: penalty · Red 1 Red 6",
+    "ana played Green 3 UNO!",
+    "You played Green 9",
+    "Round 1 over: ana went out, +56",
+    "Game over: ana won",
+]
+ANA_SEES = [
+    "You played Wild and named Blue",
+    "bea drew a card",
+    "bea passed",
+    "bea drew 2: penalty",
+    "bea drew 2: penalty",
+    "You played Green 3 UNO!",
+    "Game over: you won",
+]
+BEA_SEES_PT = [
+    "ana jogou Curinga e escolheu Azul",
+    "Você comprou uma carta · Azul 9",
+    "Você passou",
+    "ana jogou Azul +2",
+    "Ronda 1 terminada: ana ficou sem cartas, +56",
+    "Fim do jogo: ana ganhou",
+]

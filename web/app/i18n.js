@@ -149,6 +149,8 @@ const STRINGS = {
   live: ['live', 'ao vivo'],
   reconnecting: ['reconnecting…', 'a religar…'],
   polling: ['updating', 'a atualizar'],
+  moves: ['Moves', 'Jogadas'],
+  colorblind: ['Colour-blind mode', 'Modo daltónico'],
   // replay
   back: ['Back', 'Recuar'],
   forward: ['Forward', 'Avançar'],

@@ -19,6 +19,15 @@ const ROUTES = [
   [/^\/players\/([^/]+)$/, async () => (await import('./players.js')).profilePage, true],
 ];
 
+// Colour-blind mode: every colour also as a shape and a letter (style.css, `html.cb`). On by
+// default when the browser asks for more contrast; the toggle is remembered.
+const COLORBLIND = 'uno.colorblind';
+const colorblind = () => {
+  const saved = localStorage.getItem(COLORBLIND);
+  return saved === null ? matchMedia('(prefers-contrast: more)').matches : saved === '1';
+};
+document.documentElement.classList.toggle('cb', colorblind());
+
 const header = /** @type {HTMLElement} */ (document.getElementById('header'));
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 
@@ -44,6 +53,11 @@ function drawHeader() {
         link(`/players/${encodeURIComponent(me.username)}`, me.username),
       ] : [link('/login', t('sign_in')), link('/register', t('register'))]),
     h('div', { class: 'tools' },
+      h('button', { type: 'button', class: 'link', 'aria-pressed': String(colorblind()), onclick: () => {
+        localStorage.setItem(COLORBLIND, colorblind() ? '0' : '1');
+        document.documentElement.classList.toggle('cb', colorblind());
+        drawHeader();
+      } }, t('colorblind')),
       h('button', { type: 'button', class: 'link', lang: currentLang() === 'en' ? 'pt' : 'en', onclick: () => {
         setLang(currentLang() === 'en' ? 'pt' : 'en');
         reroute();

@@ -1,46 +1,13 @@
 // The replay viewer: #/replay/<id>. Steps through a finished game's events (GET /replay/?at=N),
-// every hand shown.
+// every hand shown, with the move feed up to the position.
 
 import { ApiError, events, getGame, replay } from './api.js';
 import { cardEl, h, render } from './dom.js';
+import { feedItem, feedRegion, lineOf, seatsOf } from './feed.js';
 import { cardName, t } from './i18n.js';
 
 /** @typedef {import('./api.js').GameView} GameView */
 /** @typedef {import('./api.js').GameEvent} GameEvent */
-
-/**
- * One line for an event: "alice played Red 7".
- * @param {GameEvent} event
- * @param {(seat: number | null | undefined) => string} name
- */
-export function describe(event, name) {
-  /** @type {Record<string, any>} */
-  const data = event.data ?? {};
-  const who = name(event.seat);
-  switch (event.type) {
-    case 'card_played': {
-      /** @type {string[]} */
-      const cards = data.cards ?? (data.card ? [data.card] : []);
-      return `${who} ▸ ${cards.map(cardName).join(', ')}${data.color ? ` → ${t(data.color)}` : ''}`;
-    }
-    case 'cards_drawn':
-      return `${who} ▸ ${t('draw')} ${Array.isArray(data.cards) ? data.cards.map(cardName).join(', ') : data.count ?? ''}`;
-    case 'turn_changed':
-      return `→ ${name(data.seat)}`;
-    case 'passed':
-      return `${who} ▸ ${t('pass')}`;
-    case 'uno_said':
-      return `${who} ▸ ${t('uno')}`;
-    case 'color_chosen':
-      return `${who} ▸ ${t(data.color)}`;
-    case 'round_ended':
-      return t('round_over', { n: data.number ?? '', name: name(data.winner_seat) });
-    case 'game_ended':
-      return t('game_over', { name: name(data.winner_seat) });
-    default:
-      return `${event.type.replace(/_/g, ' ')}${event.seat === null || event.seat === undefined ? '' : ` · ${who}`}`;
-  }
-}
 
 /**
  * @param {HTMLElement} root
@@ -54,11 +21,12 @@ export async function replayPage(root, gameId) {
   const back = h('button', { type: 'button', 'data-key': 'back' }, t('back'));
   const forward = h('button', { type: 'button', 'data-key': 'forward' }, t('forward'));
   const line = h('p', { class: 'event-line' });
+  const feed = feedRegion(false);
   const viewer = h('div', { class: 'replay', 'data-version': 0, 'data-at': 0 },
     h('h1', {}, t('replay')),
     h('div', { class: 'controls' }, back,
       h('label', { for: 'replay-position' }, t('position')), range, forward, where),
-    line, alert, stage);
+    line, alert, h('div', { class: 'table-body' }, stage, feed.section));
   render(root, viewer);
 
   /** @type {GameView} */
@@ -72,8 +40,7 @@ export async function replayPage(root, gameId) {
   const max = game.version;
   range.max = String(max);
   viewer.dataset.version = String(max);
-  /** @param {number | null | undefined} seat */
-  const name = (seat) => (seat === null || seat === undefined ? '' : game.seats.find((s) => s.seat === seat)?.player.username ?? `#${seat}`);
+  const seats = seatsOf(game);
 
   /** @type {Map<number, Promise<GameView>>} */
   const cache = new Map();
@@ -99,7 +66,8 @@ export async function replayPage(root, gameId) {
     forward.disabled = at >= max;
     where.textContent = t('event_n', { n: at, max });
     const event = log.find((e) => e.seq === at);
-    line.textContent = event ? describe(event, name) : '';
+    render(line, event ? lineOf(event, seats) : '');
+    render(feed.list, log.filter((e) => e.seq <= at).slice(-100).reverse().map((e) => feedItem(e, seats)));
     try {
       const view = await fetchAt(at);
       if (ticket !== wanted) return;

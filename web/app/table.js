@@ -3,8 +3,9 @@
 // drawing (table/render.js). While the game is on, the stream's frames (live.js) go into the
 // state as they come; while it waits for players, the view is read every 2 s.
 
-import { session } from './api.js';
+import { events, session } from './api.js';
 import { h, render } from './dom.js';
+import { feedRegion, seatsOf, showLines } from './feed.js';
 import { t } from './i18n.js';
 import { follow } from './live.js';
 import { checkFairness, handlers, read, sync } from './table/actions.js';
@@ -13,6 +14,12 @@ import { initialState, reduce, shown } from './table/state.js';
 
 /** @typedef {import('./table/state.js').TableState} TableState */
 /** @typedef {import('./table/state.js').Message} Message */
+/** @typedef {import('./api.js').GameEvent} GameEvent */
+
+/** Events the feed shows of what happened before the page opened. */
+const FEED_BACK = 50;
+/** Events that are no seat's move: the last move's highlight passes over them. */
+const NOT_A_MOVE = new Set(['turn_changed', 'bank_changed', 'pile_reshuffled', 'round_started', 'game_started']);
 
 /**
  * @param {HTMLElement} root
@@ -33,9 +40,60 @@ export async function tablePage(root, gameId) {
   // What a screen reader should hear when the game moves on: the turn coming to you, the end.
   const announce = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   const board = h('div', { class: 'board' });
-  const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, announce, board);
+  const feed = feedRegion(true);
+  const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, announce,
+    h('div', { class: 'table-body' }, board, feed.section));
   render(root, table);
   board.append(h('p', { class: 'muted' }, t('loading')));
+
+  // The feed: the events known (from frames, or read from the log for what no frame brings), and
+  // the lines shown: every seq from `feedFrom` to `shownTo`, in order.
+  /** @type {Map<number, GameEvent>} */
+  const known = new Map();
+  let feedFrom = -1;
+  let shownTo = 0;
+  let feedReading = false;
+  /** The stream's frames carry every event after this seq (Infinity: no stream runs). */
+  let framesFrom = Infinity;
+  /** A frame the page could not read: its event is read from the log. */
+  let unreadTo = 0;
+
+  const feedSync = () => {
+    const view = drawn?.view;
+    if (!view || left) return;
+    if (feedFrom < 0) feedFrom = Math.max(0, view.version - FEED_BACK);
+    let next = Math.max(shownTo, feedFrom) + 1;
+    /** @type {GameEvent[]} */
+    const ready = [];
+    for (let e = known.get(next); e; e = known.get(next)) {
+      ready.push(e);
+      next += 1;
+    }
+    if (ready.length) {
+      showLines(feed.list, ready, seatsOf(view));
+      shownTo = next - 1;
+    }
+    const readTo = Math.max(Math.min(view.version, framesFrom), unreadTo);
+    if (feedReading || next > readTo) return;
+    feedReading = true;
+    events(gameId, next - 1, { limit: Math.min(readTo - next + 1, 500) }).then((page) => {
+      for (const e of page.events) known.set(e.seq, e);
+      feedReading = false;
+      feedSync();
+    }, () => { feedReading = false; }); // read again at the next paint
+  };
+
+  /** The last move shown on the table for a moment: the seat that moved, the card played. */
+  const showMove = (/** @type {number} */ from, /** @type {number} */ to) => {
+    for (let seq = to; seq > from; seq -= 1) {
+      const e = known.get(seq);
+      if (!e) return;
+      if (NOT_A_MOVE.has(e.type) || e.seat === null) continue;
+      board.querySelector(`[data-region=seats] [data-seat="${e.seat}"]`)?.classList.add('moved');
+      if (e.type === 'card_played') board.querySelector('[data-region=discard] .card')?.classList.add('arrived');
+      return;
+    }
+  };
 
   const store = {
     state: () => state,
@@ -78,6 +136,8 @@ export async function tablePage(root, gameId) {
         : null;
     if (state.focus) store.dispatch({ type: 'focused' });
     if (target instanceof HTMLElement) target.focus();
+    if (before?.view && before.view.version < view.version) showMove(before.view.version, view.version);
+    feedSync();
     if (view.status === 'finished' && !state.fair) void checkFairness(store);
   };
 
@@ -86,8 +146,12 @@ export async function tablePage(root, gameId) {
     const view = state.view;
     if (!view) return;
     if (view.status === 'active' && !stream) {
+      framesFrom = view.version;
       stream = follow(gameId, view.version, (seq, event) => {
+        if (event) known.set(seq, event);
+        else unreadTo = Math.max(unreadTo, seq);
         store.dispatch({ type: 'frame', seq, event });
+        feedSync(); // a frame the view already holds (an action's answer ran ahead) still has its line
         sync(store);
       }, (link) => {
         store.dispatch({ type: 'link', link });
@@ -96,6 +160,7 @@ export async function tablePage(root, gameId) {
     } else if (view.status !== 'active' && stream) {
       stream.stop();
       stream = null;
+      framesFrom = Infinity;
       store.dispatch({ type: 'link', link: 'off' });
     }
     if (view.status === 'waiting' && waitingPoll === undefined) {
