@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from tests.web import scripted
 from tests.web.axe import Audit, assert_accessible, audit
@@ -16,7 +16,10 @@ from tests.web.conftest import OpenPage
 from tests.web.pages import button, hand, next_decision, open_lobby, open_table, sign_in
 from tests.web.site import GAMES, Site
 
-WIDTHS = {"375px": {"width": 375, "height": 812}, "1280px": {"width": 1280, "height": 800}}
+WIDTHS: dict[str, ViewportSize] = {
+    "375px": {"width": 375, "height": 812},
+    "1280px": {"width": 1280, "height": 800},
+}
 SEED = 20261201
 
 
@@ -31,10 +34,12 @@ def _at_each_width(page: Page, name: str) -> Iterator[Audit]:
 
 
 def _in_dark_mode(page: Page, name: str) -> Audit:
-    """axe once the page follows a dark ``prefers-color-scheme`` (style.css has a dark scheme)."""
+    """axe at desktop width once the page follows a dark ``prefers-color-scheme`` (style.css
+    has a dark scheme)."""
+    page.set_viewport_size(WIDTHS["1280px"])
     page.emulate_media(color_scheme="dark")
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
-    found = audit(page, f"{name}, dark, at {page.viewport_size and page.viewport_size['width']}px")
+    found = audit(page, f"{name}, dark, at 1280px")
     print(found.summary())
     page.emulate_media(color_scheme="light")
     return found
