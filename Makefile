@@ -60,12 +60,15 @@ check-clients: install
 	cd tests/clients && { [ -x node_modules/.bin/tsc ] || npm ci --prefer-offline --no-audit --no-fund; }
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest tests/clients $(PYTEST_ARGS)
 
-# The web client (web/) needs no build: Node is only for its types and their check.
+# The web client (web/) needs no build: Node is only for its types and their check, and for
+# axe-core, which the accessibility check (tests/web/test_accessibility.py) injects into pages.
 WEB_BIN := web/node_modules/.bin
 WEB_SCHEMA_TYPES := web/types/schema.d.ts
 
+# Again when a tool is missing from an older node_modules (axe-core: the browser tests inject it).
 web-tools:
-	cd web && { [ -x node_modules/.bin/tsc ] || npm ci --prefer-offline --no-audit --no-fund; }
+	cd web && { { [ -x node_modules/.bin/tsc ] && [ -f node_modules/axe-core/axe.min.js ]; } || \
+		npm ci --prefer-offline --no-audit --no-fund; }
 
 # The served schema (what /api/schema/ answers) -> TypeScript types, in $(1).
 define web_types

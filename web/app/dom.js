@@ -95,8 +95,8 @@ export function cardEl(code, { tag = 'div', label, attrs = {}, small = false }) 
   const text = cardFace(code);
   return h(
     tag,
-    { class: cls, 'data-card': code, 'aria-label': label, title: label, ...attrs },
-    h('span', { class: 'corner', 'aria-hidden': 'true' }, text),
+    { class: cls, 'data-card': code, role: tag === 'button' ? null : 'img', 'aria-label': label, title: label, ...attrs },
+    h('span', { class: 'corner', 'aria-hidden': 'true', 'data-face': text }),
     h('span', { class: 'oval', 'aria-hidden': 'true' }, face === 'skip' ? skipSign() : text || h('span', { class: 'wheel' })),
   );
 }

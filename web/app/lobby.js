@@ -77,6 +77,7 @@ export function lobbyPage(root) {
   const finished = h('ul', { class: 'game-list', 'aria-label': t('finished_games') });
   render(root,
     h('div', { class: 'lobby' },
+      h('h1', { class: 'sr-only' }, t('nav_lobby')),
       h('section', { class: 'panel' }, h('h2', {}, t('your_games')), mine),
       h('section', { class: 'panel' }, h('h2', {}, t('open_games')), open, joinByCode()),
       h('section', { class: 'panel' }, h('h2', {}, t('quick_match')), quickMatch()),

@@ -1,0 +1,120 @@
+"""axe-core over the pages a person spends their time on, at phone and desktop width: the lobby
+with an open game listed, a table mid-round on the person's turn (their hand, the action
+buttons), the inbox with notifications, and the replay of a finished game part way through.
+No critical and no serious violation (docs/accessibility.md has the figures and what is left)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, ViewportSize, expect
+
+from tests.web import scripted
+from tests.web.axe import Audit, assert_accessible, audit
+from tests.web.conftest import OpenPage
+from tests.web.pages import button, hand, next_decision, open_lobby, open_table, sign_in
+from tests.web.site import GAMES, Site
+
+WIDTHS: dict[str, ViewportSize] = {
+    "375px": {"width": 375, "height": 812},
+    "1280px": {"width": 1280, "height": 800},
+}
+SEED = 20261201
+
+
+def _at_each_width(page: Page, name: str) -> Iterator[Audit]:
+    """axe at each width in turn, once the page has laid itself out again."""
+    for label, size in WIDTHS.items():
+        page.set_viewport_size(size)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
+        found = audit(page, f"{name} at {label}")
+        print(found.summary())  # the figures of docs/accessibility.md (pytest -s)
+        yield found
+
+
+def _in_dark_mode(page: Page, name: str) -> Audit:
+    """axe at desktop width once the page follows a dark ``prefers-color-scheme`` (style.css
+    has a dark scheme)."""
+    page.set_viewport_size(WIDTHS["1280px"])
+    page.emulate_media(color_scheme="dark")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
+    found = audit(page, f"{name}, dark, at 1280px")
+    print(found.summary())
+    page.emulate_media(color_scheme="light")
+    return found
+
+
+def test_the_lobby_with_an_open_game(site: Site, open_page: OpenPage) -> None:
+    host = site.register("hal")
+    site.register("gus")
+    game = site.api("POST", GAMES, host, {"max_players": 3}, status=201)["id"]
+    page = open_page(site)
+    sign_in(page, "gus")
+    open_lobby(page)
+    expect(page.locator(f'[data-game-id="{game}"]')).to_contain_text("hal")
+    assert_accessible(list(_at_each_width(page, "lobby")))
+
+
+def test_a_table_mid_round_on_the_persons_turn(site: Site, open_page: OpenPage) -> None:
+    site.register("kim")
+    token = site.make_staff("kim")
+    body = {"max_players": 4, "seed": SEED, "bots": ["basic", "basic", "basic"]}
+    game = str(site.api("POST", GAMES, token, body, status=201)["id"])
+    page = open_page(site)
+    sign_in(page, "kim")
+    open_table(page, game)
+    view = next_decision(page, site, game, token)
+    assert view["status"] == "active" and view["you"]["legal_actions"], view["status"]
+    expect(hand(page).locator("[data-card]")).to_have_count(len(view["you"]["hand"]))
+    expect(button(page, "Draw")).to_be_visible()
+    audits = list(_at_each_width(page, "table"))
+    audits.append(_in_dark_mode(page, "table"))
+    assert_accessible(audits)
+
+
+def test_the_inbox_with_notifications(site: Site, open_page: OpenPage) -> None:
+    token = site.register("ana")
+    guest = site.register("bea")
+    # A waiting game bea joins (player_joined), and one against bots (game_started, your_turn).
+    waiting = site.api("POST", GAMES, token, {"max_players": 3}, status=201)["id"]
+    site.api("POST", f"{GAMES}{waiting}/join/", guest)
+    site.api("POST", GAMES, token, {"max_players": 2, "bots": ["basic"]}, status=201)
+    page = open_page(site)
+    sign_in(page, "ana")
+    page.goto("/#/inbox")
+    expect(page.get_by_role("button", name="Mark all read")).to_be_visible()
+    expect(page.locator(".notes li").first).to_be_visible()
+    assert_accessible(list(_at_each_width(page, "inbox")))
+
+
+def test_the_replay_of_a_finished_game(site: Site, open_page: OpenPage) -> None:
+    tokens = [site.register("ana"), site.register("bea")]
+    tokens[0] = site.make_staff("ana")
+    game = str(scripted.create(site, tokens[0])["id"])
+    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    last = scripted.play_through(site, game, tokens)
+    page = open_page(site)
+    sign_in(page, "bea")
+    page.goto(f"/#/replay/{game}")
+    position = page.get_by_label("Position")
+    expect(position).to_have_attribute("max", str(last))
+    position.fill(str(last // 2))
+    expect(page.locator(".replay")).to_have_attribute("data-at", str(last // 2))
+    assert_accessible(list(_at_each_width(page, "replay")))
+
+
+@pytest.mark.parametrize("broken", ["an image without alt", "grey on grey"])
+def test_the_check_fails_on_a_broken_page(site: Site, open_page: OpenPage, broken: str) -> None:
+    """The check itself: a page broken on purpose fails it, naming the rule."""
+    page = open_page(site)
+    page.goto("/#/login")
+    expect(page.get_by_label("Username")).to_be_visible()
+    if broken == "an image without alt":
+        page.evaluate("() => document.querySelector('main').append(document.createElement('img'))")
+        rule = "image-alt"
+    else:
+        page.evaluate("() => { document.querySelector('main h1').style.color = '#bbb'; }")
+        rule = "color-contrast"
+    with pytest.raises(AssertionError, match=rule):
+        assert_accessible([audit(page, broken)])
