@@ -85,7 +85,7 @@ export async function replayPage(root, gameId) {
     const round = view.round;
     render(stage,
       round ? h('div', { class: 'centre' },
-        h('div', { class: 'pile', 'data-region': 'discard', 'aria-label': t('discard_pile') },
+        h('div', { class: 'pile', 'data-region': 'discard', role: 'group', 'aria-label': t('discard_pile') },
           round.top_card ? cardEl(round.top_card, { label: `${t('discard_pile')}: ${cardName(round.top_card)}` }) : null),
         h('div', { class: 'state' },
           round.color ? h('p', { class: `color-chip c-${round.color}`, 'data-color': round.color }, t('current_color', { color: t(round.color) })) : null,

@@ -188,7 +188,7 @@ function centre(v) {
   const dir = round.direction === 1 ? t('clockwise') : t('counterclockwise');
   return h('div', { class: 'centre' },
     h('div', { class: 'pile' }, cardBack(), h('span', { class: 'muted small' }, t('draw_pile_n', { n: round.draw_pile }))),
-    h('div', { class: 'pile', 'data-region': 'discard', 'aria-label': t('discard_pile') },
+    h('div', { class: 'pile', 'data-region': 'discard', role: 'group', 'aria-label': t('discard_pile') },
       round.top_card ? cardEl(round.top_card, { label: `${t('discard_pile')}: ${cardName(round.top_card)}` }) : null),
     h('div', { class: 'state' },
       round.color
