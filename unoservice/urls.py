@@ -20,9 +20,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", ops.healthz, name="healthz"),
     path("readyz", ops.readyz, name="readyz"),
     path("metrics", metrics.metrics_view, name="metrics"),
-    # The web client (web/): its page and service worker; its assets are under /app/ (WhiteNoise).
+    # The web client (web/): page, service worker, manifest; assets under /app/ (WhiteNoise).
     path("", webclient.index, name="webclient"),
     path("sw.js", webclient.service_worker, name="webclient-sw"),
+    path("manifest.webmanifest", webclient.manifest, name="webclient-manifest"),
 ]
 
 # Django's own error pages answer with the API's error body ({"code", "detail"}) instead of HTML.

@@ -1,9 +1,11 @@
-"""The web client's two root files: ``/`` (its page) and ``/sw.js`` (its service worker).
+"""The web client's root files: ``/`` (its page), ``/sw.js`` (its service worker) and
+``/manifest.webmanifest`` (what a phone needs to install it).
 
 The client lives in ``web/`` (plain ES modules, no build step). WhiteNoise serves its assets
-under ``/app/`` (``unoservice.storage.StaticFilesMiddleware``); these two are served here because
-they must sit at the root: the page at ``/``, and the service worker at ``/sw.js`` so that its
-scope is the whole site. Both are sent with ``no-cache`` so a new deployment is seen at once.
+under ``/app/`` (``unoservice.storage.StaticFilesMiddleware``, the icons too); these are served
+here because they sit at the root: the page at ``/``, the service worker at ``/sw.js`` so that its
+scope is the whole site, and the manifest beside them (its ``start_url`` and ``scope`` are ``/``).
+All are sent with ``no-cache`` so a new deployment is seen at once.
 """
 
 from __future__ import annotations
@@ -40,3 +42,7 @@ def service_worker(request: HttpRequest) -> HttpResponseBase:
     response = _serve(request, "sw.js", "text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     return response
+
+
+def manifest(request: HttpRequest) -> HttpResponseBase:
+    return _serve(request, "manifest.webmanifest", "application/manifest+json")

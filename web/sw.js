@@ -1,11 +1,88 @@
-// The service worker: it shows Web Push notifications and opens the game when one is clicked.
-// It caches nothing: the page is small and served by the service itself.
+// The service worker: it keeps the page's shell for offline use, shows Web Push notifications
+// and opens the game when one is clicked.
+//
+// The shell (the page, its modules, the stylesheet, the manifest and icons) is cached on install;
+// the page and /app/ files are then served network-first (a new deployment is seen at once),
+// from the cache only when the network fails. /api/ is never cached: offline, the page says so
+// (web/app/offline.js). SHELL lists every file of web/app/ (tests/webclient/test_install.py
+// checks it): a new module goes in the list, and CACHE's version goes up with any change to it.
 
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-worker.addEventListener('install', () => void worker.skipWaiting());
-worker.addEventListener('activate', (event) => event.waitUntil(worker.clients.claim()));
+const CACHE = 'uno-shell-v1';
+const SHELL = [
+  '/',
+  '/manifest.webmanifest',
+  '/app/api.js',
+  '/app/auth.js',
+  '/app/dom.js',
+  '/app/i18n.js',
+  '/app/icons/uno-maskable.svg',
+  '/app/icons/uno.svg',
+  '/app/inbox.js',
+  '/app/live.js',
+  '/app/lobby.js',
+  '/app/main.js',
+  '/app/offline.js',
+  '/app/players.js',
+  '/app/replay.js',
+  '/app/router.js',
+  '/app/rules.js',
+  '/app/style.css',
+  '/app/table.js',
+  '/app/table/actions.js',
+  '/app/table/render.js',
+  '/app/table/state.js',
+];
+
+worker.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(SHELL.map((path) => new Request(path, { cache: 'reload' })));
+    await worker.skipWaiting();
+  })());
+});
+
+worker.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name !== CACHE && name.startsWith('uno-shell-')) await caches.delete(name);
+    }
+    await worker.clients.claim();
+  })());
+});
+
+/**
+ * The network's answer (kept in the cache for next time), or the cache's when the network fails.
+ * @param {Request} request
+ * @param {string} [fallback]  the cached path to answer with instead (a navigation: the page)
+ */
+async function networkFirst(request, fallback) {
+  const cache = await caches.open(CACHE);
+  try {
+    const answer = await fetch(request);
+    if (answer.ok && answer.type === 'basic') await cache.put(fallback ?? request, answer.clone());
+    return answer;
+  } catch (error) {
+    const kept = await cache.match(fallback ?? request, { ignoreSearch: true });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+worker.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== worker.location.origin || url.pathname.startsWith('/api/')) return;
+  if (request.mode === 'navigate') {
+    // Every route is a hash of the one page, kept as `/` (the admin and the API docs are not).
+    if (url.pathname === '/') event.respondWith(networkFirst(request, '/'));
+  } else if (url.pathname.startsWith('/app/') || url.pathname === '/manifest.webmanifest') {
+    event.respondWith(networkFirst(request));
+  }
+});
 
 /** @type {Record<string, [string, string]>} */
 const TITLES = {

@@ -99,6 +99,7 @@ export async function call(method, path, options = {}) {
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    dispatchEvent(new Event('uno:unreachable')); // offline.js shows "You are offline"
     throw new ApiError(0, 'network', String(error instanceof Error ? error.message : error));
   }
   const text = await response.text();
@@ -235,4 +236,51 @@ export function replay(id, at) {
 /** @returns {Promise<StreamTicket>} */
 export function streamTicket() {
   return call('POST', 'auth/stream-ticket/');
+}
+
+// --- entry: guest, play now, offline ------------------------------------------------------------
+
+/**
+ * A guest account (no password, a generated name): the session is kept as signing in keeps it,
+ * with `guest: true` in `uno.user` (the header marks it; claiming the account clears it).
+ * @returns {Promise<{token: string, id: number, username: string}>}
+ */
+export async function playAsGuest() {
+  /** @type {Schemas['GuestAccount']} */
+  const guest = await call('POST', 'players/guest/');
+  saveSession(guest.token, guest);
+  localStorage.setItem(USER_KEY, JSON.stringify({ id: guest.id, username: guest.username, guest: true }));
+  return { token: guest.token, id: guest.id, username: guest.username };
+}
+
+/** Whether the session is a guest's (one made by `playAsGuest`, not yet claimed). */
+export function isGuest() {
+  try {
+    return Boolean(session() && JSON.parse(localStorage.getItem(USER_KEY) ?? '{}').guest);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The guest keeps the account: a username and a password; the same token goes on.
+ * @param {string} username
+ * @param {string} password
+ * @returns {Promise<OwnProfile>}
+ */
+export async function claimAccount(username, password) {
+  /** @type {OwnProfile} */
+  const me = await call('POST', 'players/me/claim/', { body: { username, password } });
+  const current = session();
+  if (current) saveSession(current.token, me);
+  return me;
+}
+
+/**
+ * Play now: a game for the caller and three `basic` bots, default rules; the bots fill it, so it
+ * starts at once.
+ * @returns {Promise<GameView>}
+ */
+export function playAgainstBots() {
+  return createGame({ max_players: 4, bots: ['basic', 'basic', 'basic'] });
 }

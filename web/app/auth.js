@@ -1,6 +1,6 @@
-// Sign in and register.
+// Sign in and register, or play as a guest (an account with a generated name, kept later).
 
-import { ApiError, register, signIn } from './api.js';
+import { ApiError, playAsGuest, register, signIn } from './api.js';
 import { h, render } from './dom.js';
 import { t } from './i18n.js';
 import { afterSignIn } from './router.js';
@@ -38,8 +38,29 @@ function authForm(root, mode) {
   h('p', { class: 'muted' }, mode === 'login'
     ? [t('no_account'), ' ', h('a', { href: '#/register' }, t('register'))]
     : [t('have_account'), ' ', h('a', { href: '#/login' }, t('sign_in'))]));
-  render(root, form);
+  render(root, form, guestPlay());
   username.focus();
+}
+
+/** Play as guest: an account now, no name or password asked; kept later from the profile. */
+function guestPlay() {
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const button = h('button', { type: 'button', class: 'big', 'aria-describedby': 'guest-help', onclick: async () => {
+    alert.textContent = '';
+    button.disabled = true;
+    try {
+      await playAsGuest();
+      afterSignIn();
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      button.disabled = false;
+    }
+  } }, t('play_guest'));
+  return h('section', { class: 'auth guest-play' },
+    h('p', { class: 'or', 'aria-hidden': 'true' }, t('or')),
+    button,
+    h('p', { id: 'guest-help', class: 'muted small' }, t('play_guest_help')),
+    alert);
 }
 
 /** @param {HTMLElement} root */

@@ -200,6 +200,23 @@ const STRINGS = {
   scoring_penalty: ['Each scores their own cards; lowest wins', 'Cada um soma as suas cartas; ganha o mais baixo'],
   uno_penalty: ['Cards for a missed UNO', 'Cartas por UNO esquecido'],
   bluff_penalty: ['Cards for a caught bluff', 'Cartas por bluff apanhado'],
+  // entry: guest, play now, offline
+  play_bots: ['Play against bots', 'Jogar contra bots'],
+  play_bots_help: ['You and three bots, the official rules: the game starts at once.', 'Você e três bots, as regras oficiais: o jogo começa já.'],
+  play_now: ['Play now', 'Jogar já'],
+  play_guest: ['Play as guest', 'Jogar como convidado'],
+  play_guest_help: ['No account needed: you get a name now and can keep the account later.', 'Sem conta: recebe já um nome e pode guardar a conta mais tarde.'],
+  or: ['or', 'ou'],
+  guest: ['guest', 'convidado'],
+  guest_account: ['Guest account', 'Conta de convidado'],
+  keep_account: ['Keep my account', 'Guardar a minha conta'],
+  keep_account_help: [
+    'You are playing as a guest. Choose a username and a password to keep this account and its games; an unclaimed guest is removed after 30 days. Games with a guest are not rated.',
+    'Está a jogar como convidado. Escolha um nome de utilizador e uma palavra-passe para guardar esta conta e os seus jogos; um convidado não guardado é removido após 30 dias. Jogos com convidados não contam para a classificação.',
+  ],
+  account_kept: ['Your account is kept: sign in as {name} from now on.', 'A sua conta está guardada: entre como {name} a partir de agora.'],
+  unreachable: ['Cannot reach the server now.', 'Sem ligação ao servidor agora.'],
+  offline: ['You are offline. The games come back when the connection does.', 'Está offline. Os jogos voltam quando a ligação voltar.'],
 };
 
 /** @typedef {keyof typeof STRINGS} Key */

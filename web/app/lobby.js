@@ -1,7 +1,7 @@
 // The lobby: your games, the open games, creating a game with every setting, quick match, and
 // joining by invite code (#/join/<code>).
 
-import { ApiError, call, createGame, gameCall, listGames, session } from './api.js';
+import { ApiError, call, createGame, gameCall, listGames, playAgainstBots, session } from './api.js';
 import { h, render } from './dom.js';
 import { currentLang, duration, t, tr } from './i18n.js';
 import { go } from './router.js';
@@ -65,6 +65,10 @@ async function fillList(list, page, mode, keep = () => true) {
     const games = results.filter(keep);
     render(list, games.length ? games.map((game) => gameItem(game, mode)) : h('li', { class: 'muted' }, mode === 'join' ? t('no_open_games') : t('no_games')));
   } catch (error) {
+    if (error instanceof ApiError && error.code === 'network') {
+      render(list, h('li', { class: 'muted' }, t('unreachable'))); // offline.js says why
+      return;
+    }
     render(list, h('li', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
   }
 }
@@ -78,6 +82,7 @@ export function lobbyPage(root) {
   render(root,
     h('div', { class: 'lobby' },
       h('h1', { class: 'sr-only' }, t('nav_lobby')),
+      playNow(),
       h('section', { class: 'panel' }, h('h2', {}, t('your_games')), mine),
       h('section', { class: 'panel' }, h('h2', {}, t('open_games')), open, joinByCode()),
       h('section', { class: 'panel' }, h('h2', {}, t('quick_match')), quickMatch()),
@@ -97,6 +102,26 @@ export function lobbyPage(root) {
     clearInterval(timer);
     removeEventListener('uno:notification', lists);
   };
+}
+
+/** Play now: one click, a game against three bots, and its table. */
+function playNow() {
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const button = h('button', { type: 'button', class: 'primary big', 'aria-describedby': 'play-now-help', onclick: async () => {
+    alert.textContent = '';
+    button.disabled = true;
+    try {
+      const game = await playAgainstBots();
+      go(`/game/${game.id}`);
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      button.disabled = false;
+    }
+  } }, t('play_bots'));
+  return h('section', { class: 'panel wide play-now', 'aria-labelledby': 'play-now-title' },
+    h('h2', { id: 'play-now-title' }, t('play_now')),
+    h('p', { id: 'play-now-help', class: 'muted' }, t('play_bots_help')),
+    button, alert);
 }
 
 function joinByCode() {

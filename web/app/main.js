@@ -1,9 +1,10 @@
 // The app: the header, and the hash routes with the page each shows (the router is router.js,
 // which pages import to move on; this module is imported by none).
 
-import { clearSession, session, setUnauthorizedHandler, signOut } from './api.js';
+import { clearSession, isGuest, session, setUnauthorizedHandler, signOut } from './api.js';
 import { h, render } from './dom.js';
 import { currentLang, setLang, t } from './i18n.js';
+import { drawOffline, watchConnection } from './offline.js';
 import { currentPath, go, reroute, startRouter, toLogin } from './router.js';
 
 /** @type {import('./router.js').Route[]} route, page, needs a session */
@@ -40,6 +41,8 @@ function drawHeader() {
    */
   const link = (path, label) =>
     h('a', { href: `#${path}`, 'aria-current': here === path ? 'page' : false }, label);
+  /** @param {string} name */
+  const profile = (name) => `/players/${encodeURIComponent(name)}`;
   render(
     header,
     h('a', { class: 'brand', href: '#/' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, 'UNO'),
@@ -50,7 +53,11 @@ function drawHeader() {
         h('a', { href: '#/inbox', 'aria-current': here === '/inbox' ? 'page' : false, id: 'nav-inbox' },
           t('nav_inbox'), h('span', { class: 'badge', id: 'unread', hidden: true })),
         link('/leaderboard', t('nav_leaderboard')),
-        link(`/players/${encodeURIComponent(me.username)}`, me.username),
+        // A guest's name carries the mark; their profile is where they keep the account.
+        isGuest()
+          ? h('a', { href: `#${profile(me.username)}`, 'aria-current': here === profile(me.username) ? 'page' : false, 'data-guest': 'true' },
+            me.username, ' ', h('span', { class: 'tag guest' }, t('guest')))
+          : link(profile(me.username), me.username),
       ] : [link('/login', t('sign_in')), link('/register', t('register'))]),
     h('div', { class: 'tools' },
       h('button', { type: 'button', class: 'link', 'aria-pressed': String(colorblind()), onclick: () => {
@@ -76,10 +83,22 @@ setUnauthorizedHandler(() => {
   if (!location.hash.startsWith('#/login') && !location.hash.startsWith('#/register')) toLogin();
 });
 
+// entry: guest, play now, offline. The service worker keeps the shell for offline use (and
+// shows Web Push); back online, the page is shown again (the table reconnects by itself).
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
+}
+watchConnection(() => {
+  if (!currentPath().startsWith('/game/')) reroute();
+});
+
 startRouter({
   routes: ROUTES,
   main,
-  before: drawHeader,
+  before: () => {
+    drawHeader();
+    drawOffline();
+  },
   after: () => {
     if (session()) void import('./inbox.js').then((inbox) => inbox.startNotifications());
   },

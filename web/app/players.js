@@ -1,8 +1,9 @@
 // Profiles (#/players/<name or id>) and the leaderboard (#/leaderboard).
 
-import { ApiError, call, listGames, session } from './api.js';
+import { ApiError, call, claimAccount, listGames, session } from './api.js';
 import { h, render } from './dom.js';
 import { t } from './i18n.js';
+import { go } from './router.js';
 
 /** @typedef {import('./api.js').PublicProfile} PublicProfile */
 /** @typedef {import('./api.js').OwnProfile} OwnProfile */
@@ -65,7 +66,8 @@ export async function profilePage(root, ref) {
     const profile = await call('GET', me && me.id === id ? 'players/me/' : `players/${id}/`);
     const stats = profile.stats;
     render(root, h('section', { class: 'panel profile', 'data-player': profile.username },
-      h('h1', {}, profile.username),
+      h('h1', {}, profile.username, profile.guest ? h('span', { class: 'tag guest' }, t('guest')) : null),
+      kept === profile.username ? h('p', { role: 'status', class: 'kept' }, t('account_kept', { name: profile.username })) : null,
       h('p', { class: 'muted' }, t('joined_on', { date: new Date(profile.date_joined).toLocaleDateString() })),
       h('dl', { class: 'stats' },
         [h('dt', {}, t('rating')), h('dd', { 'data-rating': profile.rating.ordinal }, ratingText(profile.rating),
@@ -73,7 +75,9 @@ export async function profilePage(root, ref) {
         h('dt', {}, t('games_played')), h('dd', {}, stats.games_played),
         h('dt', {}, t('games_won')), h('dd', {}, stats.games_won),
         h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),
+      me && me.id === id && profile.guest ? keepAccount() : null,
       me && me.id === id ? vacation() : null));
+    kept = '';
   } catch (error) {
     render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
   }
@@ -136,4 +140,35 @@ function vacation() {
       h('button', { type: 'submit' }, t('start_vacation')),
       h('button', { type: 'button', onclick: () => void send('DELETE') }, t('end_vacation'))),
     alert, status);
+}
+
+// --- entry: guest, play now, offline ------------------------------------------------------------
+
+/** The name just chosen by a guest who kept the account (its profile says so once). */
+let kept = '';
+
+/** A guest keeps the account: a username and a password; the games and the session stay. */
+function keepAccount() {
+  const username = h('input', { id: 'keep-username', name: 'username', autocomplete: 'username', required: true, maxlength: 150 });
+  const password = h('input', { id: 'keep-password', name: 'password', type: 'password', autocomplete: 'new-password', required: true });
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('keep_account'));
+  return h('form', { class: 'keep-account stack', 'aria-labelledby': 'keep-title', onsubmit: async (event) => {
+    event.preventDefault();
+    alert.textContent = '';
+    submit.disabled = true;
+    try {
+      const me = await claimAccount(username.value.trim(), password.value);
+      kept = me.username;
+      go(`/players/${encodeURIComponent(me.username)}`);
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      submit.disabled = false;
+    }
+  } },
+  h('h2', { id: 'keep-title' }, t('guest_account')),
+  h('p', { class: 'muted small' }, t('keep_account_help')),
+  h('label', { for: 'keep-username' }, t('username')), username,
+  h('label', { for: 'keep-password' }, t('password')), password,
+  alert, submit);
 }
