@@ -10,13 +10,14 @@
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = 'uno-shell-v1';
+const CACHE = 'uno-shell-v2';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
   '/app/api.js',
   '/app/auth.js',
   '/app/dom.js',
+  '/app/feed.js',
   '/app/i18n.js',
   '/app/icons/uno-maskable.svg',
   '/app/icons/uno.svg',
