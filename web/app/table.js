@@ -72,6 +72,10 @@ export async function tablePage(root, gameId) {
     if (ready.length) {
       showLines(feed.list, ready, seatsOf(view));
       shownTo = next - 1;
+      for (const e of ready) {
+        if (!NOT_A_MOVE.has(e.type) && e.seat !== null) lastMove = { seat: e.seat, seq: e.seq, played: e.type === 'card_played' };
+      }
+      markMove();
     }
     const readTo = Math.max(Math.min(view.version, framesFrom), unreadTo);
     if (feedReading || next > readTo) return;
@@ -83,15 +87,16 @@ export async function tablePage(root, gameId) {
     }, () => { feedReading = false; }); // read again at the next paint
   };
 
-  /** The last move shown on the table for a moment: the seat that moved, the card played. */
-  const showMove = (/** @type {number} */ from, /** @type {number} */ to) => {
-    for (let seq = to; seq > from; seq -= 1) {
-      const e = known.get(seq);
-      if (!e) return;
-      if (NOT_A_MOVE.has(e.type) || e.seat === null) continue;
-      board.querySelector(`[data-region=seats] [data-seat="${e.seat}"]`)?.classList.add('moved');
-      if (e.type === 'card_played') board.querySelector('[data-region=discard] .card')?.classList.add('arrived');
-      return;
+  /** The last move, shown on the table: its seat highlighted, a card played sliding onto the pile once. */
+  /** @type {{seat: number, seq: number, played: boolean} | null} */
+  let lastMove = null;
+  let slid = 0;
+  const markMove = () => {
+    if (!lastMove) return;
+    board.querySelector(`[data-region=seats] [data-seat="${lastMove.seat}"]`)?.classList.add('moved');
+    if (lastMove.played && lastMove.seq > slid) {
+      board.querySelector('[data-region=discard] .card')?.classList.add('arrived');
+      slid = lastMove.seq;
     }
   };
 
@@ -136,7 +141,7 @@ export async function tablePage(root, gameId) {
         : null;
     if (state.focus) store.dispatch({ type: 'focused' });
     if (target instanceof HTMLElement) target.focus();
-    if (before?.view && before.view.version < view.version) showMove(before.view.version, view.version);
+    markMove();
     feedSync();
     if (view.status === 'finished' && !state.fair) void checkFairness(store);
   };
