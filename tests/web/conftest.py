@@ -37,7 +37,9 @@ def _server(django_db_blocker: Any, tmp: Path, port: int | None = None) -> Serve
         tmp / "server.log",
         KEEPALIVE,
         # Bots play at once, in the request that made them due (no broker: tasks in-process).
-        env={"UNO_BOT_DELAY": "0"},
+        # Every test's people register (or play as guests) from the one address of the session's
+        # server: its registration throttle (tested in tests/players) is lifted here.
+        env={"UNO_BOT_DELAY": "0", "UNO_THROTTLE_REGISTRATION": "off"},
     )
 
 

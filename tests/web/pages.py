@@ -197,8 +197,9 @@ def feed_lines(page: Page) -> list[dict[str, Any]]:
     return list(
         page.locator("[data-region=feed]").evaluate(
             """(list) => [...list.children].map((li) => {
-                const words = li.cloneNode(true);  // a card read as its name, as a screen reader does
-                words.querySelectorAll('[data-card]').forEach((c) => c.replaceWith(c.getAttribute('aria-label')));
+                const words = li.cloneNode(true);  // a card read as its name, as screen readers do
+                words.querySelectorAll('[data-card]')
+                    .forEach((c) => c.replaceWith(c.getAttribute('aria-label')));
                 return {
                     seq: Number(li.dataset.seq), type: li.dataset.type,
                     text: words.textContent.replace(/\\s+/g, ' ').trim(),

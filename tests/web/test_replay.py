@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.web import scripted
 from tests.web.conftest import OpenPage
-from tests.web.pages import cards_in_page, sign_in
+from tests.web.pages import feed_lines, sign_in
 from tests.web.screens import take
 from tests.web.site import GAMES, Site
 
@@ -26,10 +26,18 @@ def _cards_at(replayed: dict[str, Any]) -> Counter[str]:
 
 
 def _shows(page: Page, site: Site, game: str, token: str, at: int) -> None:
+    """The board as the replay API has it at ``at``, and the feed of the events up to it."""
     position = page.get_by_label("Position")
     expect(position).to_have_value(str(at))
     expect(page.locator(".replay")).to_have_attribute("data-at", str(at))
-    assert Counter(cards_in_page(page)) == _cards_at(site.replay(game, token, at)), at
+    board = page.locator(".replay-stage [data-card]").all()
+    shown = Counter(str(card.get_attribute("data-card")) for card in board)
+    assert shown == _cards_at(site.replay(game, token, at)), at
+    expect(page.locator("[data-region=feed] li").first).to_have_attribute("data-seq", str(at))
+    log = {event["seq"]: event["type"] for event in site.events(game, token)}
+    lines = feed_lines(page)
+    assert [line["seq"] for line in lines] == list(range(at, 0, -1)), at
+    assert all(line["type"] == log[line["seq"]] for line in lines), lines
 
 
 def test_a_finished_game_steps_through_in_the_replay_viewer(
