@@ -7,10 +7,13 @@ import io
 from pathlib import Path
 
 from PIL import Image
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-WIDTHS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, "height": 800}}
+WIDTHS: dict[str, ViewportSize] = {
+    "phone": {"width": 375, "height": 812},
+    "desktop": {"width": 1280, "height": 800},
+}
 MOST = 100_000  # bytes a screenshot may take
 COLOURS = 128
 

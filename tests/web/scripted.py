@@ -52,3 +52,13 @@ def play_through(site: Site, game: str, tokens: list[str]) -> int:
     for seat, action in MOVES:
         version = site.act(game, tokens[seat], action)["version"]
     return int(version)
+
+
+def finished(site: Site) -> tuple[str, list[str], int]:
+    """Ana (staff, seat 0) and Bea registered over the API and the script played through:
+    (the finished game's id, their tokens, its version)."""
+    tokens = [site.register("ana"), site.register("bea")]
+    tokens[0] = site.make_staff("ana")
+    game = str(create(site, tokens[0])["id"])
+    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    return game, tokens, play_through(site, game, tokens)

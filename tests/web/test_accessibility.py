@@ -89,11 +89,7 @@ def test_the_inbox_with_notifications(site: Site, open_page: OpenPage) -> None:
 
 
 def test_the_replay_of_a_finished_game(site: Site, open_page: OpenPage) -> None:
-    tokens = [site.register("ana"), site.register("bea")]
-    tokens[0] = site.make_staff("ana")
-    game = str(scripted.create(site, tokens[0])["id"])
-    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
-    last = scripted.play_through(site, game, tokens)
+    game, _, last = scripted.finished(site)
     page = open_page(site)
     sign_in(page, "bea")
     page.goto(f"/#/replay/{game}")

@@ -12,7 +12,7 @@ from tests.web import scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import feed_lines, sign_in
 from tests.web.screens import take
-from tests.web.site import GAMES, Site
+from tests.web.site import Site
 
 
 def _cards_at(replayed: dict[str, Any]) -> Counter[str]:
@@ -43,11 +43,7 @@ def _shows(page: Page, site: Site, game: str, token: str, at: int) -> None:
 def test_a_finished_game_steps_through_in_the_replay_viewer(
     site: Site, open_page: OpenPage
 ) -> None:
-    tokens = [site.register("ana"), site.register("bea")]
-    tokens[0] = site.make_staff("ana")
-    game = str(scripted.create(site, tokens[0])["id"])
-    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
-    last = scripted.play_through(site, game, tokens)
+    game, tokens, last = scripted.finished(site)
 
     page = open_page(site)
     sign_in(page, "bea")
