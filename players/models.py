@@ -84,3 +84,55 @@ class Guest(models.Model):
 
     def __str__(self) -> str:
         return f"Guest {self.user_id}"
+
+
+class Block(models.Model):
+    """``blocker`` keeps away from ``blocked`` (``POST /api/v1/players/{id}/block/``): the two are
+    not seated together by quick match where another seating exists, cannot challenge or message
+    each other, and each one's chat is hidden from the other. It works both ways, whoever
+    blocked (``players.safety``)."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"])]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class ChatSilence(models.Model):
+    """Staff silenced ``player``'s chat until ``until`` (reactions included); the latest row
+    counts. Set from the admin, usually from a report."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_silences"
+    )
+    until = models.DateTimeField()
+    reason = models.CharField(max_length=200, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "-until"])]
+
+    def __str__(self) -> str:
+        return f"Chat of {self.player_id} silenced until {self.until:%Y-%m-%d %H:%M}"
