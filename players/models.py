@@ -113,6 +113,44 @@ class Block(models.Model):
         return f"{self.blocker_id} blocks {self.blocked_id}"
 
 
+# Why a player is reported (``POST /api/v1/reports/``): the code, and what staff read.
+REPORT_REASONS: dict[str, str] = {
+    "abuse": "Insults, threats or harassment",
+    "spam": "Spam or advertising",
+    "cheating": "Cheating or playing together against others",
+    "name": "An offensive username",
+    "other": "Something else (see the note)",
+}
+
+
+class Report(models.Model):
+    """A player's report of another: a reason from ``REPORT_REASONS``, an optional note, and the
+    game and the seq it was about. Seen by staff (the admin, with the game's chat around it) and
+    its author only."""
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+    )
+    reason = models.CharField(max_length=16, choices=list(REPORT_REASONS.items()))
+    note = models.CharField(max_length=500, blank=True)
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    handled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["reporter", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Report {self.pk}: {self.reporter_id} on {self.reported_id} ({self.reason})"
+
+
 class ChatSilence(models.Model):
     """Staff silenced ``player``'s chat until ``until`` (reactions included); the latest row
     counts. Set from the admin, usually from a report."""

@@ -14,6 +14,7 @@ from games.engine import limits
 from games.engine.limits import GUEST_DAYS, VACATION_DAYS, VACATION_DAYS_PER_YEAR
 from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
+from players.models import REPORT_REASONS
 from players.selectors import PlayerStats
 from unoservice.api import StrictCharField, StrictIntegerField, StrictSerializer
 
@@ -179,3 +180,38 @@ class RegistrationSerializer(serializers.Serializer[dict[str, str]]):
 class RegisteredPlayerSerializer(serializers.Serializer[User]):
     id = serializers.IntegerField()
     username = serializers.CharField()
+
+
+# --- blocks and reports (players.safety) -------------------------------------------------------
+
+
+class BlockSerializer(serializers.Serializer[dict[str, Any]]):
+    player = PlayerRefField(help_text="The player blocked.")
+    created_at = serializers.DateTimeField()
+
+
+class BlockListSerializer(serializers.Serializer[dict[str, Any]]):
+    blocks = BlockSerializer(many=True, help_text="Newest first.")
+
+
+class ReportCreateSerializer(StrictSerializer):
+    player = StrictIntegerField(help_text="The id of the player reported.")
+    reason = serializers.ChoiceField(choices=list(REPORT_REASONS.items()))
+    note = StrictCharField(required=False, allow_blank=True, max_length=500, default="")
+    game = serializers.UUIDField(required=False, help_text="The game it happened in.")
+    seq = StrictIntegerField(required=False, min_value=1, help_text="The event it was at.")
+
+
+class ReportSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    player = PlayerRefField(help_text="The player reported.")
+    reason = serializers.ChoiceField(choices=list(REPORT_REASONS.items()))
+    note = serializers.CharField()
+    game = serializers.UUIDField(allow_null=True)
+    seq = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    handled = serializers.BooleanField(help_text="Staff have dealt with it.")
+
+
+class ReportListSerializer(serializers.Serializer[dict[str, Any]]):
+    reports = ReportSerializer(many=True, help_text="The caller's own, newest first.")

@@ -24,6 +24,7 @@ from games.engine.rules import check_deck, check_teams
 from games.models import TEAMS_KEY, Game, GameStatus, Seat
 from games.selectors import seat_of
 from notifications.outbox import Joined
+from players import safety
 from service import bots
 from service.unit_of_work import GameWrite, game_write
 from unoservice.errors import DomainError
@@ -223,6 +224,8 @@ def take_seat(write: GameWrite, player: Player, *, start_when_full: bool = True)
     if len(game.roster) >= game.max_players:
         raise DomainError("game_full", "Every seat of this game is taken.")
     _require_waiting(game)
+    if safety.any_apart(player.pk, (entry["id"] for entry in game.roster)):
+        raise DomainError("blocked", "A player at this table and you keep apart (a block).")
     if len(game.roster) + 1 < game.max_players:  # the game stays waiting after this join
         _require_room_for_a_waiting_game(player)
     seat = len(game.roster)

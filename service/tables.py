@@ -7,8 +7,9 @@ Every write goes through the games' unit of work (``service.unit_of_work``), as 
 - Quick match (``game_matchmake``) seats the caller in the oldest waiting public game whose
   settings hash (``Game.match_key``) is the asked one, or creates it; the decisions for one set
   of settings are serialized by an advisory lock (``matching.lock_settings``), so two
-  half-filled games of the same settings never exist, and the game row's lock (taken by the
-  seat's write) keeps a game from being overfilled.
+  half-filled games of the same settings never exist (but where the only one seats a player
+  the caller keeps apart from: a block, either way; then quick match opens another), and the
+  game row's lock (taken by the seat's write) keeps a game from being overfilled.
 - ``fill_with_bots_after``: the game's ``fill_bots_at`` is set, the write declares the task
   (``subscribers.fill_with_bots``), and the task, the beat sweep or a read after that time
   (``clock.caught_up``) seats ``basic`` bots in the free seats and starts the game.
@@ -33,6 +34,7 @@ from games import matching
 from games.models import Game, GameStatus
 from games.selectors import seat_of
 from notifications.outbox import Invited
+from players import safety
 from players.models import Bot
 from service import lobby
 from service.unit_of_work import GameWrite, game_write
@@ -98,7 +100,7 @@ def game_matchmake(*, player: Player, match: Match) -> Game:
     with transaction.atomic():
         matching.lock_settings(key)
         for _ in range(_MATCH_ATTEMPTS):
-            game_id = _seated_in(key, player) or _oldest_open(key)
+            game_id = _seated_in(key, player) or _oldest_open(key, safety.kept_apart(player.pk))
             if game_id is None:
                 game_id = lobby.game_save(candidate).pk
             try:
@@ -130,9 +132,12 @@ def _seated_in(key: str, player: Player) -> uuid.UUID | None:
     return game_id
 
 
-def _oldest_open(key: str) -> uuid.UUID | None:
+def _oldest_open(key: str, apart: set[int]) -> uuid.UUID | None:
+    """The oldest waiting game of the settings with a free seat and nobody kept apart from the
+    caller (``apart``: a block either way); none such, quick match opens a new one."""
     game_id: uuid.UUID | None = (
         _waiting(key)
+        .exclude(seats__player_id__in=apart)
         .annotate(seated=Count("seats"))
         .filter(seated__lt=F("max_players"))
         .order_by("created_at", "pk")

@@ -3,7 +3,7 @@ inbox and vacations (the apps route the rest: ``players.urls``, ``notifications.
 
 from django.urls import URLPattern, URLResolver, path
 
-from service.apis import games, notifications, players, streams
+from service.apis import games, notifications, players, safety, streams
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", games.GameListApi.as_view(), name="games"),
@@ -25,4 +25,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/stream-ticket/", streams.StreamTicketApi.as_view(), name="auth-stream-ticket"),
     path("players/me/vacation/", players.PlayerVacationApi.as_view(), name="players-vacation"),
     path("notifications/", notifications.NotificationListApi.as_view(), name="notifications"),
+    path("players/<int:player_id>/block/", safety.PlayerBlockApi.as_view(), name="players-block"),
+    path("players/me/blocks/", safety.PlayerBlockListApi.as_view(), name="players-me-blocks"),
+    path("reports/", safety.ReportListApi.as_view(), name="reports"),
 ]

@@ -76,6 +76,9 @@ SERVICE_CODES: dict[str, Code] = {
     "invite_code_unknown": Code(404, "No game has this invite code."),
     "method_not_allowed": Code(405, "The path does not take this method."),
     "not_acceptable": Code(406, "The service answers JSON only."),
+    "blocked": Code(
+        403, "The caller and a player there keep apart (a block, either way): no seat, no call."
+    ),
     "already_seated": Code(409, "The caller already has a seat in this game."),
     "game_full": Code(409, "Every seat of the game is taken."),
     "game_not_waiting": Code(409, "The game has started or was abandoned."),
