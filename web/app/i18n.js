@@ -200,6 +200,17 @@ const STRINGS = {
   scoring_penalty: ['Each scores their own cards; lowest wins', 'Cada um soma as suas cartas; ganha o mais baixo'],
   uno_penalty: ['Cards for a missed UNO', 'Cartas por UNO esquecido'],
   bluff_penalty: ['Cards for a caught bluff', 'Cartas por bluff apanhado'],
+  // safety: block and report
+  keep_away: ['Keep away', 'Manter distância'],
+  block: ['Block', 'Bloquear'],
+  unblock: ['Unblock', 'Desbloquear'],
+  block_help: ['Blocked, you never sit at one table and neither sees the other\'s chat.', 'Bloqueados, nunca se sentam à mesma mesa e nenhum vê o chat do outro.'],
+  blocked_now: ['{name} is blocked.', '{name} está bloqueado.'],
+  unblocked_now: ['{name} is no longer blocked.', '{name} já não está bloqueado.'],
+  report: ['Report', 'Denunciar'],
+  report_reason: ['Reason', 'Motivo'],
+  report_note: ['Note (optional)', 'Nota (opcional)'],
+  reported: ['Reported. Staff will look at it.', 'Denunciado. A equipa vai analisar.'],
   // entry: guest, play now, offline
   play_bots: ['Play against bots', 'Jogar contra bots'],
   play_bots_help: ['You and three bots, the official rules: the game starts at once.', 'Você e três bots, as regras oficiais: o jogo começa já.'],

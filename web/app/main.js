@@ -17,7 +17,7 @@ const ROUTES = [
   [/^\/replay\/([^/]+)$/, async () => (await import('./replay.js')).replayPage, true],
   [/^\/inbox$/, async () => (await import('./inbox.js')).inboxPage, true],
   [/^\/leaderboard$/, async () => (await import('./players.js')).leaderboardPage, true],
-  [/^\/players\/([^/]+)$/, async () => (await import('./players.js')).profilePage, true],
+  [/^\/players\/([^/?]+)(?:\?game=([^&]+)&seq=(\d+))?$/, async () => (await import('./players.js')).profilePage, true],
 ];
 
 // Colour-blind mode: every colour also as a shape and a letter (style.css, `html.cb`). On by

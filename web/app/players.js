@@ -2,7 +2,7 @@
 
 import { ApiError, call, claimAccount, listGames, session } from './api.js';
 import { h, render } from './dom.js';
-import { t } from './i18n.js';
+import { t, tr } from './i18n.js';
 import { go } from './router.js';
 
 /** @typedef {import('./api.js').PublicProfile} PublicProfile */
@@ -52,8 +52,10 @@ const ratingText = (rating) => rating.ordinal.toFixed(1);
 /**
  * @param {HTMLElement} root
  * @param {string} ref
+ * @param {string} [game]  the game the person came from (a report is about it)
+ * @param {string} [seq]  the moment of that game they came from
  */
-export async function profilePage(root, ref) {
+export async function profilePage(root, ref, game, seq) {
   render(root, h('p', { class: 'muted' }, t('loading')));
   try {
     const id = await resolve(ref);
@@ -76,7 +78,8 @@ export async function profilePage(root, ref) {
         h('dt', {}, t('games_won')), h('dd', {}, stats.games_won),
         h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),
       me && me.id === id && profile.guest ? keepAccount() : null,
-      me && me.id === id ? vacation() : null));
+      me && me.id === id ? vacation() : null,
+      me && me.id !== id ? keepAway({ id, username: profile.username }, game, seq) : null));
     kept = '';
   } catch (error) {
     render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
@@ -171,4 +174,72 @@ function keepAccount() {
   h('label', { for: 'keep-username' }, t('username')), username,
   h('label', { for: 'keep-password' }, t('password')), password,
   alert, submit);
+}
+
+// --- safety: block and report --------------------------------------------------------------------
+
+/** @type {Record<string, [string, string]>} the reasons of a report (players.models.REPORT_REASONS) */
+const REASONS = {
+  abuse: ['Insults, threats or harassment', 'Insultos, ameaças ou assédio'],
+  spam: ['Spam or advertising', 'Spam ou publicidade'],
+  cheating: ['Cheating or playing together against others', 'Batota ou conluio contra outros'],
+  name: ['An offensive username', 'Um nome ofensivo'],
+  other: ['Something else (say what in the note)', 'Outra coisa (explique na nota)'],
+};
+
+/**
+ * Keeping away from another player: block (both ways: no table together, no chat either way)
+ * and report to staff, about the game and the moment the person came from, if any.
+ * @param {{id: number, username: string}} player
+ * @param {string | undefined} game
+ * @param {string | undefined} seq
+ */
+function keepAway(player, game, seq) {
+  const status = h('p', { role: 'status', class: 'muted small' });
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const blockButton = h('button', { type: 'button', 'data-key': 'block' }, t('block'));
+  let blocked = false;
+  const show = () => {
+    blockButton.textContent = blocked ? t('unblock') : t('block');
+    blockButton.setAttribute('aria-pressed', String(blocked));
+  };
+  show();
+  void call('GET', 'players/me/blocks/').then((/** @type {import('./api.js').Schemas['BlockList']} */ list) => {
+    blocked = list.blocks.some((row) => row.player.id === player.id);
+    show();
+  }, () => {});
+  blockButton.addEventListener('click', async () => {
+    alert.textContent = '';
+    try {
+      await call(blocked ? 'DELETE' : 'POST', `players/${player.id}/block/`);
+      blocked = !blocked;
+      show();
+      status.textContent = blocked ? t('blocked_now', { name: player.username }) : t('unblocked_now', { name: player.username });
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+    }
+  });
+  const reason = h('select', { id: 'report-reason', required: true },
+    Object.entries(REASONS).map(([code, words]) => h('option', { value: code }, tr(words))));
+  const note = h('textarea', { id: 'report-note', maxlength: 500, rows: 2 });
+  const send = h('button', { type: 'submit' }, t('report'));
+  const form = h('form', { class: 'report stack', onsubmit: async (event) => {
+    event.preventDefault();
+    alert.textContent = '';
+    try {
+      await call('POST', 'reports/', { body: {
+        player: player.id, reason: reason.value, note: note.value.trim(),
+        ...(game ? { game } : {}), ...(game && seq ? { seq: Number(seq) } : {}),
+      } });
+      status.textContent = t('reported');
+      form.reset();
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+    }
+  } },
+  h('label', { for: 'report-reason' }, t('report_reason')), reason,
+  h('label', { for: 'report-note' }, t('report_note')), note, send);
+  return h('section', { class: 'keep-away stack', 'aria-labelledby': 'keep-away-title' },
+    h('h2', { id: 'keep-away-title' }, t('keep_away')),
+    h('p', { class: 'muted small' }, t('block_help')), h('div', {}, blockButton), form, alert, status);
 }

@@ -435,6 +435,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/{player_id}/block/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block a player
+         * @description The caller and the player keep apart, both ways: neither takes a seat at a table where the other sits (403 `blocked`), quick match seats them at different tables, and neither sees the other's chat. 201 when new, 200 when already blocked.
+         */
+        post: operations["players_block"];
+        /**
+         * Unblock a player
+         * @description The block ends (204 also when there was none).
+         */
+        delete: operations["players_unblock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/players/guest/": {
         parameters: {
             query?: never;
@@ -467,6 +491,23 @@ export interface paths {
          * @description The caller's profile and game statistics.
          */
         get: operations["players_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/players/me/blocks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The players the caller blocked */
+        get: operations["players_me_blocks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -590,6 +631,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own reports */
+        get: operations["reports_list"];
+        put?: never;
+        /**
+         * Report a player to staff
+         * @description A reason from the list, an optional note, and the game (one the caller may see) and the seq it happened at. Staff see it in the admin with the game's chat around that seq and may silence the player's chat for a time; nobody else sees it but its author.
+         */
+        post: operations["reports_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/": {
         parameters: {
             query?: never;
@@ -654,6 +716,16 @@ export interface components {
         AuthToken: {
             /** @description Send it as `Authorization: Token <token>`. */
             token: string;
+        };
+        Block: {
+            /** @description The player blocked. */
+            player: components["schemas"]["PlayerRef"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        BlockList: {
+            /** @description Newest first. */
+            blocks: components["schemas"]["Block"][];
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         BotAddRequest: {
@@ -1025,6 +1097,15 @@ export interface components {
              */
             ordinal: number;
         };
+        /**
+         * @description * `abuse` - Insults, threats or harassment
+         *     * `spam` - Spam or advertising
+         *     * `cheating` - Cheating or playing together against others
+         *     * `name` - An offensive username
+         *     * `other` - Something else (see the note)
+         * @enum {string}
+         */
+        ReasonEnum: "abuse" | "spam" | "cheating" | "name" | "other";
         RegisteredPlayer: {
             id: number;
             username: string;
@@ -1033,6 +1114,39 @@ export interface components {
             /** @description Up to 150 letters, digits and @/./+/-/_. */
             username: string;
             password: string;
+        };
+        Report: {
+            id: number;
+            /** @description The player reported. */
+            player: components["schemas"]["PlayerRef"];
+            reason: components["schemas"]["ReasonEnum"];
+            note: string;
+            /** Format: uuid */
+            game: string | null;
+            seq: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Staff have dealt with it. */
+            handled: boolean;
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        ReportCreateRequest: {
+            /** @description The id of the player reported. */
+            player: number;
+            reason: components["schemas"]["ReasonEnum"];
+            /** @default  */
+            note?: string;
+            /**
+             * Format: uuid
+             * @description The game it happened in.
+             */
+            game?: string;
+            /** @description The event it was at. */
+            seq?: number;
+        };
+        ReportList: {
+            /** @description The caller's own, newest first. */
+            reports: components["schemas"]["Report"][];
         };
         /** @description House rules, all off by default (see the rule book). */
         RulesRequest: {
@@ -3750,6 +3864,113 @@ export interface operations {
             };
         };
     };
+    players_block: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                player_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Block"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Block"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_unblock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                player_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     players_guest: {
         parameters: {
             query?: never;
@@ -3804,6 +4025,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnProfile"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_blocks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockList"];
                 };
             };
             /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
@@ -4273,6 +4533,124 @@ export interface operations {
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reports_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportList"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reports_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportCreateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `seq_out_of_range`: 'at' names no event of the game. Codes: invalid, seq_out_of_range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -159,7 +159,7 @@ function seatsList(state, legal, send) {
         'data-seat': s.seat, 'aria-current': current ? 'true' : false,
       },
       h('div', { class: 'seat-name' },
-        h('a', { href: `#/players/${encodeURIComponent(s.player.username)}` }, s.player.username),
+        h('a', { href: `#/players/${encodeURIComponent(s.player.username)}?game=${v.id}&seq=${v.version}` }, s.player.username),
         mine ? h('span', { class: 'tag' }, t('you')) : null,
         s.bot ? h('span', { class: 'tag' }, `${t('bot')} ${t(/** @type {'bot_basic'} */ (`bot_${s.bot}`))}`) : null,
         s.team !== undefined && v.settings.teams ? h('span', { class: `tag team-${s.team}` }, t('team_n', { n: s.team + 1 })) : null),

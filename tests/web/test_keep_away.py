@@ -1,0 +1,56 @@
+"""Keeping away from someone in the browser (issue 27, item 3): from a table, a seat's name
+opens that player's profile; there the person reports them, about that game and moment, and
+blocks them; blocked, the other cannot take a seat at their table; unblocked, they can."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from players.models import Report
+from tests.web.conftest import OpenPage
+from tests.web.pages import button, open_table, register
+from tests.web.screens import take
+from tests.web.site import GAMES, Site
+
+
+def test_a_player_reports_and_blocks_another_from_the_table(
+    site: Site, open_page: OpenPage
+) -> None:
+    page = open_page(site)
+    register(page, "ana")
+    ana = site.token("ana")
+    bea = site.register("bea")
+    game = site.api("POST", GAMES, ana, {"max_players": 2}, status=201)
+    site.api("POST", f"{GAMES}{game['id']}/join/", bea)  # full: it starts
+    version = site.view(str(game["id"]), ana)["version"]
+
+    open_table(page, str(game["id"]))
+    page.locator("[data-region=seats] li[data-seat='1'] a", has_text="bea").click()
+    expect(page.get_by_role("heading", name="Keep away")).to_be_visible()
+    page.get_by_label("Reason").select_option("abuse")
+    page.get_by_label("Note (optional)").fill("Rude in the chat")
+    button(page, "Report").click()
+    expect(page.get_by_role("status").filter(has_text="Reported")).to_be_visible()
+    take(page, "profile-keep-away")
+    report = Report.objects.get()
+    assert (report.reporter.username, report.reported.username) == ("ana", "bea")
+    assert (str(report.game_id), report.seq, report.reason) == (str(game["id"]), version, "abuse")
+    assert report.note == "Rude in the chat"
+
+    button(page, "Block").click()
+    expect(button(page, "Unblock")).to_have_attribute("aria-pressed", "true")
+    page.reload()  # the block is the server's, not the page's
+    expect(button(page, "Unblock")).to_be_visible()
+    waiting = site.api("POST", GAMES, ana, {"max_players": 3}, status=201)
+    refused = site.api("POST", f"{GAMES}{waiting['id']}/join/", bea, status=403)
+    assert refused["code"] == "blocked"
+
+    button(page, "Unblock").click()
+    expect(button(page, "Block")).to_have_attribute("aria-pressed", "false")
+    site.api("POST", f"{GAMES}{waiting['id']}/join/", bea)
+
+    # In Portuguese too.
+    page.get_by_role("button", name="Português").click()
+    expect(page.get_by_role("heading", name="Manter distância")).to_be_visible()
+    expect(page.get_by_role("button", name="Bloquear", exact=True)).to_be_visible()
+    page.get_by_role("button", name="English").click()
