@@ -114,3 +114,20 @@ def test_the_check_fails_on_a_broken_page(site: Site, open_page: OpenPage, broke
         rule = "color-contrast"
     with pytest.raises(AssertionError, match=rule):
         assert_accessible([audit(page, broken)])
+
+
+def test_sign_in_and_another_players_profile_with_keep_away(
+    site: Site, open_page: OpenPage
+) -> None:
+    site.register("ivy")
+    jon = site.api("GET", "/api/v1/players/me/", site.register("jon"))["id"]
+    page = open_page(site)
+    page.goto("/#/login")
+    expect(button(page, "Play as guest")).to_be_visible()
+    audits = list(_at_each_width(page, "sign in"))
+    sign_in(page, "ivy")
+    page.goto(f"/#/players/{jon}")
+    expect(button(page, "Block")).to_be_visible()
+    audits += _at_each_width(page, "profile")
+    audits.append(_in_dark_mode(page, "profile"))
+    assert_accessible(audits)
