@@ -34,6 +34,10 @@ that tree's ``games`` package and with this one, in turn, the first alternating:
 line (actions/s), ``replay`` of whole 2-player game logs, and a rebuild as
 ``games.projections.rebuild_game`` folds its rows (a fresh event dict per row, the data decoded
 from JSON), both in events folded per second.
+
+Behaviour: ``--hash`` prints a SHA-256 over about 1.3M seeded moves of several rule sets, 2 and
+4 players and three bots (``behaviour_hash``); a speed-up must leave it unchanged (run it with the
+other tree first on ``PYTHONPATH`` for the before).
 """
 
 from __future__ import annotations
