@@ -21,7 +21,9 @@ run ends with paired rounds of the 2-player line against RLCard's ``UnoGame``
 (``rlcard.games.uno.game``, the well-known Python UNO engine for reinforcement learning: fewer
 rules, no UNO calls, no challenges, no events) on the same loop: random legal 2-player play, a
 card whenever one is listed (uniformly among the listed plays), else a draw. RLCard's game is one
-round; a move is one ``step``, and its legal actions are those of the state ``step`` returns.
+round; a move is one ``step``, and its legal actions are those of the state ``step`` returns. It
+runs as RLCard's environment runs it: one game object, seeded once as ``Env.seed`` seeds it, and
+``init_game()`` for every round (as ``Env.reset``), not a new game and generator per round.
 Each round times both for ``--pair-seconds``, in turn, the first one alternating from round to
 round, so that a change in the machine's load weighs on both alike; the ratio is per round.
 ``--rounds 0`` leaves it out.
@@ -32,11 +34,17 @@ that tree's ``games`` package and with this one, in turn, the first alternating:
 line (actions/s), ``replay`` of whole 2-player game logs, and a rebuild as
 ``games.projections.rebuild_game`` folds its rows (a fresh event dict per row, the data decoded
 from JSON), both in events folded per second.
+
+Behaviour: ``--hash`` prints a SHA-256 over about 1.3M seeded moves of several rule sets, 2 and
+4 players and three bots (``behaviour_hash``); a speed-up must leave it unchanged (run it with the
+other tree first on ``PYTHONPATH`` for the before).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import json
 import os
 import platform
@@ -49,12 +57,26 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import Options, act, legal_actions, make_options, replay, start_game
+from games.engine import (
+    COLORS,
+    DECK,
+    IllegalMove,
+    Options,
+    act,
+    legal_actions,
+    make_options,
+    replay,
+    start_game,
+    view,
+)
 from games.engine.bots import choose
 
 TARGET_ACTIONS_PER_SECOND = 60_000
 # The aim of issue 13: twice RLCard's moves per second on the same loop.
 TARGET_RLCARD_RATIO = 2.0
+# The behaviour hash (``--hash``): moves per rule set, players and bot; a game cut at this many.
+HASH_MOVES_PER_SET = 43_000
+HASH_GAME_MOVES = 3_000
 
 # Every house rule on at once, with the official scoring and penalties (reverse_bounce needs
 # stacking). Of each pair the rule book refuses, the first set's rule is on: seven_zero rather
@@ -181,18 +203,21 @@ def _timed(play: Callable[[int], int], seconds: float, first_seed: int) -> Timin
 
 
 def rlcard_game() -> Callable[[int], int] | None:
-    """One RLCard game (a round) of eager random play from ``seed``: its moves; None without
-    RLCard."""
+    """RLCard's game as its own environment runs it (``rlcard.envs.env.Env``): one ``UnoGame``,
+    whose ``np_random`` (the dealer's shuffles and wild colours) the environment seeds once
+    (``Env.seed``, ``rlcard.utils.seeding.np_random``), and ``init_game()`` for every round
+    (``Env.reset``). Each call plays one round of eager random play, the choices drawn from
+    ``seed``: its moves. None without RLCard."""
     try:
-        import numpy as np
         from rlcard.games.uno.game import UnoGame
+        from rlcard.utils.seeding import np_random
     except ImportError:
         return None
+    game = UnoGame(num_players=2)
+    game.np_random, _ = np_random(0)
 
     def play(seed: int) -> int:
         rng = random.Random(seed)
-        game = UnoGame(num_players=2)
-        game.np_random = np.random.RandomState(seed)  # the dealer's shuffles and wild colours
         state, _ = game.init_game()
         moves = 0
         while not game.is_over():
@@ -335,6 +360,121 @@ def against(other: str, rounds: int, seconds: float, target_score: int) -> int:
     return 0
 
 
+# --- the behaviour hash ---------------------------------------------------------------------
+
+# The rule sets of the hash: official, every house rule, and sets that reach the paths the
+# others leave (stacking with reverse_bounce, zero_swap with no_wild_finish and
+# draw_until_playable, jump_in).
+HASH_RULES: tuple[dict[str, Any], ...] = (
+    {},
+    ALL_HOUSE_RULES,
+    {"stacking": True, "reverse_bounce": True},
+    {"zero_swap": True, "no_wild_finish": True, "draw_until_playable": True},
+    {"jump_in": True},
+)
+# Tries of actions the seat may or may not take (most are refused): each gives its events and
+# state, or its error code.
+_TRY_ACTIONS: tuple[str, ...] = ("play", "draw", "pass", "challenge", "accept", "color", "uno")
+
+
+_ATOMS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_CANON_OPTIONS: dict[Options, Any] = {}
+
+
+def _canon(value: Any) -> Any:
+    """A value as plain data, whatever classes hold it (a dataclass as its name and its fields in
+    order, a set sorted): the same data gives the same ``repr`` however the classes store it."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is tuple or kind is list:
+        if value and all(type(v) is str for v in value):
+            return tuple(value)
+        return tuple(map(_canon, value))
+    if kind is frozenset or kind is set:
+        return ("set", tuple(sorted(value)))
+    if kind is dict:
+        return ("dict", tuple((k, _canon(v)) for k, v in value.items()))
+    if kind is Options:
+        known = _CANON_OPTIONS.get(value)
+        if known is None:
+            known = _CANON_OPTIONS[value] = _fields_canon(value)
+        return known
+    return _fields_canon(value)
+
+
+def _fields_canon(value: Any) -> Any:
+    kind = type(value)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(value):
+            raise TypeError(f"no canonical form for {kind.__name__}")
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    return (kind.__name__, tuple([(name, _canon(getattr(value, name))) for name in names]))
+
+
+def behaviour_hash(moves_per_set: int, game_moves: int) -> tuple[str, int]:
+    """A SHA-256 over seeded games of every rule set of ``HASH_RULES``, 2 and 4 players, and the
+    eager, the 0.8 and the uniform bot, ``moves_per_set`` moves each (a game cut at
+    ``game_moves``): every move's events and state, every seat's listing, one seat's view every
+    tenth move, two sampled tries (mostly illegal: their error codes) and the replay of each
+    game's log. Returns the hex digest and the moves made. Any change of behaviour changes it."""
+    digest = hashlib.sha256()
+
+    def put(value: Any) -> None:
+        digest.update(repr(value).encode())
+        digest.update(b"\n")
+
+    total = 0
+    for rules in HASH_RULES:
+        options = make_options(rules, target_score=200)
+        for players in (2, 4):
+            for prefer in (1.0, 0.8, 0.0):
+                moves = 0
+                seed = 0
+                while moves < moves_per_set:
+                    rng = random.Random(seed)
+                    tries = random.Random(-1 - seed)
+                    log = start_game(players, options, seed)
+                    put(log)
+                    state = replay(log)
+                    played = 0
+                    while state.status == "active" and played < game_moves:
+                        for seat in range(players):
+                            put(legal_actions(state, seat))
+                        if played % 10 == 0:
+                            put(view(state, played % players))
+                        for _ in range(2):
+                            name = tries.choice(_TRY_ACTIONS)
+                            trial: dict[str, Any] = {"action": name}
+                            if name == "play":
+                                trial["card"] = tries.choice(DECK)
+                                if trial["card"].startswith("wild"):
+                                    trial["color"] = tries.choice(COLORS)
+                            elif name == "color":
+                                trial["color"] = tries.choice(COLORS)
+                            who = tries.randrange(players)
+                            try:
+                                tried, after = act(state, who, trial)
+                            except IllegalMove as error:
+                                put(("refused", who, trial, error.code))
+                            else:
+                                put(("took", who, trial, tried, _canon(after)))
+                        seat = state.actor
+                        action = choose(rng, legal_actions(state, seat), prefer_play=prefer)
+                        new, state = act(state, seat, action)
+                        log += new
+                        put((seat, action, new))
+                        put(_canon(state))
+                        played += 1
+                    put(_canon(replay(log)) == _canon(state))
+                    moves += played
+                    seed += 1
+                total += moves
+    return digest.hexdigest(), total
+
+
 def processor() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
@@ -394,8 +534,17 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="a tree holding another version of the games package: paired rounds, before/after",
     )
+    parser.add_argument(
+        "--hash",
+        action="store_true",
+        help="print the behaviour hash (seeded games of several rule sets; a speed-up keeps it)",
+    )
     parser.add_argument("--measure", type=float, help=argparse.SUPPRESS)  # --against's child
     args = parser.parse_args(argv)
+    if args.hash:
+        digest, moves = behaviour_hash(HASH_MOVES_PER_SET, HASH_GAME_MOVES)
+        print(f"behaviour hash over {moves:,} seeded moves: {digest}")
+        return 0
     if args.measure is not None:
         print(json.dumps(measurements(args.measure, args.target_score)))
         return 0

@@ -297,6 +297,11 @@ PLAYABLE_TEST: dict[str, dict[str, Callable[[str], bool]]] = {
     top: {color: cards.__contains__ for color, cards in by_color.items()}
     for top, by_color in PLAYABLE_ON.items()
 }
+# PLAYABLE[top][color]: both, in one lookup: (PLAYABLE_ON[top][color], PLAYABLE_TEST[top][color]).
+PLAYABLE: dict[str, dict[str, tuple[frozenset[str], Callable[[str], bool]]]] = {
+    top: {color: (cards, PLAYABLE_TEST[top][color]) for color, cards in by_color.items()}
+    for top, by_color in PLAYABLE_ON.items()
+}
 
 
 def fits(state: GameState, card: str) -> bool:
@@ -1049,7 +1054,7 @@ def act(
     """
     if state.status != "active":
         _check_active(state)
-    if not isinstance(action, dict):
+    if type(action) is not dict and not isinstance(action, dict):  # the common case first
         raise _invalid("An action is a JSON object.")
     name = action.get("action")
     try:
@@ -1120,6 +1125,13 @@ _PLAY_DRAWN: dict[str, Any] = vars(make_pending("play_drawn", 0, WILD))
 
 # The cards whose play passes the turn to the next seat and does nothing else (quick path).
 _PLAIN_CARDS = NUMBER_CARDS | {WILD}
+# _QUICK_CARDS[card]: what the quick play asks of a card, in one lookup: its printed colour (None
+# for a wild), whether it is plain (``_PLAIN_CARDS``), whether it is a draw2.
+_QUICK_CARDS: dict[str, tuple[str | None, bool, bool]] = {
+    card: (PRINTED_COLOR.get(card), card in _PLAIN_CARDS, RANK_OF[card] == "draw2")
+    for card in CARD_CODES
+}
+assert all((_QUICK_CARDS[card][0] is None) == (card in WILDS) for card in CARD_CODES)
 
 
 def _quick_play(
@@ -1157,19 +1169,15 @@ def _quick_play(
         return None
     if pending is not None and card != pending.card:
         return None
-    plain = card in _PLAIN_CARDS
-    if card in WILDS:
+    printed, plain, draw2 = _QUICK_CARDS[card]  # one lookup: a card of the hand is a code
+    if printed is None:  # a wild
         if color is None or color not in COLORS:
             return None
     elif color is not None:
         return None
     else:
-        color = PRINTED_COLOR[card]
-        if (
-            not plain
-            and RANK_OF[card] == "draw2"
-            and (state.options.stacking or len(state.draw_pile) < 2)
-        ):
+        color = printed
+        if draw2 and (state.options.stacking or len(state.draw_pile) < 2):
             return None
     previous_color = state.color
     if pending is None and (

@@ -17,8 +17,7 @@ from games.engine.cards import COLOR_OF, COLORS, RANK_OF, WILD, WILD_DRAW4, WILD
 from games.engine.events import Event
 from games.engine.evolve import pending_to_data
 from games.engine.rules import (
-    PLAYABLE_ON,
-    PLAYABLE_TEST,
+    PLAYABLE,
     _finishes_on_action,
     can_stack,
     discarded_with,
@@ -97,7 +96,8 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     With ``multi_play`` and ``color_runs`` only single-card plays are listed; any legal set or run
     may be sent. Under ``two_gives`` a 2 is listed without a gift (see ``_play_entries``).
     """
-    if seat is None or state.status != "active" or not state.discard_pile:
+    discard = state.discard_pile
+    if seat is None or state.status != "active" or not discard:
         return []  # a spectator, a game over, or mid-deal (a replay just after round_started)
     mine = seat == state.current
     if mine:  # the current seat is one of the table's (its number is in range)
@@ -111,7 +111,7 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     actions: list[Action]
     if mine:
         if pending is None:
-            top, color = state.discard_pile[-1], state.color
+            top, color = discard[-1], state.color
             if (
                 options.plain_plays
                 and color is not None
@@ -123,10 +123,9 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
                 # The hand is filtered in C (``filter``), then its distinct cards kept in order.
                 # A hand with no playable card (a third of the turns) is found out in one C loop
                 # of set lookups, cheaper than a call per card.
+                cards, test = PLAYABLE[top][color]
                 playable: Iterable[str] = (
-                    ()
-                    if PLAYABLE_ON[top][color].isdisjoint(hand)
-                    else dict.fromkeys(filter(PLAYABLE_TEST[top][color], hand))
+                    () if cards.isdisjoint(hand) else dict.fromkeys(filter(test, hand))
                 )
                 size = len(hand)
                 if size == 2:
