@@ -254,3 +254,42 @@ class IdempotentRequest(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "game", "key"], name="idempotency_unique_key")
         ]
+
+
+class ChallengeStatus(models.TextChoices):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class Challenge(models.Model):
+    """``challenger`` asks ``challenged`` to a game of two with ``settings`` (a game's creation
+    body); accepted, the game is made private, both seated, and started (``service.challenges``).
+    A pending challenge past ``expires_at`` is expired, whether or not the row says so yet."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    settings = models.JSONField(default=dict)
+    status = models.CharField(
+        max_length=16, choices=ChallengeStatus.choices, default=ChallengeStatus.PENDING
+    )
+    expires_at = models.DateTimeField()
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["challenged", "status", "-created_at"]),
+            models.Index(fields=["challenger", "status", "-created_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.pk}: {self.challenger_id} to {self.challenged_id} ({self.status})"

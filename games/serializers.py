@@ -18,7 +18,7 @@ from games.engine import CARD_CODES, COLORS, DECK, limits
 from games.engine.options import PRESETS, RULES, HouseRule
 from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
-from games.models import GameStatus, SeatStatus
+from games.models import ChallengeStatus, GameStatus, SeatStatus
 from unoservice.api import StrictBooleanField, StrictCharField, StrictIntegerField, StrictSerializer
 
 # Choice sets shared by several fields: unoservice.settings names each one once for the schema.
@@ -488,3 +488,40 @@ class GamePageSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = GameSummarySerializer(many=True)
+
+
+# --- challenges ----------------------------------------------------------------------------------
+
+
+class ChallengeCreateSerializer(StrictSerializer):
+    player = StrictIntegerField(help_text="The id of the player (or bot) challenged.")
+    settings = GameCreateSerializer(
+        required=False,
+        help_text=(
+            "The game's settings, as when creating a game, without max_players (2), bots, seed, "
+            "deck, private and teams."
+        ),
+    )
+    expires_in = _bounded(
+        limits.CHALLENGE_EXPIRY,
+        required=False,
+        help_text=(
+            f"Seconds it waits for an answer; by default {limits.CHALLENGE_LIVE_SECONDS} for live "
+            f"play (turns under an hour), {limits.CHALLENGE_CORRESPONDENCE_SECONDS} otherwise."
+        ),
+    )
+
+
+class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.UUIDField()
+    challenger = _PlayerField()
+    challenged = _PlayerField()
+    settings = serializers.JSONField(help_text="The settings the game is made with.")
+    status = serializers.ChoiceField(choices=ChallengeStatus.values)
+    expires_at = serializers.DateTimeField()
+    game = serializers.UUIDField(allow_null=True, help_text="Once accepted: the game.")
+    created_at = serializers.DateTimeField()
+
+
+class ChallengeListSerializer(serializers.Serializer[dict[str, Any]]):
+    challenges = ChallengeSerializer(many=True, help_text="Made and received, newest first.")

@@ -21,6 +21,7 @@ class Kind(models.TextChoices):
     GAME_FINISHED = "game_finished"
     PLAYER_JOINED = "player_joined"
     INVITED = "invited"
+    CHALLENGED = "challenged"
 
 
 class Notification(models.Model):

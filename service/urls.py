@@ -3,7 +3,7 @@ inbox and vacations (the apps route the rest: ``players.urls``, ``notifications.
 
 from django.urls import URLPattern, URLResolver, path
 
-from service.apis import games, notifications, players, safety, streams
+from service.apis import challenges, games, notifications, players, safety, streams
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", games.GameListApi.as_view(), name="games"),
@@ -28,4 +28,15 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("players/<int:player_id>/block/", safety.PlayerBlockApi.as_view(), name="players-block"),
     path("players/me/blocks/", safety.PlayerBlockListApi.as_view(), name="players-me-blocks"),
     path("reports/", safety.ReportListApi.as_view(), name="reports"),
+    path("challenges/", challenges.ChallengeListApi.as_view(), name="challenges"),
+    path(
+        "challenges/<uuid:challenge_id>/accept/",
+        challenges.ChallengeAcceptApi.as_view(),
+        name="challenge-accept",
+    ),
+    path(
+        "challenges/<uuid:challenge_id>/decline/",
+        challenges.ChallengeDeclineApi.as_view(),
+        name="challenge-decline",
+    ),
 ]

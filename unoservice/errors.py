@@ -79,6 +79,9 @@ SERVICE_CODES: dict[str, Code] = {
     "blocked": Code(
         403, "The caller and a player there keep apart (a block, either way): no seat, no call."
     ),
+    "challenge_answered": Code(
+        409, "The challenge was accepted, declined, cancelled or has expired: nothing to answer."
+    ),
     "already_seated": Code(409, "The caller already has a seat in this game."),
     "game_full": Code(409, "Every seat of the game is taken."),
     "game_not_waiting": Code(409, "The game has started or was abandoned."),

@@ -85,3 +85,9 @@ DEFAULT_MAX_TIMEOUTS: Final = 3
 DEFAULT_BANK_INITIAL: Final = 3 * 24 * 3600
 DEFAULT_BANK_INCREMENT: Final = 24 * 3600
 DEFAULT_BANK_MAX: Final = 7 * 24 * 3600
+
+# A challenge waits this long for an answer unless its challenger says otherwise: a minute for
+# live play, a day for correspondence (``games.timekeeping.is_live`` tells them apart).
+CHALLENGE_EXPIRY: Final = Bound("expires_in", 10, 7 * 24 * 3600)
+CHALLENGE_LIVE_SECONDS: Final = 60
+CHALLENGE_CORRESPONDENCE_SECONDS: Final = 24 * 3600

@@ -1,0 +1,140 @@
+"""Challenges over HTTP (``service.challenges``): one player asks another (or a bot) to a game
+of two; accepted, the game is made and started with both seated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import Challenge
+from games.serializers import (
+    ChallengeCreateSerializer,
+    ChallengeListSerializer,
+    ChallengeSerializer,
+)
+from service import challenges
+from unoservice import api
+from unoservice.schema import errors_for
+
+TAGS = ["challenges"]
+
+
+def _ref(user: Any) -> dict[str, Any]:
+    return {"id": user.pk, "username": user.get_username()}
+
+
+def challenge_view(row: Challenge) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "challenger": _ref(row.challenger),
+        "challenged": _ref(row.challenged),
+        "settings": row.settings,
+        "status": challenges.status_of(row),
+        "expires_at": row.expires_at,
+        "game": row.game_id,
+        "created_at": row.created_at,
+    }
+
+
+class ChallengeListApi(APIView):
+    @extend_schema(
+        operation_id="challenges_create",
+        summary="Challenge a player (or a bot) to a game of two",
+        description=(
+            "The player is notified (`challenged`: inbox, player stream, webhooks, Web Push) and "
+            "accepts or declines before `expires_at`. A bot accepts at once: the answer is then "
+            "`accepted`, with the started game. 403 `blocked` when either of the two blocked the "
+            "other."
+        ),
+        tags=TAGS,
+        request=ChallengeCreateSerializer,
+        responses={
+            201: ChallengeSerializer,
+            **errors_for(
+                "invalid",
+                "invalid_rules",
+                "not_authenticated",
+                "blocked",
+                "not_found",
+                "too_many_waiting_games",
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Live, a minute to answer",
+                value={"player": 42, "settings": {"turn_timeout": 30, "target_score": 200}},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = api.validated(ChallengeCreateSerializer, request.data)
+        raw = request.data.get("settings") if isinstance(request.data, dict) else None
+        settings = challenges.taken(
+            dict(data.get("settings", {})), set(raw) if isinstance(raw, dict) else set()
+        )
+        row = challenges.challenge_create(
+            challenger=api.caller(request),
+            challenged_id=data["player"],
+            settings=settings,
+            expires_in=data.get("expires_in"),
+        )
+        return Response(challenge_view(row), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="challenges_list",
+        summary="The caller's challenges, made and received",
+        tags=TAGS,
+        responses={200: ChallengeListSerializer, **errors_for("not_authenticated")},
+    )
+    def get(self, request: Request) -> Response:
+        rows = challenges.challenges_of(api.caller(request))
+        return Response({"challenges": [challenge_view(row) for row in rows]})
+
+
+class ChallengeAcceptApi(APIView):
+    @extend_schema(
+        operation_id="challenges_accept",
+        summary="Accept a challenge: the game is made and started",
+        tags=TAGS,
+        request=None,
+        responses={
+            200: ChallengeSerializer,
+            **errors_for(
+                "not_authenticated",
+                "permission_denied",
+                "blocked",
+                "not_found",
+                "challenge_answered",
+                "too_many_waiting_games",
+            ),
+        },
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        row = challenges.challenge_accept(
+            player=api.caller(request), challenge_id=str(challenge_id)
+        )
+        return Response(challenge_view(row))
+
+
+class ChallengeDeclineApi(APIView):
+    @extend_schema(
+        operation_id="challenges_decline",
+        summary="Decline a challenge (or, its challenger, cancel it)",
+        tags=TAGS,
+        request=None,
+        responses={
+            200: ChallengeSerializer,
+            **errors_for("not_authenticated", "not_found", "challenge_answered"),
+        },
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        row = challenges.challenge_decline(
+            player=api.caller(request), challenge_id=str(challenge_id)
+        )
+        return Response(challenge_view(row))

@@ -1,0 +1,172 @@
+"""Challenges: one player asks another (or a bot) to a game of two with settings of their choice.
+
+- Made (``challenge_create``): the challenged player is notified (``challenged``: inbox, player
+  stream, webhooks, Web Push). Refused to oneself (``invalid``), to a player kept apart by a
+  block either way (``blocked``), with settings a game of two cannot have (``invalid``).
+- A bot accepts at once: the game is made and started in the same call.
+- Accepted by the challenged player: a private game of two is made with the settings, the
+  challenger in seat 0, the challenged in seat 1, and started (a full game starts); the
+  challenge links it. Declined, or cancelled by its challenger, it is over.
+- It expires ``expires_in`` seconds after it was made (default: a minute for live play, a day
+  for correspondence); an expired one cannot be answered (``challenge_answered``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.engine import limits
+from games.models import Challenge, ChallengeStatus, Game
+from games.serializers import bank_of
+from games.timekeeping import is_live
+from notifications import delivery
+from notifications.models import Kind, Notification
+from players import safety
+from players.selectors import player_get
+from service import lobby
+from service.unit_of_work import game_write
+from unoservice.errors import DomainError
+
+# Settings of a game's creation body a challenge does not take: it is a game of two, seated
+# by the challenge, private, dealt as any game is.
+_NOT_TAKEN = ("max_players", "bots", "seed", "deck", "private", "teams")
+
+
+def taken(settings: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    """The settings a challenge keeps of a validated creation body (``given``: the keys the
+    caller sent; a key a challenge does not take is refused, its default dropped)."""
+    refused = sorted(given & set(_NOT_TAKEN))
+    if refused:
+        raise DomainError(
+            "invalid", f"A challenge sets no {', '.join(refused)}: it is a game of two."
+        )
+    return {name: value for name, value in settings.items() if name not in _NOT_TAKEN}
+
+
+def _spec(settings: dict[str, Any]) -> lobby.NewGame:
+    fields = {**settings, "bank": bank_of(settings.get("clock"))}
+    fields.pop("clock", None)
+    return lobby.NewGame(max_players=2, private=True, **fields)
+
+
+def is_pending(challenge: Challenge) -> bool:
+    return challenge.status == ChallengeStatus.PENDING and challenge.expires_at > timezone.now()
+
+
+def status_of(challenge: Challenge) -> str:
+    """The status as it stands now: a pending challenge past its time is expired."""
+    if challenge.status == ChallengeStatus.PENDING and not is_pending(challenge):
+        return ChallengeStatus.EXPIRED
+    return challenge.status
+
+
+def challenge_create(
+    *, challenger: User, challenged_id: int, settings: dict[str, Any], expires_in: int | None
+) -> Challenge:
+    if challenged_id == challenger.pk:
+        raise DomainError("invalid", "You cannot challenge yourself.")
+    challenged = player_get(player_id=challenged_id)
+    if safety.apart(challenger.pk, challenged.pk):
+        raise DomainError("blocked", "You and this player keep apart (a block): no challenge.")
+    spec = _spec(settings)
+    candidate, _ = lobby.game_build(player=challenger, spec=spec)  # the settings are checked
+    bot = getattr(challenged, "bot", None)
+    if expires_in is None:
+        live = is_live(candidate)
+        expires_in = (
+            limits.CHALLENGE_LIVE_SECONDS if live else limits.CHALLENGE_CORRESPONDENCE_SECONDS
+        )
+    now = timezone.now()
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            challenger=challenger,
+            challenged=challenged,
+            settings=settings,
+            expires_at=now + timedelta(seconds=expires_in),
+        )
+        if bot is not None:  # a bot accepts at once
+            game = lobby.game_save(
+                *lobby.game_build(player=challenger, spec=_with_bot(spec, bot.level))
+            )
+            return _accepted(challenge, game)
+        Notification.objects.create(
+            player=challenged,
+            kind=Kind.CHALLENGED,
+            game=None,
+            version=0,
+            at=now,
+            data={
+                "challenge": str(challenge.pk),
+                "by": {"id": challenger.pk, "username": challenger.get_username()},
+                "expires_at": challenge.expires_at.isoformat(),
+            },
+        )
+        transaction.on_commit(delivery.queue_drain)
+    return challenge
+
+
+def _with_bot(spec: lobby.NewGame, level: str) -> lobby.NewGame:
+    return lobby.NewGame(**{**asdict(spec), "bots": (level,)})
+
+
+def _accepted(challenge: Challenge, game: Game) -> Challenge:
+    challenge.status = ChallengeStatus.ACCEPTED
+    challenge.game = game
+    challenge.answered_at = timezone.now()
+    challenge.save(update_fields=["status", "game", "answered_at"])
+    return challenge
+
+
+def _pending_for_update(challenge_id: str, player: User) -> Challenge:
+    """The challenge, locked, if the player is one of its two, else ``not_found``."""
+    challenge = (
+        Challenge.objects.select_for_update()
+        .filter(Q(challenger=player) | Q(challenged=player), pk=challenge_id)
+        .first()
+    )
+    if challenge is None:
+        raise DomainError("not_found", "No such challenge.")
+    if not is_pending(challenge):
+        raise DomainError("challenge_answered", f"The challenge is {status_of(challenge)}.")
+    return challenge
+
+
+def challenge_accept(*, player: User, challenge_id: str) -> Challenge:
+    with transaction.atomic():
+        challenge = _pending_for_update(challenge_id, player)
+        if challenge.challenged_id != player.pk:
+            raise DomainError("permission_denied", "Only the player challenged accepts.")
+        challenger = challenge.challenger
+        if safety.apart(challenger.pk, player.pk):
+            raise DomainError("blocked", "You and this player keep apart (a block).")
+        game = lobby.game_create(player=challenger, spec=_spec(challenge.settings))
+        with game_write(game.pk) as write:
+            lobby.take_seat(write, player)  # the game is full: it starts
+        return _accepted(challenge, write.game)
+
+
+def challenge_decline(*, player: User, challenge_id: str) -> Challenge:
+    """The challenged player declines, or the challenger cancels."""
+    with transaction.atomic():
+        challenge = _pending_for_update(challenge_id, player)
+        mine = challenge.challenger_id == player.pk
+        challenge.status = ChallengeStatus.CANCELLED if mine else ChallengeStatus.DECLINED
+        challenge.answered_at = timezone.now()
+        challenge.save(update_fields=["status", "answered_at"])
+    return challenge
+
+
+def challenges_of(player: User, limit: int = 50) -> list[Challenge]:
+    """The player's challenges, made and received, newest first."""
+    return list(
+        Challenge.objects.filter(Q(challenger=player) | Q(challenged=player))
+        .select_related("challenger", "challenged")
+        .order_by("-created_at")[:limit]
+    )

@@ -1,0 +1,134 @@
+"""Challenges through HTTP: a player challenges another (or a bot) with settings; accepted, a
+private game of two starts with both seated; declined or cancelled it is over; it expires after
+its time; a block either way refuses it (403 ``blocked``); the challenged player is notified."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.engine import limits
+from games.models import Challenge, Game
+from notifications.models import Notification
+from players.models import Block
+from tests.support.players import Player
+from tests.support.table import ok, refused
+
+pytestmark = pytest.mark.django_db
+
+CHALLENGES = "/api/v1/challenges/"
+
+
+def accept(player: Player, challenge: str) -> Any:
+    return player.client.post(f"{CHALLENGES}{challenge}/accept/")
+
+
+def decline(player: Player, challenge: str) -> Any:
+    return player.client.post(f"{CHALLENGES}{challenge}/decline/")
+
+
+def test_a_challenge_accepted_starts_a_private_game_of_the_two(players: list[Player]) -> None:
+    ada, bob, cy, _ = players
+    body = {"player": bob.id, "settings": {"target_score": 200, "turn_timeout": 30}}
+    made = ok(ada.client.post(CHALLENGES, body, format="json"), 201)
+    assert made["status"] == "pending" and made["game"] is None
+    assert made["challenger"]["id"] == ada.id and made["challenged"]["id"] == bob.id
+    # Live play: a minute to answer, by default.
+    left = Challenge.objects.get().expires_at - timezone.now()
+    assert timedelta(seconds=50) < left <= timedelta(seconds=limits.CHALLENGE_LIVE_SECONDS)
+    note = Notification.objects.get(player=bob.user, kind="challenged")
+    assert note.data["challenge"] == made["id"] and note.data["by"]["id"] == ada.id
+    assert [c["id"] for c in ok(bob.client.get(CHALLENGES))["challenges"]] == [made["id"]]
+    assert ok(cy.client.get(CHALLENGES))["challenges"] == []
+
+    refused(cy.client.post(f"{CHALLENGES}{made['id']}/accept/"), 404, "not_found")
+    refused(accept(ada, made["id"]), 403, "permission_denied")  # the challenger does not
+    accepted = ok(accept(bob, made["id"]))
+    assert accepted["status"] == "accepted"
+    game = Game.objects.get(pk=accepted["game"])
+    assert game.status == "active" and game.private and game.max_players == 2
+    assert game.target_score == 200 and game.turn_timeout == 30
+    assert [entry["id"] for entry in game.roster] == [ada.id, bob.id]
+    refused(accept(bob, made["id"]), 409, "challenge_answered")  # once
+
+
+def test_declined_cancelled_or_expired_it_is_over(players: list[Player]) -> None:
+    ada, bob, _, _ = players
+    first = ok(ada.client.post(CHALLENGES, {"player": bob.id}, format="json"), 201)
+    # Correspondence (the default turn of a day): a day to answer.
+    left = Challenge.objects.get(pk=first["id"]).expires_at - timezone.now()
+    assert left > timedelta(hours=23)
+    assert ok(decline(bob, first["id"]))["status"] == "declined"
+    refused(accept(bob, first["id"]), 409, "challenge_answered")
+
+    second = ok(ada.client.post(CHALLENGES, {"player": bob.id}, format="json"), 201)
+    assert ok(decline(ada, second["id"]))["status"] == "cancelled"
+
+    third = ok(
+        ada.client.post(CHALLENGES, {"player": bob.id, "expires_in": 10}, format="json"), 201
+    )
+    Challenge.objects.filter(pk=third["id"]).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    refused(accept(bob, third["id"]), 409, "challenge_answered")
+    listed = {c["id"]: c["status"] for c in ok(bob.client.get(CHALLENGES))["challenges"]}
+    assert listed == {first["id"]: "declined", second["id"]: "cancelled", third["id"]: "expired"}
+    assert not Game.objects.exists()
+
+
+def test_a_bot_accepts_at_once(players: list[Player]) -> None:
+    ada = players[0]
+    vs = ok(
+        ada.client.post("/api/v1/games/", {"max_players": 2, "bots": ["strong"]}, format="json"),
+        201,
+    )
+    bot = vs["seats"][1]["player"]["id"]
+    made = ok(ada.client.post(CHALLENGES, {"player": bot}, format="json"), 201)
+    assert made["status"] == "accepted"
+    game = Game.objects.get(pk=made["game"])
+    assert game.status == "active" and len(game.roster) == 2
+    assert game.roster[1].get("bot") == "strong"
+    assert not Notification.objects.filter(kind="challenged").exists()
+
+
+def test_a_block_either_way_refuses_a_challenge(players: list[Player]) -> None:
+    ada, bob, _, _ = players
+    Block.objects.create(blocker=bob.user, blocked=ada.user)
+    refused(ada.client.post(CHALLENGES, {"player": bob.id}, format="json"), 403, "blocked")
+    refused(bob.client.post(CHALLENGES, {"player": ada.id}, format="json"), 403, "blocked")
+    # A block made after the challenge refuses its acceptance.
+    Block.objects.all().delete()
+    made = ok(ada.client.post(CHALLENGES, {"player": bob.id}, format="json"), 201)
+    Block.objects.create(blocker=ada.user, blocked=bob.user)
+    refused(accept(bob, made["id"]), 403, "blocked")
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"settings": {"max_players": 3}}, 400, "invalid"),
+        ({"settings": {"bots": ["basic"]}}, 400, "invalid"),
+        ({"settings": {"private": True}}, 400, "invalid"),
+        ({"settings": {"turn_timeout": 0}}, 400, "invalid"),
+        ({"settings": {"colour": "red"}}, 400, "invalid"),
+        ({"expires_in": 5}, 400, "invalid"),
+        ({"expires_in": 8 * 24 * 3600}, 400, "invalid"),
+        ({"player": 999999}, 404, "not_found"),
+        ({"player": "bob"}, 400, "invalid"),
+    ],
+)
+def test_a_bad_challenge_is_refused_and_stores_nothing(
+    players: list[Player], body: dict[str, Any], status: int, code: str
+) -> None:
+    ada, bob, _, _ = players
+    refused(ada.client.post(CHALLENGES, {"player": bob.id, **body}, format="json"), status, code)
+    assert not Challenge.objects.exists() and not Notification.objects.exists()
+
+
+def test_a_challenge_to_oneself_is_refused(players: list[Player]) -> None:
+    ada = players[0]
+    refused(ada.client.post(CHALLENGES, {"player": ada.id}, format="json"), 400, "invalid")
