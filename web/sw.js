@@ -10,7 +10,7 @@
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = 'uno-shell-v2';
+const CACHE = 'uno-shell-v3';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -93,6 +93,7 @@ const TITLES = {
   game_finished: ['Game finished', 'O jogo terminou'],
   player_joined: ['A player joined', 'Entrou um jogador'],
   invited: ['You were invited', 'Foi convidado'],
+  challenged: ['You were challenged', 'Foi desafiado'],
 };
 
 worker.addEventListener('push', (event) => {

@@ -200,6 +200,17 @@ const STRINGS = {
   scoring_penalty: ['Each scores their own cards; lowest wins', 'Cada um soma as suas cartas; ganha o mais baixo'],
   uno_penalty: ['Cards for a missed UNO', 'Cartas por UNO esquecido'],
   bluff_penalty: ['Cards for a caught bluff', 'Cartas por bluff apanhado'],
+  // challenges
+  challenges: ['Challenges', 'Desafios'],
+  n_challenged: ['You were challenged', 'Foi desafiado'],
+  challenge_player: ['Challenge', 'Desafiar'],
+  challenge_from: ['{name} challenges you', '{name} desafia-o'],
+  challenge_to: ['You challenged {name}', 'Desafiou {name}'],
+  challenge_sent: ['Challenge sent to {name}.', 'Desafio enviado a {name}.'],
+  no_challenges: ['No open challenge.', 'Nenhum desafio em aberto.'],
+  decline: ['Decline', 'Recusar'],
+  challenge_live: ['Live: 30 s a move', 'Ao vivo: 30 s por jogada'],
+  challenge_correspondence: ['Correspondence: a day a move', 'Por correspondência: um dia por jogada'],
   // safety: block and report
   keep_away: ['Keep away', 'Manter distância'],
   block: ['Block', 'Bloquear'],

@@ -1,7 +1,7 @@
 // The correspondence inbox (#/inbox: games waiting for you, most urgent first), notifications in
 // the page (the player stream) and Web Push through the service worker (/sw.js).
 
-import { ApiError, call, listGames, streamTicket } from './api.js';
+import { ApiError, call, listGames, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
 import { countdown, t } from './i18n.js';
 
@@ -21,6 +21,7 @@ const KINDS = {
   game_finished: 'n_game_finished',
   player_joined: 'n_player_joined',
   invited: 'n_invited',
+  challenged: 'n_challenged',
 };
 
 /** @type {EventSource | null} */
@@ -127,9 +128,12 @@ const urgency = (game) => (game.turn_deadline ? Date.parse(game.turn_deadline) :
 export async function inboxPage(root) {
   const games = h('ul', { class: 'game-list', 'aria-label': t('inbox') }, h('li', { class: 'muted' }, t('loading')));
   const notes = h('ul', { class: 'notes', 'aria-label': t('notifications') });
+  const challenges = h('ul', { class: 'game-list challenges', 'aria-label': t('challenges') });
+  const challengeAlert = h('p', { role: 'alert', class: 'error' });
   const push = h('div', { class: 'push' });
   render(root, h('div', { class: 'lobby' },
     h('section', { class: 'panel' }, h('h1', {}, t('inbox')), games),
+    h('section', { class: 'panel' }, h('h2', {}, t('challenges')), challengeAlert, challenges),
     h('section', { class: 'panel' }, h('h2', {}, t('notifications')),
       h('button', { type: 'button', onclick: async () => {
         await call('POST', 'notifications/read/', { body: { all: true } }).catch(() => {});
@@ -160,10 +164,46 @@ export async function inboxPage(root) {
         ' ', h('time', { class: 'muted small', datetime: note.at }, new Date(note.at).toLocaleString()))));
     } catch { /* shown empty */ }
   };
+  /**
+   * Answer a challenge; accepted, its game opens.
+   * @param {string} id
+   * @param {'accept' | 'decline'} how
+   */
+  const answer = async (id, how) => {
+    challengeAlert.textContent = '';
+    try {
+      /** @type {import('./api.js').Schemas['Challenge']} */
+      const done = await call('POST', `challenges/${id}/${how}/`);
+      if (done.game) location.hash = `#/game/${done.game}`;
+      else void fillChallenges();
+    } catch (error) {
+      challengeAlert.textContent = error instanceof ApiError ? error.detail : String(error);
+      void fillChallenges();
+    }
+  };
+  const fillChallenges = async () => {
+    try {
+      /** @type {import('./api.js').Schemas['ChallengeList']} */
+      const list = await call('GET', 'challenges/');
+      const me = session()?.id;
+      const open = list.challenges.filter((c) => c.status === 'pending');
+      render(challenges, open.length ? open.map((c) => {
+        const mine = c.challenger.id === me;
+        const other = mine ? c.challenged : c.challenger;
+        return h('li', { class: 'game-item', 'data-challenge-id': c.id },
+          h('div', { class: 'game-info' },
+            h('strong', {}, mine ? t('challenge_to', { name: other.username }) : t('challenge_from', { name: other.username })),
+            h('div', { class: 'muted small' }, t('due_in', { t: countdown((Date.parse(c.expires_at) - Date.now()) / 1000) }))),
+          mine ? null : h('button', { type: 'button', class: 'primary', onclick: () => void answer(c.id, 'accept') }, t('accept')),
+          h('button', { type: 'button', onclick: () => void answer(c.id, 'decline') }, mine ? t('cancel') : t('decline')));
+      }) : h('li', { class: 'muted' }, t('no_challenges')));
+    } catch { /* shown empty */ }
+  };
   void fillGames();
   void fillNotes();
+  void fillChallenges();
   drawPush(push);
-  const onNote = () => { void fillGames(); void fillNotes(); };
+  const onNote = () => { void fillGames(); void fillNotes(); void fillChallenges(); };
   addEventListener('uno:notification', onNote);
   return () => removeEventListener('uno:notification', onNote);
 }

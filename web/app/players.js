@@ -79,6 +79,7 @@ export async function profilePage(root, ref, game, seq) {
         h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),
       me && me.id === id && profile.guest ? keepAccount() : null,
       me && me.id === id ? vacation() : null,
+      me && me.id !== id ? challengeForm({ id, username: profile.username }) : null,
       me && me.id !== id ? keepAway({ id, username: profile.username }, game, seq) : null));
     kept = '';
   } catch (error) {
@@ -242,4 +243,30 @@ function keepAway(player, game, seq) {
   return h('section', { class: 'keep-away stack', 'aria-labelledby': 'keep-away-title' },
     h('h2', { id: 'keep-away-title' }, t('keep_away')),
     h('p', { class: 'muted small' }, t('block_help')), h('div', {}, blockButton), form, alert, status);
+}
+
+/**
+ * Challenge the player to a game of two: live or by correspondence, the official rules
+ * otherwise. A bot accepts at once: its game opens.
+ * @param {{id: number, username: string}} player
+ */
+function challengeForm(player) {
+  const clock = h('select', { id: 'challenge-clock' },
+    h('option', { value: '30' }, t('challenge_live')), h('option', { value: '86400' }, t('challenge_correspondence')));
+  const status = h('p', { role: 'status', class: 'muted small' });
+  const alert = h('p', { role: 'alert', class: 'error' });
+  return h('form', { class: 'challenge stack', onsubmit: async (event) => {
+    event.preventDefault();
+    alert.textContent = '';
+    try {
+      /** @type {import('./api.js').Schemas['Challenge']} */
+      const made = await call('POST', 'challenges/', { body: { player: player.id, settings: { turn_timeout: Number(clock.value) } } });
+      if (made.game) go(`/game/${made.game}`);
+      else status.textContent = t('challenge_sent', { name: player.username });
+    } catch (error) {
+      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+    }
+  } },
+  h('label', { for: 'challenge-clock' }, t('clock')), clock,
+  h('button', { type: 'submit', class: 'primary' }, t('challenge_player')), alert, status);
 }

@@ -64,6 +64,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/challenges/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's challenges, made and received */
+        get: operations["challenges_list"];
+        put?: never;
+        /**
+         * Challenge a player (or a bot) to a game of two
+         * @description The player is notified (`challenged`: inbox, player stream, webhooks, Web Push) and accepts or declines before `expires_at`. A bot accepts at once: the answer is then `accepted`, with the started game. 403 `blocked` when either of the two blocked the other.
+         */
+        post: operations["challenges_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a challenge: the game is made and started */
+        post: operations["challenges_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/decline/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a challenge (or, its challenger, cancel it) */
+        post: operations["challenges_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/": {
         parameters: {
             query?: never;
@@ -740,11 +795,51 @@ export interface components {
          * @enum {string}
          */
         CatchActionActionEnum: "catch";
+        Challenge: {
+            /** Format: uuid */
+            id: string;
+            challenger: components["schemas"]["PlayerRef"];
+            challenged: components["schemas"]["PlayerRef"];
+            /** @description The settings the game is made with. */
+            settings: unknown;
+            status: components["schemas"]["ChallengeStatusEnum"];
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * Format: uuid
+             * @description Once accepted: the game.
+             */
+            game: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         /**
          * @description * `challenge` - challenge
          * @enum {string}
          */
         ChallengeActionActionEnum: "challenge";
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        ChallengeCreateRequest: {
+            /** @description The id of the player (or bot) challenged. */
+            player: number;
+            /** @description The game's settings, as when creating a game, without max_players (2), bots, seed, deck, private and teams. */
+            settings?: components["schemas"]["GameCreateRequest"];
+            /** @description Seconds it waits for an answer; by default 60 for live play (turns under an hour), 86400 otherwise. */
+            expires_in?: number;
+        };
+        ChallengeList: {
+            /** @description Made and received, newest first. */
+            challenges: components["schemas"]["Challenge"][];
+        };
+        /**
+         * @description * `pending` - pending
+         *     * `accepted` - accepted
+         *     * `declined` - declined
+         *     * `cancelled` - cancelled
+         *     * `expired` - expired
+         * @enum {string}
+         */
+        ChallengeStatusEnum: "pending" | "accepted" | "declined" | "cancelled" | "expired";
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         ClaimRequest: {
             /** @description Up to 150 letters, digits and @/./+/-/_. */
@@ -986,9 +1081,10 @@ export interface components {
          *     * `game_finished` - Game Finished
          *     * `player_joined` - Player Joined
          *     * `invited` - Invited
+         *     * `challenged` - Challenged
          * @enum {string}
          */
-        NotificationKindEnum: "your_turn" | "deadline_soon" | "game_started" | "game_finished" | "player_joined" | "invited";
+        NotificationKindEnum: "your_turn" | "deadline_soon" | "game_started" | "game_finished" | "player_joined" | "invited" | "challenged";
         NotificationPage: {
             count: number;
             /** Format: uri */
@@ -2253,6 +2349,269 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before a retry. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    challenges_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeList"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    challenges_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeCreateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. Codes: invalid, invalid_rules. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `blocked`: The caller and a player there keep apart (a block, either way): no seat, no call. Codes: blocked. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: too_many_waiting_games. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    challenges_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `permission_denied`: The call needs staff, or the game's host. `blocked`: The caller and a player there keep apart (a block, either way): no seat, no call. Codes: permission_denied, blocked. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `challenge_answered`: The challenge was accepted, declined, cancelled or has expired: nothing to answer. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: challenge_answered, too_many_waiting_games. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    challenges_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `challenge_answered`: The challenge was accepted, declined, cancelled or has expired: nothing to answer. Codes: challenge_answered. */
+            409: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

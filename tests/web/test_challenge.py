@@ -1,0 +1,43 @@
+"""A challenge in the browser (issue 26, item 2): from another player's profile, `Challenge`
+with a clock; the other finds it in the inbox (and is told by a toast), accepts, and both are
+at the started table."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import OpenPage
+from tests.web.pages import button, register, table
+from tests.web.site import Site
+
+
+def test_a_player_challenges_another_who_accepts_from_the_inbox(
+    site: Site, open_page: OpenPage
+) -> None:
+    ana, bea = open_page(site), open_page(site)
+    register(ana, "ana")
+    register(bea, "bea")
+    bea_id = site.api("GET", "/api/v1/players/me/", site.token("bea"))["id"]
+
+    ana.goto(f"/#/players/{bea_id}")
+    ana.get_by_label("Clock").select_option("30")
+    button(ana, "Challenge").click()
+    expect(ana.get_by_role("status").filter(has_text="Challenge sent to bea")).to_be_visible()
+
+    expect(bea.locator("#toasts")).to_contain_text("You were challenged")
+    bea.goto("/#/inbox")
+    offer = bea.locator("[data-challenge-id]")
+    expect(offer).to_contain_text("ana challenges you")
+    offer.get_by_role("button", name="Accept", exact=True).click()
+    expect(bea).to_have_url(re.compile(r"#/game/[^/]+$"))
+    expect(table(bea)).to_have_attribute("data-game-status", "active")
+    game = bea.url.rsplit("/", 1)[1]
+    view = site.view(game, site.token("ana"))
+    assert [s["player"]["username"] for s in view["seats"]] == ["ana", "bea"]
+    assert view["settings"]["turn_timeout"] == 30
+
+    # The challenger's inbox shows nothing open any more.
+    ana.goto("/#/inbox")
+    expect(ana.get_by_text("No open challenge.")).to_be_visible()
