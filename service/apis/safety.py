@@ -75,7 +75,7 @@ class PlayerBlockApi(APIView):
         description="The block ends (204 also when there was none).",
         tags=TAGS,
         request=None,
-        responses={204: None, **errors_for("not_authenticated")},
+        responses={204: None, **errors_for("not_authenticated", "not_found")},
     )
     def delete(self, request: Request, player_id: int) -> Response:
         safety.unblock(api.caller(request), player_id)

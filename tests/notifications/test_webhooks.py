@@ -34,6 +34,7 @@ ALL_KINDS = [
     "game_finished",
     "player_joined",
     "invited",
+    "challenged",
 ]
 
 
