@@ -10,7 +10,7 @@
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = 'uno-shell-v2';
+const CACHE = 'uno-shell-v3';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -30,6 +30,7 @@ const SHELL = [
   '/app/replay.js',
   '/app/router.js',
   '/app/rules.js',
+  '/app/sessions.js',
   '/app/style.css',
   '/app/table.js',
   '/app/table/actions.js',

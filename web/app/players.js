@@ -4,6 +4,7 @@ import { ApiError, call, claimAccount, listGames, session } from './api.js';
 import { h, render } from './dom.js';
 import { t } from './i18n.js';
 import { go } from './router.js';
+import { sessionsSection } from './sessions.js';
 
 /** @typedef {import('./api.js').PublicProfile} PublicProfile */
 /** @typedef {import('./api.js').OwnProfile} OwnProfile */
@@ -76,7 +77,8 @@ export async function profilePage(root, ref) {
         h('dt', {}, t('games_won')), h('dd', {}, stats.games_won),
         h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),
       me && me.id === id && profile.guest ? keepAccount() : null,
-      me && me.id === id ? vacation() : null));
+      me && me.id === id ? vacation() : null,
+      me && me.id === id ? sessionsSection() : null));
     kept = '';
   } catch (error) {
     render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));

@@ -15,9 +15,29 @@ export interface paths {
         put?: never;
         /**
          * Log out
-         * @description Delete the caller's token: it authenticates nothing afterwards.
+         * @description End the caller's session: its access and refresh tokens authenticate nothing afterwards (the player's other sessions go on). With an old token (`UNO_LEGACY_TOKENS`), delete it.
          */
         post: operations["auth_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/refresh/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh: the session's next pair
+         * @description Trade the session's refresh token for a new pair (access and refresh). A refresh token is good once: sent again, it ends its whole session (every token of it: another party may hold it) and answers 401 `token_reused`. An access token issued before stays good until its own `access_expires_at`.
+         */
+        post: operations["auth_refresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -54,8 +74,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Get an API token
-         * @description Trade a username and password for the player's token. The same token comes back until it is revoked by logging out.
+         * Sign in: a new session
+         * @description Trade a username and password for a new session (one per device) and its pair: an access token to send as `Authorization: Token <access>` until `access_expires_at`, and a single-use refresh token for the next pair (`POST /api/v1/auth/refresh/`). `token` is `access` again, for older clients.
          */
         post: operations["auth_token"];
         delete?: never;
@@ -406,7 +426,7 @@ export interface paths {
         put?: never;
         /**
          * Register a player
-         * @description Open to anyone. The password must pass the server's password validators.
+         * @description Open to anyone. The password must pass the server's password validators. Answers the new player signed in: a session's pair of tokens, as `auth/token/` does.
          */
         post: operations["players_register"];
         delete?: never;
@@ -446,7 +466,7 @@ export interface paths {
         put?: never;
         /**
          * Play as a guest
-         * @description Open to anyone, with no body: a guest account with a generated username and no password, and its token. A guest plays everything a player does, but the games it sits in are not rated. Claim it (`POST /api/v1/players/me/claim/`) to keep it: an unclaimed guest is removed after 30 days with its waiting games (its finished games stay).
+         * @description Open to anyone, with no body: a guest account with a generated username and no password, and its session's pair of tokens. A guest plays everything a player does, but the games it sits in are not rated. Claim it (`POST /api/v1/players/me/claim/`) to keep it: an unclaimed guest is removed after 30 days with its waiting games (its finished games stay).
          */
         post: operations["players_guest"];
         delete?: never;
@@ -490,6 +510,46 @@ export interface paths {
          */
         post: operations["players_me_claim"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/players/me/sessions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's sessions
+         * @description Every open session of the caller (one per sign-in: a device, a browser), the most recently used first; `current` marks the one making this call. Not paginated: sessions unused for the refresh lifetime lapse.
+         */
+        get: operations["players_me_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/players/me/sessions/{session_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a session
+         * @description End one of the caller's sessions (the current one too: that is logging out): its access and refresh tokens authenticate nothing afterwards. 404 for a session that is not the caller's, or is ended already.
+         */
+        delete: operations["players_me_sessions_end"];
         options?: never;
         head?: never;
         patch?: never;
@@ -651,8 +711,22 @@ export interface components {
          * @enum {string}
          */
         AcceptActionActionEnum: "accept";
+        /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         AuthToken: {
-            /** @description Send it as `Authorization: Token <token>`. */
+            /** @description The access token: send it as `Authorization: Token <access>`. It expires at `access_expires_at` (401 `token_expired` after): trade `refresh` for a new pair then. */
+            access: string;
+            /** Format: date-time */
+            access_expires_at: string;
+            /** @description The refresh token: good once (`POST /api/v1/auth/refresh/`), until `refresh_expires_at`. Used a second time it ends its session (401 `token_reused`). */
+            refresh: string;
+            /** Format: date-time */
+            refresh_expires_at: string;
+            /**
+             * Format: uuid
+             * @description The session's id (`GET /players/me/sessions/`).
+             */
+            session: string;
+            /** @description The same as `access`, for clients written before sessions. */
             token: string;
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
@@ -818,11 +892,25 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         GuestAccount: {
+            /** @description The access token: send it as `Authorization: Token <access>`. It expires at `access_expires_at` (401 `token_expired` after): trade `refresh` for a new pair then. */
+            access: string;
+            /** Format: date-time */
+            access_expires_at: string;
+            /** @description The refresh token: good once (`POST /api/v1/auth/refresh/`), until `refresh_expires_at`. Used a second time it ends its session (401 `token_reused`). */
+            refresh: string;
+            /** Format: date-time */
+            refresh_expires_at: string;
+            /**
+             * Format: uuid
+             * @description The session's id (`GET /players/me/sessions/`).
+             */
+            session: string;
             id: number;
             /** @description Generated: `guest-` and 8 letters and digits. */
             username: string;
-            /** @description Send it as `Authorization: Token <token>`; a guest has no password, so keep it. */
+            /** @description The same as `access`. A guest has no password: the refresh token is the account, so keep it. */
             token: string;
             /** @description Always true here. */
             guest: boolean;
@@ -1025,9 +1113,30 @@ export interface components {
              */
             ordinal: number;
         };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        RefreshRequest: {
+            /** @description The refresh token of the last pair. */
+            refresh: string;
+        };
+        /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         RegisteredPlayer: {
+            /** @description The access token: send it as `Authorization: Token <access>`. It expires at `access_expires_at` (401 `token_expired` after): trade `refresh` for a new pair then. */
+            access: string;
+            /** Format: date-time */
+            access_expires_at: string;
+            /** @description The refresh token: good once (`POST /api/v1/auth/refresh/`), until `refresh_expires_at`. Used a second time it ends its session (401 `token_reused`). */
+            refresh: string;
+            /** Format: date-time */
+            refresh_expires_at: string;
+            /**
+             * Format: uuid
+             * @description The session's id (`GET /players/me/sessions/`).
+             */
+            session: string;
             id: number;
             username: string;
+            /** @description The same as `access`, for clients written before sessions. */
+            token: string;
         };
         RegistrationRequest: {
             /** @description Up to 150 letters, digits and @/./+/-/_. */
@@ -1084,6 +1193,26 @@ export interface components {
             seat: number;
             player: components["schemas"]["PlayerRef"];
             status: components["schemas"]["SeatStatusEnum"];
+        };
+        Session: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it signed in.
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @description Its last call (to the minute) or refresh.
+             */
+            last_used: string;
+            /** @description The User-Agent it signed in with ('' if none). */
+            user_agent: string;
+            /** @description The network it was last seen from: an IPv4 /24, an IPv6 /48 ('' if unknown). */
+            address: string;
+            /** @description The session of the token making this call. */
+            current: boolean;
         };
         StreamTicket: {
             /** @description Pass it as `?ticket=` to open one stream. */
@@ -2028,6 +2157,87 @@ export interface operations {
             /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    auth_refresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthToken"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_reused`: The refresh token was used before: its session is ended; sign in again. Codes: not_authenticated, token_reused. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3887,6 +4097,94 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_sessions_end: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
