@@ -2154,7 +2154,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2274,7 +2274,7 @@ export interface operations {
                     "application/json": components["schemas"]["StreamTicket"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2406,7 +2406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2467,7 +2467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2555,7 +2555,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2621,7 +2621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2740,7 +2740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2840,7 +2840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2899,7 +2899,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameExport"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2969,7 +2969,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3039,7 +3039,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3107,7 +3107,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3186,7 +3186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3247,7 +3247,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3315,7 +3315,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3409,7 +3409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3479,7 +3479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3577,7 +3577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3638,7 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3728,7 +3728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3789,7 +3789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3929,7 +3929,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicProfile"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4016,7 +4016,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnProfile"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4068,7 +4068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4134,7 +4134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"][];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4174,7 +4174,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4248,7 +4248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4309,7 +4309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4375,7 +4375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Vacation"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4423,7 +4423,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushKey"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4484,7 +4484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4560,7 +4560,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4608,7 +4608,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4660,7 +4660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4727,7 +4727,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4789,7 +4789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
