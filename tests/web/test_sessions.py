@@ -84,3 +84,28 @@ def test_the_profile_lists_sessions_and_ends_another(site: Site, open_page: Open
     current.get_by_role("button", name="Sign out").click()
 
     expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+
+
+def test_concurrent_calls_share_one_refresh(site: Site, open_page: OpenPage) -> None:
+    """Three calls meet the expired token at once: one refresh serves them all (two would reuse
+    the refresh token, which ends the session), and each call goes through."""
+    page = open_page(site)
+    register(page, "remo")
+    token = stored(page, "uno.token")
+    expire(token)
+
+    names = page.evaluate(
+        """async () => {
+          const api = await import('/app/api.js');
+          const answers = await Promise.all([
+            api.call('GET', 'players/me/'), api.call('GET', 'games/'),
+            api.call('GET', 'leaderboard/'), api.call('GET', 'players/me/sessions/'),
+          ]);
+          return [answers[0].username, answers[3].length];
+        }"""
+    )
+
+    assert names == ["remo", 1]
+    fresh = stored(page, "uno.token")
+    assert fresh != token
+    assert site.api("GET", "/api/v1/players/me/sessions/", fresh)[0]["current"] is True
