@@ -10,11 +10,12 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from games.engine import limits
 from games.engine.limits import GUEST_DAYS
-from players.models import Rating
+from players.models import AccessToken, Rating
 from players.ratings import rating_of, shown
 from players.selectors import leaderboard, player_get, player_stats
 from players.serializers import (
@@ -27,8 +28,11 @@ from players.serializers import (
     LeaderboardQuery,
     OwnProfileSerializer,
     PublicProfileSerializer,
+    RefreshSerializer,
     RegisteredPlayerSerializer,
     RegistrationSerializer,
+    SessionSerializer,
+    pair_body,
 )
 from players.services import (
     guest_claim,
@@ -38,6 +42,7 @@ from players.services import (
     token_issue,
     token_revoke,
 )
+from players.sessions import session_end, session_refresh, session_start, sessions_of
 from unoservice import api
 from unoservice.pages import page_response
 from unoservice.schema import UNAUTHORIZED, error_response, errors_for
@@ -47,6 +52,24 @@ EXAMPLE_STATS = {"games_played": 12, "games_won": 5, "games_active": 2}
 EXAMPLE_JOINED = "2026-11-29T13:00:00Z"
 EXAMPLE_RATING = {"mu": 27.1, "sigma": 7.2, "ordinal": 5.5}
 EXAMPLE_RATED = {"rating": EXAMPLE_RATING, "games_played": 12, "games_won": 5}
+EXAMPLE_ACCESS = "uat_3q2-7wEvH8uC0Hn1Yb9kQ5mXr4tLs6dZp0aVf2jNc8o"
+EXAMPLE_PAIR = {
+    "token": EXAMPLE_ACCESS,
+    "access": EXAMPLE_ACCESS,
+    "access_expires_at": "2026-11-29T14:00:00Z",
+    "refresh": "urt_Jk4m9Qx2Vb7Lp0Ws5Rt8Yc3Nf6Hd1Ge4Ua9Zo2Ik7Em",
+    "refresh_expires_at": "2026-12-29T13:00:00Z",
+    "session": "5b0c7e52-3f7e-4d8a-9a53-6d1f2c8e4b10",
+}
+
+
+def _device(request: Request) -> dict[str, Any]:
+    """Who is signing in, for the session list: the User-Agent and the client's address (past
+    ``NUM_PROXIES`` proxies, as throttling tells callers apart; truncated by the session)."""
+    return {
+        "user_agent": request.headers.get("User-Agent", ""),
+        "address": BaseThrottle().get_ident(request),
+    }
 
 
 def _rated(rating: Any) -> dict[str, Any]:
@@ -79,7 +102,10 @@ class PlayerRegisterApi(APIView):
     @extend_schema(
         operation_id="players_register",
         summary="Register a player",
-        description="Open to anyone. The password must pass the server's password validators.",
+        description=(
+            "Open to anyone. The password must pass the server's password validators. Answers "
+            "the new player signed in: a session's pair of tokens, as `auth/token/` does."
+        ),
         tags=TAGS,
         auth=[],
         request=RegistrationSerializer,
@@ -97,12 +123,18 @@ class PlayerRegisterApi(APIView):
                 value={"username": "alice", "password": "correct-horse-battery"},
                 request_only=True,
             ),
-            OpenApiExample("Registered", value={"id": 7, "username": "alice"}, response_only=True),
+            OpenApiExample(
+                "Registered",
+                value={"id": 7, "username": "alice", **EXAMPLE_PAIR},
+                response_only=True,
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
         player = player_register(**api.validated(RegistrationSerializer, request.data))
-        return Response(RegisteredPlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+        pair = session_start(user=player, **_device(request))
+        body = {"id": player.pk, "username": player.username, **pair_body(pair)}
+        return Response(RegisteredPlayerSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerGuestApi(APIView):
@@ -115,10 +147,10 @@ class PlayerGuestApi(APIView):
         summary="Play as a guest",
         description=(
             "Open to anyone, with no body: a guest account with a generated username and no "
-            "password, and its token. A guest plays everything a player does, but the games it "
-            f"sits in are not rated. Claim it (`POST /api/v1/players/me/claim/`) to keep it: an "
-            f"unclaimed guest is removed after {GUEST_DAYS} days with its waiting games (its "
-            "finished games stay)."
+            "password, and its session's pair of tokens. A guest plays everything a player "
+            "does, but the games it sits in are not rated. Claim it "
+            "(`POST /api/v1/players/me/claim/`) to keep it: an unclaimed guest is removed "
+            f"after {GUEST_DAYS} days with its waiting games (its finished games stay)."
         ),
         tags=TAGS,
         auth=[],
@@ -127,19 +159,14 @@ class PlayerGuestApi(APIView):
         examples=[
             OpenApiExample(
                 "Guest",
-                value={
-                    "id": 9,
-                    "username": "guest-k7p2m9xq",
-                    "token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
-                    "guest": True,
-                },
+                value={"id": 9, "username": "guest-k7p2m9xq", **EXAMPLE_PAIR, "guest": True},
                 response_only=True,
             )
         ],
     )
     def post(self, request: Request) -> Response:
-        user, token = guest_create()
-        body = {"id": user.pk, "username": user.username, "token": token.key, "guest": True}
+        user, pair = guest_create(**_device(request))
+        body = {"id": user.pk, "username": user.username, **pair_body(pair), "guest": True}
         return Response(GuestAccountSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
@@ -179,10 +206,12 @@ class TokenIssueApi(APIView):
 
     @extend_schema(
         operation_id="auth_token",
-        summary="Get an API token",
+        summary="Sign in: a new session",
         description=(
-            "Trade a username and password for the player's token. The same token comes back "
-            "until it is revoked by logging out."
+            "Trade a username and password for a new session (one per device) and its pair: "
+            "an access token to send as `Authorization: Token <access>` until "
+            "`access_expires_at`, and a single-use refresh token for the next pair "
+            "(`POST /api/v1/auth/refresh/`). `token` is `access` again, for older clients."
         ),
         tags=TAGS,
         auth=[],
@@ -201,30 +230,31 @@ class TokenIssueApi(APIView):
                 value={"username": "alice", "password": "correct-horse-battery"},
                 request_only=True,
             ),
-            OpenApiExample(
-                "Token",
-                value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"},
-                response_only=True,
-            ),
+            OpenApiExample("Signed in", value=EXAMPLE_PAIR, response_only=True),
         ],
     )
     def post(self, request: Request) -> Response:
-        token = token_issue(**api.validated(CredentialsSerializer, request.data))
-        return Response(AuthTokenSerializer(token).data)
+        data = api.validated(CredentialsSerializer, request.data)
+        pair = token_issue(**data, **_device(request))
+        return Response(AuthTokenSerializer(pair_body(pair)).data)
 
 
 class TokenRevokeApi(APIView):
     @extend_schema(
         operation_id="auth_logout",
         summary="Log out",
-        description="Delete the caller's token: it authenticates nothing afterwards.",
+        description=(
+            "End the caller's session: its access and refresh tokens authenticate nothing "
+            "afterwards (the player's other sessions go on). With an old token "
+            "(`UNO_LEGACY_TOKENS`), delete it."
+        ),
         tags=TAGS,
         request=None,
         responses={204: None, **UNAUTHORIZED},
         examples=[OpenApiExample("Logged out", value=None, response_only=True, status_codes=[204])],
     )
     def post(self, request: Request) -> Response:
-        token_revoke(user=api.caller(request))
+        token_revoke(user=api.caller(request), auth=request.auth)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -333,3 +363,104 @@ class LeaderboardApi(APIView):
             size=limits.LEADERBOARD_PAGE,
             default=limits.LEADERBOARD_PAGE_DEFAULT,
         )
+
+
+# --- sessions -------------------------------------------------------------------------------------
+
+
+class TokenRefreshApi(APIView):
+    authentication_classes: list[Any] = []  # the access token may well have expired
+    permission_classes = [AllowAny]
+    throttle_scope = "token"  # rates: settings.UNO_THROTTLE_RATES
+
+    @extend_schema(
+        operation_id="auth_refresh",
+        summary="Refresh: the session's next pair",
+        description=(
+            "Trade the session's refresh token for a new pair (access and refresh). A refresh "
+            "token is good once: sent again, it ends its whole session (every token of it: "
+            "another party may hold it) and answers 401 `token_reused`. An access token issued "
+            "before stays good until its own `access_expires_at`."
+        ),
+        tags=TAGS,
+        auth=[],
+        request=RefreshSerializer,
+        responses={
+            200: AuthTokenSerializer,
+            **errors_for("invalid", "not_authenticated", "token_reused"),
+        },
+        examples=[
+            OpenApiExample(
+                "Refresh", value={"refresh": EXAMPLE_PAIR["refresh"]}, request_only=True
+            ),
+            OpenApiExample("New pair", value=EXAMPLE_PAIR, response_only=True),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = api.validated(RefreshSerializer, request.data)
+        pair = session_refresh(refresh=data["refresh"], address=_device(request)["address"])
+        return Response(AuthTokenSerializer(pair_body(pair)).data)
+
+
+def _current_session(request: Request) -> Any:
+    return request.auth.session_id if isinstance(request.auth, AccessToken) else None
+
+
+EXAMPLE_SESSION = {
+    "id": EXAMPLE_PAIR["session"],
+    "created": "2026-11-29T13:00:00Z",
+    "last_used": "2026-11-29T13:42:00Z",
+    "user_agent": "Mozilla/5.0 (Android 15; Mobile) Firefox/140.0",
+    "address": "203.0.113.0/24",
+    "current": True,
+}
+
+
+class SessionListApi(APIView):
+    @extend_schema(
+        operation_id="players_me_sessions",
+        summary="The caller's sessions",
+        description=(
+            "Every open session of the caller (one per sign-in: a device, a browser), the most "
+            "recently used first; `current` marks the one making this call. Not paginated: "
+            "sessions unused for the refresh lifetime lapse."
+        ),
+        tags=TAGS,
+        responses={200: SessionSerializer(many=True), **UNAUTHORIZED},
+        examples=[OpenApiExample("Sessions", value=[EXAMPLE_SESSION], response_only=True)],
+    )
+    def get(self, request: Request) -> Response:
+        current = _current_session(request)
+        rows = [
+            SessionSerializer(
+                {
+                    "id": row.pk,
+                    "created": row.created_at,
+                    "last_used": row.last_used_at,
+                    "user_agent": row.user_agent,
+                    "address": row.address,
+                    "current": row.pk == current,
+                }
+            ).data
+            for row in sessions_of(api.caller(request))
+        ]
+        return Response(rows)
+
+
+class SessionEndApi(APIView):
+    @extend_schema(
+        operation_id="players_me_sessions_end",
+        summary="End a session",
+        description=(
+            "End one of the caller's sessions (the current one too: that is logging out): its "
+            "access and refresh tokens authenticate nothing afterwards. 404 for a session that "
+            "is not the caller's, or is ended already."
+        ),
+        tags=TAGS,
+        request=None,
+        responses={204: None, **errors_for("not_authenticated", "not_found")},
+        examples=[OpenApiExample("Ended", value=None, response_only=True, status_codes=[204])],
+    )
+    def delete(self, request: Request, session_id: Any) -> Response:
+        session_end(user=api.caller(request), session_id=session_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -174,3 +174,67 @@ class ChatSilence(models.Model):
 
     def __str__(self) -> str:
         return f"Chat of {self.player_id} silenced until {self.until:%Y-%m-%d %H:%M}"
+
+
+# --- sessions: access and refresh tokens (players.sessions) ------------------------------------
+
+
+class Session(models.Model):
+    """One sign-in of a player on one device: made by logging in, registering or playing as a
+    guest, and carried on by rotating refresh tokens (``POST /api/v1/auth/refresh/``). Its tokens
+    are ``AccessToken`` and ``RefreshToken`` rows, keyed by the SHA-256 of their secret (never
+    the secret). Ended (logout, ``DELETE /players/me/sessions/{id}/``, a reused refresh token),
+    it keeps its row with ``ended_at`` so a later use of one of its refresh tokens is told
+    apart from an unknown one; its tokens authenticate nothing."""
+
+    ENDED_LOGOUT = "logout"
+    ENDED_REVOKED = "revoked"
+    ENDED_REUSED = "reused"
+    ENDED_CHOICES = [
+        (ENDED_LOGOUT, "Logged out"),
+        (ENDED_REVOKED, "Ended from the session list"),
+        (ENDED_REUSED, "A refresh token was used twice"),
+    ]
+
+    id = models.UUIDField(primary_key=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_sessions"
+    )
+    created_at = models.DateTimeField()
+    last_used_at = models.DateTimeField()
+    user_agent = models.CharField(max_length=256, blank=True)
+    # The client's address truncated (an IPv4 /24, an IPv6 /48): enough to tell places apart.
+    address = models.CharField(max_length=64, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_why = models.CharField(max_length=16, choices=ENDED_CHOICES, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-last_used_at"], name="session_of_user")]
+
+    def __str__(self) -> str:
+        return f"Session {self.id} of {self.user_id}"
+
+
+class AccessToken(models.Model):
+    """A short-lived bearer token of a session (``UNO_ACCESS_TOKEN_SECONDS``)."""
+
+    digest = models.CharField(max_length=64, primary_key=True)  # sha256 hex of the secret
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="access_tokens")
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"Access token of session {self.session_id}"
+
+
+class RefreshToken(models.Model):
+    """A single-use token of a session (``UNO_REFRESH_TOKEN_DAYS``): trading it in marks it
+    ``used_at``; trading in a used one ends the whole session (reuse detection)."""
+
+    digest = models.CharField(max_length=64, primary_key=True)  # sha256 hex of the secret
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="refresh_tokens")
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Refresh token of session {self.session_id}"

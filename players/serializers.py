@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
-from rest_framework.authtoken.models import Token
 
 from games.engine import limits
 from games.engine.limits import GUEST_DAYS, VACATION_DAYS, VACATION_DAYS_PER_YEAR
@@ -141,14 +139,72 @@ class OwnProfileSerializer(RatedFields):
     guest = serializers.BooleanField(help_text=GUEST_HELP)
 
 
+# --- sessions (players.sessions) ----------------------------------------------------------------
+
+ACCESS_HELP = (
+    "The access token: send it as `Authorization: Token <access>`. It expires at "
+    "`access_expires_at` (401 `token_expired` after): trade `refresh` for a new pair then."
+)
+
+
+class PairFields(serializers.Serializer[dict[str, Any]]):
+    """A session's new pair of tokens, as a sign-in, a registration or a refresh answers it."""
+
+    access = serializers.CharField(help_text=ACCESS_HELP)
+    access_expires_at = serializers.DateTimeField()
+    refresh = serializers.CharField(
+        help_text=(
+            "The refresh token: good once (`POST /api/v1/auth/refresh/`), until "
+            "`refresh_expires_at`. Used a second time it ends its session (401 `token_reused`)."
+        )
+    )
+    refresh_expires_at = serializers.DateTimeField()
+    session = serializers.UUIDField(help_text="The session's id (`GET /players/me/sessions/`).")
+
+
+def pair_body(pair: Any) -> dict[str, Any]:
+    """The fields of ``PairFields`` (and the old ``token``, the same as ``access``)."""
+    return {
+        "token": pair.access,
+        "access": pair.access,
+        "access_expires_at": pair.access_expires_at,
+        "refresh": pair.refresh,
+        "refresh_expires_at": pair.refresh_expires_at,
+        "session": pair.session.pk,
+    }
+
+
+TOKEN_HELP = "The same as `access`, for clients written before sessions."
+
+
 @extend_schema_serializer(component_name="GuestAccount")
-class GuestAccountSerializer(serializers.Serializer[dict[str, Any]]):
+class GuestAccountSerializer(PairFields):
     id = serializers.IntegerField()
     username = serializers.CharField(help_text="Generated: `guest-` and 8 letters and digits.")
     token = serializers.CharField(
-        help_text="Send it as `Authorization: Token <token>`; a guest has no password, so keep it."
+        help_text=(
+            "The same as `access`. A guest has no password: the refresh token is the account, "
+            "so keep it."
+        )
     )
     guest = serializers.BooleanField(help_text="Always true here.")
+
+
+@extend_schema_serializer(component_name="Session")
+class SessionSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.UUIDField()
+    created = serializers.DateTimeField(help_text="When it signed in.")
+    last_used = serializers.DateTimeField(help_text="Its last call (to the minute) or refresh.")
+    user_agent = serializers.CharField(help_text="The User-Agent it signed in with ('' if none).")
+    address = serializers.CharField(
+        help_text="The network it was last seen from: an IPv4 /24, an IPv6 /48 ('' if unknown)."
+    )
+    current = serializers.BooleanField(help_text="The session of the token making this call.")
+
+
+@extend_schema_serializer(component_name="Refresh")
+class RefreshSerializer(StrictSerializer):
+    refresh = StrictCharField(max_length=128, help_text="The refresh token of the last pair.")
 
 
 @extend_schema_serializer(component_name="Claim")
@@ -164,10 +220,8 @@ class CredentialsSerializer(serializers.Serializer[dict[str, str]]):
 
 
 @extend_schema_serializer(component_name="AuthToken")
-class AuthTokenSerializer(serializers.Serializer[Token]):
-    token = serializers.CharField(
-        source="key", help_text="Send it as `Authorization: Token <token>`."
-    )
+class AuthTokenSerializer(PairFields):
+    token = serializers.CharField(help_text=TOKEN_HELP)
 
 
 @extend_schema_serializer(component_name="Registration")
@@ -177,9 +231,10 @@ class RegistrationSerializer(serializers.Serializer[dict[str, str]]):
 
 
 @extend_schema_serializer(component_name="RegisteredPlayer")
-class RegisteredPlayerSerializer(serializers.Serializer[User]):
+class RegisteredPlayerSerializer(PairFields):
     id = serializers.IntegerField()
     username = serializers.CharField()
+    token = serializers.CharField(help_text=TOKEN_HELP)
 
 
 # --- blocks and reports (players.safety) -------------------------------------------------------

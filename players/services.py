@@ -6,6 +6,7 @@ API (management commands, tests) get the same rules and the same errors.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from datetime import UTC, datetime, timedelta
 
@@ -18,7 +19,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
-from players.models import Guest, Vacation
+from players.models import AccessToken, Guest, Session, Vacation
+from players.sessions import Pair, session_end, session_start
 from unoservice.errors import DomainError
 
 
@@ -69,9 +71,10 @@ def _guest_name() -> str:
     return "guest-" + "".join(secrets.choice(_GUEST_ALPHABET) for _ in range(8))
 
 
-def guest_create() -> tuple[User, Token]:
-    """A guest account: a generated username, no password (it signs in with its token only)
-    and its token. It plays as any player does, but the games it sits in are not rated."""
+def guest_create(*, user_agent: str = "", address: str | None = None) -> tuple[User, Pair]:
+    """A guest account: a generated username, no password (it signs in with its session's
+    tokens only) and its first session. It plays as any player does, but the games it sits in
+    are not rated."""
     for _ in range(5):  # a name already taken (about one in 2**41 per existing player): again
         user = User(username=_guest_name())
         user.set_unusable_password()
@@ -79,7 +82,7 @@ def guest_create() -> tuple[User, Token]:
             with transaction.atomic():
                 user.save()
                 Guest.objects.create(user=user)
-                return user, Token.objects.create(user=user)
+                return user, session_start(user=user, user_agent=user_agent, address=address)
         except IntegrityError:
             continue
     raise RuntimeError("no free guest name after 5 draws")  # pragma: no cover
@@ -115,19 +118,26 @@ def guest_claim(*, user: User, username: str, password: str) -> User:
     return user
 
 
-def token_issue(*, username: str, password: str) -> Token:
-    """The player's API token, created on first use; the same token until it is revoked."""
+def token_issue(
+    *, username: str, password: str, user_agent: str = "", address: str | None = None
+) -> Pair:
+    """A new session of the player (a sign-in on one device) and its first pair of tokens."""
     user = authenticate(username=username, password=password)
     if not isinstance(user, User):  # wrong credentials, or an inactive account
         raise DomainError(
             "invalid_credentials", "Unable to log in with the given username and password."
         )
-    token, _ = Token.objects.get_or_create(user=user)
-    return token
+    return session_start(user=user, user_agent=user_agent, address=address)
 
 
-def token_revoke(*, user: User) -> None:
-    """Delete the player's token: it authenticates nothing from now on. Idempotent."""
+def token_revoke(*, user: User, auth: object = None) -> None:
+    """Log out: end the session of the access token ``auth`` (its tokens authenticate nothing
+    from now on); for an old DRF key (``UNO_LEGACY_TOKENS``), delete the player's key as before.
+    Idempotent."""
+    if isinstance(auth, AccessToken):
+        with contextlib.suppress(DomainError):  # ended meanwhile
+            session_end(user=user, session_id=auth.session_id, why=Session.ENDED_LOGOUT)
+        return
     Token.objects.filter(user=user).delete()
 
 

@@ -9,7 +9,10 @@ from players.apis import (
     PlayerGuestApi,
     PlayerMeApi,
     PlayerRegisterApi,
+    SessionEndApi,
+    SessionListApi,
     TokenIssueApi,
+    TokenRefreshApi,
     TokenRevokeApi,
 )
 
@@ -22,4 +25,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("leaderboard/", LeaderboardApi.as_view(), name="leaderboard"),
     path("auth/token/", TokenIssueApi.as_view(), name="auth-token"),
     path("auth/logout/", TokenRevokeApi.as_view(), name="auth-logout"),
+    # sessions (players.sessions)
+    path("auth/refresh/", TokenRefreshApi.as_view(), name="auth-refresh"),
+    path("players/me/sessions/", SessionListApi.as_view(), name="players-me-sessions"),
+    path(
+        "players/me/sessions/<uuid:session_id>/",
+        SessionEndApi.as_view(),
+        name="players-me-session",
+    ),
 ]

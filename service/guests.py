@@ -20,7 +20,7 @@ from rest_framework.authtoken.models import Token
 
 from games.engine.limits import GUEST_DAYS
 from games.models import Game, GameStatus, Seat
-from players.models import Guest
+from players.models import Guest, Session
 from service.lobby import game_leave
 from service.unit_of_work import game_write
 
@@ -55,6 +55,7 @@ def remove_guest(user_id: int) -> bool:
         user = User.objects.get(pk=user_id)
         _leave_waiting_games(user)
         Token.objects.filter(user=user).delete()
+        Session.objects.filter(user=user).delete()  # its tokens with it
         if not Seat.objects.filter(player=user).exists() and not user.games_created.exists():
             user.delete()
         else:

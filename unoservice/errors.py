@@ -71,6 +71,12 @@ if set(ENGINE_STATUSES) != set(ENGINE_CODES):
 SERVICE_CODES: dict[str, Code] = {
     "invalid_credentials": Code(400, "Wrong username or password, or an inactive account."),
     "not_authenticated": Code(401, "No token, or a bad one."),
+    "token_expired": Code(
+        401, "The access token has expired: trade the refresh token for a new pair (auth/refresh/)."
+    ),
+    "token_reused": Code(
+        401, "The refresh token was used before: its session is ended; sign in again."
+    ),
     "permission_denied": Code(403, "The call needs staff, or the game's host."),
     "not_found": Code(404, "No such game, player or page."),
     "invite_code_unknown": Code(404, "No game has this invite code."),
@@ -171,9 +177,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+# Codes an authentication class may give ``AuthenticationFailed(detail, code=...)`` in place of
+# ``not_authenticated`` (players.authentication: an expired access token).
+_AUTH_CODES = frozenset({"token_expired", "token_reused"})
+
+
 def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError | IllegalMove):
-        return Response(error_body(exc.code, exc.detail), status=ERROR_CODES[exc.code].status)
+        refusal = Response(error_body(exc.code, exc.detail), status=ERROR_CODES[exc.code].status)
+        if refusal.status_code == status.HTTP_401_UNAUTHORIZED:
+            refusal["WWW-Authenticate"] = "Token"  # as DRF's own 401s say it
+        return refusal
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is not answering (restarting, failing over): nothing was done, and the
         # same request may be sent again (with its Idempotency-Key) once it is back.
@@ -188,6 +202,8 @@ def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
     code = next((c for kind, c in _CODES.items() if isinstance(exc, kind)), "error")
+    if isinstance(exc, exceptions.AuthenticationFailed) and exc.get_codes() in _AUTH_CODES:
+        code = str(exc.get_codes())
     if isinstance(exc, exceptions.ValidationError):
         body = error_body(code, _first_message(exc.detail), errors=exc.detail)
         response.status_code = status.HTTP_400_BAD_REQUEST

@@ -88,7 +88,8 @@ def add_common_errors(
 
     Every operation may answer 503 ``unavailable`` (the database does not answer); one with a
     body, 413 ``request_too_large`` and 411 ``length_required``; a throttled one
-    (``throttle_scope``), 429 ``throttled``.
+    (``throttle_scope``), 429 ``throttled``; one that takes an access token, 401
+    ``token_expired``.
     """
     scopes = {
         (path, method.lower()): _throttle_scope(getattr(callback, "cls", None), method)
@@ -103,7 +104,30 @@ def add_common_errors(
                 responses.setdefault("411", _error("length_required"))
             if scopes.get((path, method)):
                 responses.setdefault("429", _error("throttled", retry_after=True))
+            _add_token_expired(operation, responses)
     return result
+
+
+def _add_token_expired(operation: dict[str, Any], responses: dict[str, Any]) -> None:
+    """An operation that takes an access token may answer 401 ``token_expired`` too (the
+    token's authentication class says it, not the view): said beside its ``not_authenticated``."""
+    signed = any("tokenAuth" in scheme for scheme in operation.get("security", []))
+    answer = responses.get("401")
+    if not signed or not isinstance(answer, dict) or "token_expired" in str(answer):
+        return
+    said = f"`token_expired`: {ERROR_CODES['token_expired'].meaning}"
+    description, codes, listed = str(answer.get("description", "")).partition(" Codes: ")
+    answer["description"] = (
+        f"{description} {said}{codes}{listed.rstrip('.')}, token_expired."
+        if codes
+        else f"{description} {said}".strip()
+    )
+    content = answer.setdefault("content", {}).setdefault("application/json", {})
+    content.setdefault("schema", {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"})
+    content.setdefault("examples", {})["token_expired"] = {
+        "value": {"code": "token_expired", "detail": "…"},
+        "summary": "token_expired",
+    }
 
 
 # --- the shapes and the forms clients generate from ------------------------------------------

@@ -229,7 +229,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # Sessions' access tokens (and, while UNO_LEGACY_TOKENS, the old DRF keys): players.
+        "players.authentication.AccessTokenAuthentication",
+        # The admin's browser session (and the browsable API).
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -426,3 +428,11 @@ UNO_METRICS_TOKEN = os.environ.get("UNO_METRICS_TOKEN", "")
 UNO_WORKER_METRICS_PORT = env_int("UNO_WORKER_METRICS_PORT", 0)
 # How long /readyz waits for the broker.
 UNO_READYZ_TIMEOUT = 2.0
+
+# --- sessions (players.sessions, docs/api.md "Sessions") ----------------------------------------
+# An access token lives UNO_ACCESS_TOKEN_SECONDS; a refresh token UNO_REFRESH_TOKEN_DAYS from its
+# issue (each refresh issues a new one). UNO_LEGACY_TOKENS: the never-expiring DRF keys issued
+# before sessions still authenticate (one release, so clients can move); off, they get 401.
+UNO_ACCESS_TOKEN_SECONDS = env_int("UNO_ACCESS_TOKEN_SECONDS", 3600)
+UNO_REFRESH_TOKEN_DAYS = env_int("UNO_REFRESH_TOKEN_DAYS", 30)
+UNO_LEGACY_TOKENS = env_bool("UNO_LEGACY_TOKENS", True)

@@ -30,6 +30,7 @@ const SHELL = [
   '/app/replay.js',
   '/app/router.js',
   '/app/rules.js',
+  '/app/sessions.js',
   '/app/style.css',
   '/app/table.js',
   '/app/table/actions.js',

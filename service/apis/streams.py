@@ -20,7 +20,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import exceptions
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -30,6 +30,7 @@ from rest_framework.views import APIView
 
 from games import selectors
 from games.engine import limits
+from players.authentication import AccessTokenAuthentication
 from service import attention, clock
 from service.player_stream import NOTIFICATIONS
 from streams import sse
@@ -51,7 +52,11 @@ JSON = "application/json"
 LAST_EVENT_ID = "Last-Event-ID"
 # The header first: a browser that reconnects repeats the URL (with its old ``after``) and sends
 # the last id it saw, which is where the stream must go on from.
-STREAM_AUTHENTICATION = [TokenAuthentication, SessionAuthentication, StreamTicketAuthentication]
+STREAM_AUTHENTICATION = [
+    AccessTokenAuthentication,
+    SessionAuthentication,
+    StreamTicketAuthentication,
+]
 
 
 class EventStreamRenderer(BaseRenderer):

@@ -55,3 +55,22 @@ export function describe(event: GameEvent): string {
 export function lastHands(view: GameView): Record<string, Card[]> {
   return view.last_round === null ? {} : view.last_round.hands;
 }
+
+// Sessions: a refresh sends the pair's refresh token and keeps the new pair, without casts.
+type Pair = components["schemas"]["AuthToken"];
+type RefreshBody =
+  paths["/api/v1/auth/refresh/"]["post"]["requestBody"]["content"]["application/json"];
+type Sessions =
+  paths["/api/v1/players/me/sessions/"]["get"]["responses"]["200"]["content"]["application/json"];
+
+export function refreshBody(pair: Pair): RefreshBody {
+  return { refresh: pair.refresh };
+}
+
+export function authorization(pair: Pair): string {
+  return `Token ${pair.access} (until ${pair.access_expires_at}, session ${pair.session})`;
+}
+
+export function otherSessions(sessions: Sessions): string[] {
+  return sessions.filter((s) => !s.current).map((s) => `${s.user_agent} ${s.address} ${s.last_used}`);
+}

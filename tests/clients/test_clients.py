@@ -81,6 +81,11 @@ def models(served: tuple[str, Path], tmp_path: Path) -> Iterator[Any]:
             del sys.modules[name]
 
 
+def _api(name: str) -> Any:
+    """An operation module of the generated client (``uno_client.api.<tag>.<operation_id>``)."""
+    return importlib.import_module(f"uno_client.api.players.{name}")
+
+
 def _parsed(model: Any, body: Any) -> Any:
     """``body`` read by the generated ``model``, which must give it back unchanged."""
     parsed = model.from_dict(body)
@@ -175,3 +180,68 @@ def test_generated_clients_read_whole_games(
         models.EventPage.from_dict({**page, "events": [{**known, "type": "uno_shouted"}]})
     with pytest.raises(AssertionError):
         _parsed(models.EventPage, {**page, "events": [{**known, "data": {"loud": True}}]})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_generated_client_signs_in_refreshes_and_plays_with_the_new_token(
+    served: tuple[str, Path], models: Any
+) -> None:
+    """The generated Python client's own operations: sign in, the access token expires, refresh,
+    play with the new access token; the spent refresh token sent again ends the session."""
+    from django.utils import timezone
+
+    from players.models import AccessToken
+    from players.sessions import digest
+    from tests.support.players import PASSWORD
+
+    client_module = importlib.import_module("uno_client.client")
+    base = served[0]
+    User.objects.create_user(username="rita", password=PASSWORD)
+    User.objects.create_user(username="sam", password=PASSWORD)
+    anonymous = client_module.Client(base_url=base, raise_on_unexpected_status=True)
+
+    def sign_in(name: str) -> Any:
+        body = models.CredentialsRequest(username=name, password=PASSWORD)
+        pair = _api("auth_token").sync(client=anonymous, body=body)
+        assert isinstance(pair, models.AuthToken), pair
+        return pair
+
+    rita, sam = sign_in("rita"), sign_in("sam")
+    AccessToken.objects.filter(digest=digest(rita.access)).update(expires_at=timezone.now())
+    stale = client_module.AuthenticatedClient(base_url=base, token=rita.access, prefix="Token")
+    expired = _api("players_me").sync_detailed(client=stale)
+    assert expired.status_code == 401
+    assert isinstance(expired.parsed, models.ErrorBody) and expired.parsed.code == "token_expired"
+
+    refresh = models.RefreshRequest(refresh=rita.refresh)
+    fresh = _api("auth_refresh").sync(client=anonymous, body=refresh)
+    assert isinstance(fresh, models.AuthToken) and fresh.session == rita.session
+
+    me = client_module.AuthenticatedClient(base_url=base, token=fresh.access, prefix="Token")
+    assert _api("players_me").sync(client=me).username == "rita"
+    # Play a game to its end with the new token (and sam's first one).
+    http = {
+        "rita": httpx.Client(base_url=base, headers={"Authorization": f"Token {fresh.access}"}),
+        "sam": httpx.Client(base_url=base, headers={"Authorization": f"Token {sam.access}"}),
+    }
+    create = {"max_players": 2, "target_score": 1, "seed": 7}
+    game = _body(http["rita"].post(GAMES, json=create), 201, models)
+    url = f"{GAMES}{game['id']}/"
+    view = _body(http["sam"].post(url + "join/"), 200, models)
+    seats = {seat["seat"]: seat["player"]["username"] for seat in view["seats"]}
+    rng = random.Random(7)
+    for _ in range(MAX_MOVES):
+        if view["status"] != "active":
+            break
+        actor = http[seats[view["round"]["current_seat"]]]
+        view = _body(actor.get(url), 200, models)
+        listed = view["you"]["legal_actions"]
+        plays = [a for a in listed if a["action"] == "play"]
+        view = _body(actor.post(url + "actions/", json=rng.choice(plays or listed)), 200, models)
+    assert view["status"] == "finished"
+
+    # Reuse: the spent refresh token ends the session; the new access token goes with it.
+    reused = _api("auth_refresh").sync_detailed(client=anonymous, body=refresh)
+    assert reused.status_code == 401
+    assert isinstance(reused.parsed, models.ErrorBody) and reused.parsed.code == "token_reused"
+    assert _api("players_me").sync_detailed(client=me).status_code == 401

@@ -49,11 +49,16 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         responses = operation["responses"]
         assert "503" in responses and "Retry-After" in responses["503"]["headers"], (path, method)
         assert ("413" in responses) == ("requestBody" in operation), (path, method)
+        if any("tokenAuth" in scheme for scheme in operation.get("security", [])):
+            # Issue 27: an expired access token, on every operation that takes one.
+            expired = responses["401"]["content"]["application/json"]["examples"]
+            assert "token_expired" in expired, (path, method)
     throttled = {(path, method) for path, method, op in operations if "429" in op["responses"]}
     assert throttled == {
         ("/api/v1/players/", "post"),
         ("/api/v1/players/guest/", "post"),  # issue 25: with the registrations, per address
         ("/api/v1/auth/token/", "post"),
+        ("/api/v1/auth/refresh/", "post"),  # issue 27: with the sign-ins, per address
         ("/api/v1/games/{game_id}/actions/", "post"),
         # Issue 11: creating, joining, replays, and long polls past their cap.
         ("/api/v1/games/", "post"),

@@ -9,10 +9,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from pytest_django.fixtures import Settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Event, Game
+from players.models import AccessToken
+from players.sessions import digest
 from tests.support.players import PASSWORD, MakePlayer
 from tests.support.table import GAMES, Table
 
@@ -211,13 +212,13 @@ def test_registration_applies_the_password_validators(password: str, why: str) -
     assert not User.objects.filter(username="carefulcarol").exists()
 
 
-def test_logout_deletes_the_token(make_player: MakePlayer) -> None:
+def test_logout_ends_the_session(make_player: MakePlayer) -> None:
     player = make_player("ada")
 
     response = player.client.post(LOGOUT)
 
     assert response.status_code == 204
-    assert not Token.objects.filter(key=player.token).exists()
+    assert not AccessToken.objects.filter(digest=digest(player.token)).exists()
     assert player.client.get(GAMES).status_code == 401
 
 

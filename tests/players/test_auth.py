@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from players.models import Session
 from tests.support.players import PASSWORD, MakeUser
 
 pytestmark = pytest.mark.django_db
@@ -15,6 +16,7 @@ REGISTER = "/api/v1/players/"
 TOKEN = "/api/v1/auth/token/"
 LOGOUT = "/api/v1/auth/logout/"
 ME = "/api/v1/players/me/"
+PAIR = ("token", "access", "access_expires_at", "refresh", "refresh_expires_at", "session")
 
 
 def test_register_get_a_token_and_read_me(api: APIClient) -> None:
@@ -22,7 +24,8 @@ def test_register_get_a_token_and_read_me(api: APIClient) -> None:
 
     assert response.status_code == 201
     body = response.json()
-    assert body == {"id": body["id"], "username": "alice"}
+    assert set(body) == {"id", "username", *PAIR}
+    assert body["username"] == "alice"
     user = User.objects.get(pk=body["id"])
     assert user.check_password(PASSWORD)
     assert not user.is_staff
@@ -30,7 +33,8 @@ def test_register_get_a_token_and_read_me(api: APIClient) -> None:
     response = api.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json")
     assert response.status_code == 200
     token = response.json()["token"]
-    assert Token.objects.get(user=user).key == token
+    assert token == response.json()["access"]
+    assert not Token.objects.exists()  # no old DRF key any more: a session
 
     api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     response = api.get(ME)
@@ -43,14 +47,14 @@ def test_register_get_a_token_and_read_me(api: APIClient) -> None:
     assert me["date_joined"].endswith(("Z", "+00:00"))
 
 
-def test_token_is_the_same_until_revoked(api: APIClient, make_player: MakeUser) -> None:
+def test_each_sign_in_is_a_session_of_its_own(api: APIClient, make_player: MakeUser) -> None:
     make_player("alice")
     credentials = {"username": "alice", "password": PASSWORD}
 
-    first = api.post(TOKEN, credentials, format="json").json()["token"]
-    second = api.post(TOKEN, credentials, format="json").json()["token"]
+    first = api.post(TOKEN, credentials, format="json").json()
+    second = api.post(TOKEN, credentials, format="json").json()
 
-    assert first == second
+    assert first["access"] != second["access"] and first["session"] != second["session"]
 
 
 def test_register_ignores_a_bad_token_header(api: APIClient) -> None:
@@ -138,7 +142,7 @@ def test_wrong_credentials(
 
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_credentials"
-    assert not Token.objects.exists()
+    assert not Token.objects.exists() and not Session.objects.exists()
 
 
 def test_inactive_player_gets_no_token(api: APIClient, make_player: MakeUser) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
 from django.contrib.auth.models import User
@@ -14,7 +15,7 @@ from rest_framework.test import APIClient
 
 from games.engine.limits import GUEST_DAYS
 from games.models import Game, GameStatus, Seat
-from players.models import Guest, Rating
+from players.models import Guest, Rating, Session
 from service.guests import remove_stale_guests
 from tests.support.players import PASSWORD, MakeUser, client_for, client_with
 from unoservice.celery import app as celery_app
@@ -38,11 +39,16 @@ def new_guest(api: APIClient) -> tuple[dict[str, Any], APIClient]:
 def test_a_guest_gets_a_name_and_a_token_with_no_body_and_plays(api: APIClient) -> None:
     body, guest = new_guest(api)
 
-    assert set(body) == {"id", "username", "token", "guest"}
+    assert set(body) == {"id", "username", "token", "guest", "access", "access_expires_at"} | {
+        "refresh",
+        "refresh_expires_at",
+        "session",
+    }
     assert body["guest"] is True and body["username"].startswith("guest-")
     user = User.objects.get(pk=body["id"])
     assert not user.has_usable_password()
-    assert Token.objects.get(user=user).key == body["token"]
+    assert body["token"] == body["access"]
+    assert Session.objects.get(user=user).pk == UUID(body["session"])
     me = guest.get(ME).json()
     assert (me["id"], me["username"], me["guest"]) == (body["id"], body["username"], True)
     # Playing against bots: one request creates and starts the game.
@@ -75,7 +81,9 @@ def test_claiming_keeps_the_games_and_the_token_and_asks_for_a_password(api: API
     assert not Guest.objects.filter(user_id=body["id"]).exists()
     assert Seat.objects.filter(game_id=game["id"], player_id=body["id"]).exists()
     token = api.post(TOKEN, {"username": "carla", "password": PASSWORD}, format="json")
-    assert token.json()["token"] == body["token"]
+    assert token.status_code == 200  # a new session; the guest's own goes on
+    assert token.json()["session"] != body["session"]
+    assert guest.get(ME).status_code == 200
     again = guest.post(CLAIM, {"username": "carla2", "password": PASSWORD}, format="json")
     assert again.status_code == 409 and again.json()["code"] == "not_a_guest"
 
@@ -166,6 +174,7 @@ def test_guests_unclaimed_for_the_days_are_removed_with_their_waiting_games(
     assert [entry["username"] for entry in still_waiting.roster] == ["gina"]
     removed = User.objects.get(pk=stale["id"])
     assert not removed.is_active and not Token.objects.filter(user=removed).exists()
+    assert not Session.objects.filter(user=removed).exists()
     assert Seat.objects.filter(player=removed, game__status=GameStatus.FINISHED).count() == 1
     assert guest.get(ME).status_code == 401
     assert not User.objects.filter(pk=idle["id"]).exists()

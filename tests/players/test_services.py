@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from rest_framework.authtoken.models import Token
 
+from players.models import AccessToken, Session
 from players.selectors import PlayerStats, player_get, player_stats
 from players.services import player_register, token_issue, token_revoke
 from tests.support.players import PASSWORD, MakeUser
@@ -45,12 +46,17 @@ def test_register_normalizes_the_username() -> None:
 
 
 def test_token_revoke_is_idempotent(player: User) -> None:
-    token_issue(username="alice", password=PASSWORD)
+    pair = token_issue(username="alice", password=PASSWORD)
+    access = AccessToken.objects.get(session=pair.session)
 
+    token_revoke(user=player, auth=access)
+    token_revoke(user=player, auth=access)
+    Token.objects.create(user=player)
     token_revoke(user=player)
     token_revoke(user=player)
 
-    assert not Token.objects.exists()
+    assert not Token.objects.exists() and not AccessToken.objects.exists()
+    assert Session.objects.get().ended_at is not None
 
 
 def test_player_get_and_empty_stats(player: User) -> None:

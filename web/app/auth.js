@@ -22,8 +22,9 @@ function authForm(root, mode) {
     alert.textContent = '';
     submit.disabled = true;
     try {
+      // A registration answers the new player signed in (a session of its own).
       if (mode === 'register') await register(username.value, password.value);
-      await signIn(username.value, password.value);
+      else await signIn(username.value, password.value);
       afterSignIn();
     } catch (error) {
       alert.textContent = error instanceof ApiError ? error.detail : String(error);

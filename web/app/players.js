@@ -4,6 +4,7 @@ import { ApiError, call, claimAccount, listGames, session } from './api.js';
 import { h, render } from './dom.js';
 import { t, tr } from './i18n.js';
 import { go } from './router.js';
+import { sessionsSection } from './sessions.js';
 
 /** @typedef {import('./api.js').PublicProfile} PublicProfile */
 /** @typedef {import('./api.js').OwnProfile} OwnProfile */
@@ -79,6 +80,7 @@ export async function profilePage(root, ref, game, seq) {
         h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),
       me && me.id === id && profile.guest ? keepAccount() : null,
       me && me.id === id ? vacation() : null,
+      me && me.id === id ? sessionsSection() : null,
       me && me.id !== id ? challengeForm({ id, username: profile.username }) : null,
       me && me.id !== id ? keepAway({ id, username: profile.username }, game, seq) : null));
     kept = '';

@@ -15,9 +15,29 @@ export interface paths {
         put?: never;
         /**
          * Log out
-         * @description Delete the caller's token: it authenticates nothing afterwards.
+         * @description End the caller's session: its access and refresh tokens authenticate nothing afterwards (the player's other sessions go on). With an old token (`UNO_LEGACY_TOKENS`), delete it.
          */
         post: operations["auth_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/refresh/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh: the session's next pair
+         * @description Trade the session's refresh token for a new pair (access and refresh). A refresh token is good once: sent again, it ends its whole session (every token of it: another party may hold it) and answers 401 `token_reused`. An access token issued before stays good until its own `access_expires_at`.
+         */
+        post: operations["auth_refresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -54,8 +74,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Get an API token
-         * @description Trade a username and password for the player's token. The same token comes back until it is revoked by logging out.
+         * Sign in: a new session
+         * @description Trade a username and password for a new session (one per device) and its pair: an access token to send as `Authorization: Token <access>` until `access_expires_at`, and a single-use refresh token for the next pair (`POST /api/v1/auth/refresh/`). `token` is `access` again, for older clients.
          */
         post: operations["auth_token"];
         delete?: never;
@@ -461,7 +481,7 @@ export interface paths {
         put?: never;
         /**
          * Register a player
-         * @description Open to anyone. The password must pass the server's password validators.
+         * @description Open to anyone. The password must pass the server's password validators. Answers the new player signed in: a session's pair of tokens, as `auth/token/` does.
          */
         post: operations["players_register"];
         delete?: never;
@@ -525,7 +545,7 @@ export interface paths {
         put?: never;
         /**
          * Play as a guest
-         * @description Open to anyone, with no body: a guest account with a generated username and no password, and its token. A guest plays everything a player does, but the games it sits in are not rated. Claim it (`POST /api/v1/players/me/claim/`) to keep it: an unclaimed guest is removed after 30 days with its waiting games (its finished games stay).
+         * @description Open to anyone, with no body: a guest account with a generated username and no password, and its session's pair of tokens. A guest plays everything a player does, but the games it sits in are not rated. Claim it (`POST /api/v1/players/me/claim/`) to keep it: an unclaimed guest is removed after 30 days with its waiting games (its finished games stay).
          */
         post: operations["players_guest"];
         delete?: never;
@@ -586,6 +606,46 @@ export interface paths {
          */
         post: operations["players_me_claim"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/players/me/sessions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's sessions
+         * @description Every open session of the caller (one per sign-in: a device, a browser), the most recently used first; `current` marks the one making this call. Not paginated: sessions unused for the refresh lifetime lapse.
+         */
+        get: operations["players_me_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/players/me/sessions/{session_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a session
+         * @description End one of the caller's sessions (the current one too: that is logging out): its access and refresh tokens authenticate nothing afterwards. 404 for a session that is not the caller's, or is ended already.
+         */
+        delete: operations["players_me_sessions_end"];
         options?: never;
         head?: never;
         patch?: never;
@@ -768,8 +828,22 @@ export interface components {
          * @enum {string}
          */
         AcceptActionActionEnum: "accept";
+        /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         AuthToken: {
-            /** @description Send it as `Authorization: Token <token>`. */
+            /** @description The access token: send it as `Authorization: Token <access>`. It expires at `access_expires_at` (401 `token_expired` after): trade `refresh` for a new pair then. */
+            access: string;
+            /** Format: date-time */
+            access_expires_at: string;
+            /** @description The refresh token: good once (`POST /api/v1/auth/refresh/`), until `refresh_expires_at`. Used a second time it ends its session (401 `token_reused`). */
+            refresh: string;
+            /** Format: date-time */
+            refresh_expires_at: string;
+            /**
+             * Format: uuid
+             * @description The session's id (`GET /players/me/sessions/`).
+             */
+            session: string;
+            /** @description The same as `access`, for clients written before sessions. */
             token: string;
         };
         Block: {
@@ -985,11 +1059,25 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         GuestAccount: {
+            /** @description The access token: send it as `Authorization: Token <access>`. It expires at `access_expires_at` (401 `token_expired` after): trade `refresh` for a new pair then. */
+            access: string;
+            /** Format: date-time */
+            access_expires_at: string;
+            /** @description The refresh token: good once (`POST /api/v1/auth/refresh/`), until `refresh_expires_at`. Used a second time it ends its session (401 `token_reused`). */
+            refresh: string;
+            /** Format: date-time */
+            refresh_expires_at: string;
+            /**
+             * Format: uuid
+             * @description The session's id (`GET /players/me/sessions/`).
+             */
+            session: string;
             id: number;
             /** @description Generated: `guest-` and 8 letters and digits. */
             username: string;
-            /** @description Send it as `Authorization: Token <token>`; a guest has no password, so keep it. */
+            /** @description The same as `access`. A guest has no password: the refresh token is the account, so keep it. */
             token: string;
             /** @description Always true here. */
             guest: boolean;
@@ -1202,9 +1290,30 @@ export interface components {
          * @enum {string}
          */
         ReasonEnum: "abuse" | "spam" | "cheating" | "name" | "other";
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        RefreshRequest: {
+            /** @description The refresh token of the last pair. */
+            refresh: string;
+        };
+        /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         RegisteredPlayer: {
+            /** @description The access token: send it as `Authorization: Token <access>`. It expires at `access_expires_at` (401 `token_expired` after): trade `refresh` for a new pair then. */
+            access: string;
+            /** Format: date-time */
+            access_expires_at: string;
+            /** @description The refresh token: good once (`POST /api/v1/auth/refresh/`), until `refresh_expires_at`. Used a second time it ends its session (401 `token_reused`). */
+            refresh: string;
+            /** Format: date-time */
+            refresh_expires_at: string;
+            /**
+             * Format: uuid
+             * @description The session's id (`GET /players/me/sessions/`).
+             */
+            session: string;
             id: number;
             username: string;
+            /** @description The same as `access`, for clients written before sessions. */
+            token: string;
         };
         RegistrationRequest: {
             /** @description Up to 150 letters, digits and @/./+/-/_. */
@@ -1294,6 +1403,26 @@ export interface components {
             seat: number;
             player: components["schemas"]["PlayerRef"];
             status: components["schemas"]["SeatStatusEnum"];
+        };
+        Session: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it signed in.
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @description Its last call (to the minute) or refresh.
+             */
+            last_used: string;
+            /** @description The User-Agent it signed in with ('' if none). */
+            user_agent: string;
+            /** @description The network it was last seen from: an IPv4 /24, an IPv6 /48 ('' if unknown). */
+            address: string;
+            /** @description The session of the token making this call. */
+            current: boolean;
         };
         StreamTicket: {
             /** @description Pass it as `?ticket=` to open one stream. */
@@ -2235,9 +2364,90 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    auth_refresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthToken"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_reused`: The refresh token was used before: its session is ended; sign in again. Codes: not_authenticated, token_reused. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2274,7 +2484,7 @@ export interface operations {
                     "application/json": components["schemas"]["StreamTicket"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2385,7 +2595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChallengeList"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2437,7 +2647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2523,7 +2733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2591,7 +2801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2669,7 +2879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2730,7 +2940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2818,7 +3028,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2884,7 +3094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3003,7 +3213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3103,7 +3313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3162,7 +3372,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameExport"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3232,7 +3442,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3302,7 +3512,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3370,7 +3580,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3449,7 +3659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3510,7 +3720,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3578,7 +3788,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3672,7 +3882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3742,7 +3952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3840,7 +4050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3901,7 +4111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3991,7 +4201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4052,7 +4262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4192,7 +4402,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicProfile"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4259,7 +4469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4308,7 +4518,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4395,7 +4605,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnProfile"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4434,7 +4644,7 @@ export interface operations {
                     "application/json": components["schemas"]["BlockList"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4486,7 +4696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4515,6 +4725,94 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_sessions_end: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4578,7 +4876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4639,7 +4937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4705,7 +5003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Vacation"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4753,7 +5051,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushKey"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4814,7 +5112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4890,7 +5188,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4938,7 +5236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportList"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4990,7 +5288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5056,7 +5354,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5108,7 +5406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5175,7 +5473,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5237,7 +5535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_authenticated`: No token, or a bad one. Codes: not_authenticated. */
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,218 @@
+"""Sessions: short-lived access tokens and rotating, single-use refresh tokens.
+
+A sign-in (logging in, registering, a new guest) starts a ``Session`` and answers a pair: an
+access token (``UNO_ACCESS_TOKEN_SECONDS``) that every call sends as ``Authorization: Token …``,
+and a refresh token (``UNO_REFRESH_TOKEN_DAYS``) traded once for a new pair
+(``session_refresh``). A refresh token traded a second time means two parties hold it (OAuth 2.1,
+section 4.3.1: refresh token rotation): the whole session ends, every token of it, and the caller
+gets 401 ``token_reused``. An access token issued before a refresh lives until its own expiry (at
+most one access lifetime): calls already under way with it still succeed.
+
+Only the SHA-256 of each token is stored; the token itself (``uat_…`` or ``urt_…`` and 32 random
+bytes) is shown once, in the answer that issues it. Why not a library (simplejwt, knox, the OAuth
+toolkit): docs/api.md, "Sessions".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from players.models import AccessToken, RefreshToken, Session
+from unoservice.errors import DomainError
+
+ACCESS_PREFIX = "uat_"
+REFRESH_PREFIX = "urt_"
+TOKEN_BYTES = 32
+USER_AGENT_MAX = 256
+# ``last_used_at`` is written at most this often per session (not on every call).
+LAST_USED_STEP = timedelta(seconds=60)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """What a sign-in or a refresh answers; the two secrets exist nowhere else."""
+
+    session: Session
+    access: str
+    access_expires_at: datetime
+    refresh: str
+    refresh_expires_at: datetime
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def truncate_address(address: str | None) -> str:
+    """The network a client is in, not its address: an IPv4 /24 (``203.0.113.0/24``), an IPv6
+    /48; '' for anything that is not an address."""
+    try:
+        ip = ipaddress.ip_address((address or "").strip())
+    except ValueError:
+        return ""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else 48
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def _lifetimes() -> tuple[timedelta, timedelta]:
+    return (
+        timedelta(seconds=settings.UNO_ACCESS_TOKEN_SECONDS),
+        timedelta(days=settings.UNO_REFRESH_TOKEN_DAYS),
+    )
+
+
+def _issue(session: Session, now: datetime) -> Pair:
+    access_life, refresh_life = _lifetimes()
+    access = ACCESS_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
+    refresh = REFRESH_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
+    access_row = AccessToken.objects.create(
+        digest=digest(access), session=session, expires_at=now + access_life
+    )
+    refresh_row = RefreshToken.objects.create(
+        digest=digest(refresh), session=session, created_at=now, expires_at=now + refresh_life
+    )
+    return Pair(session, access, access_row.expires_at, refresh, refresh_row.expires_at)
+
+
+def _sweep(user: User, now: datetime) -> None:
+    """Drop what can no longer authenticate anything of ``user``'s: expired access tokens, and
+    sessions ended or unrefreshed for longer than a refresh token lives."""
+    _, refresh_life = _lifetimes()
+    AccessToken.objects.filter(session__user=user, expires_at__lte=now).delete()
+    Session.objects.filter(user=user, last_used_at__lt=now - refresh_life).delete()
+    Session.objects.filter(user=user, ended_at__lt=now - refresh_life).delete()
+
+
+def session_start(*, user: User, user_agent: str = "", address: str | None = None) -> Pair:
+    """A new session of ``user`` (a sign-in on one device) and its first pair."""
+    now = timezone.now()
+    with transaction.atomic():
+        _sweep(user, now)
+        session = Session.objects.create(
+            id=uuid.uuid4(),
+            user=user,
+            created_at=now,
+            last_used_at=now,
+            user_agent=(user_agent or "")[:USER_AGENT_MAX],
+            address=truncate_address(address),
+        )
+        return _issue(session, now)
+
+
+def _refused() -> DomainError:
+    return DomainError(
+        "not_authenticated", "The refresh token is unknown, expired or ended: sign in again."
+    )
+
+
+def session_refresh(*, refresh: str, address: str | None = None) -> Pair:
+    """Trade ``refresh`` for a new pair of its session. A refresh token traded before ends the
+    session (every token of it) and is refused with ``token_reused``; an unknown or expired one,
+    or one of a session ended otherwise, with ``not_authenticated``."""
+    now = timezone.now()
+    with transaction.atomic():
+        row = (
+            RefreshToken.objects.select_for_update(of=("self", "session"))
+            .select_related("session", "session__user")
+            .filter(digest=digest(refresh))
+            .first()
+        )
+        if row is None:
+            raise _refused()
+        session = row.session
+        if session.ended_at is not None:
+            if session.ended_why == Session.ENDED_REUSED:
+                raise _reused()
+            raise _refused()
+        if row.used_at is not None:
+            # Ended outside the refusal: raised in here, the end would be rolled back with it.
+            _end(session, Session.ENDED_REUSED, now)
+            pair = None
+        else:
+            if row.expires_at <= now or not session.user.is_active:
+                raise _refused()
+            row.used_at = now
+            row.save(update_fields=["used_at"])
+            session.last_used_at = now
+            fields = ["last_used_at"]
+            if truncate_address(address):
+                session.address = truncate_address(address)
+                fields.append("address")
+            session.save(update_fields=fields)
+            pair = _issue(session, now)
+    if pair is None:
+        raise _reused()
+    return pair
+
+
+def _reused() -> DomainError:
+    return DomainError(
+        "token_reused",
+        "This refresh token was used before, so another party may hold it: its session is "
+        "ended. Sign in again.",
+    )
+
+
+def _end(session: Session, why: str, now: datetime) -> None:
+    session.ended_at = now
+    session.ended_why = why
+    session.save(update_fields=["ended_at", "ended_why"])
+    AccessToken.objects.filter(session=session).delete()
+    # The refresh rows stay (until the sweep): a later use of one is told apart from a forged one.
+
+
+def session_end(
+    *, user: User, session_id: uuid.UUID | str, why: str = Session.ENDED_REVOKED
+) -> None:
+    """End one of ``user``'s sessions: its tokens authenticate nothing from now on. 404
+    ``not_found`` for a session that is not theirs (or is already ended)."""
+    with transaction.atomic():
+        session = (
+            Session.objects.select_for_update()
+            .filter(pk=session_id, user=user, ended_at__isnull=True)
+            .first()
+        )
+        if session is None:
+            raise DomainError("not_found", "No such session of yours.")
+        _end(session, why, timezone.now())
+
+
+def sessions_of(user: User) -> QuerySet[Session]:
+    """``user``'s open sessions, the most recently used first."""
+    return Session.objects.filter(user=user, ended_at__isnull=True).order_by("-last_used_at", "id")
+
+
+def access_check(token: str) -> AccessToken:
+    """The access token row of ``token`` with its session and user, touching the session's
+    ``last_used_at`` (at most once a minute). Raises ``LookupError`` for an unknown token, or
+    one of an ended session, and ``TimeoutError`` for an expired one."""
+    row = (
+        AccessToken.objects.select_related("session", "session__user")
+        .filter(digest=digest(token), session__ended_at__isnull=True)
+        .first()
+    )
+    if row is None:
+        raise LookupError("unknown access token")
+    now = timezone.now()
+    if row.expires_at <= now:
+        raise TimeoutError("expired access token")
+    session = row.session
+    if session.last_used_at < now - LAST_USED_STEP:
+        Session.objects.filter(pk=session.pk, last_used_at=session.last_used_at).update(
+            last_used_at=now
+        )
+        session.last_used_at = now
+    return row
