@@ -10,12 +10,13 @@
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = 'uno-shell-v2';
+const CACHE = 'uno-shell-v3';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
   '/app/api.js',
   '/app/auth.js',
+  '/app/chat.js',
   '/app/dom.js',
   '/app/feed.js',
   '/app/i18n.js',
