@@ -103,6 +103,8 @@ def add_common_errors(
                 responses.setdefault("411", _error("length_required"))
             if scopes.get((path, method)):
                 responses.setdefault("429", _error("throttled", retry_after=True))
+            if "429" in responses:  # a view's own rate (chat_too_fast) says when, too
+                responses["429"].setdefault("headers", _RETRY_AFTER)
     return result
 
 

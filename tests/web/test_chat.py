@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.web import screens
+from tests.web import screens, scripted
 from tests.web.conftest import OpenPage
-from tests.web.pages import at_version, open_table, register
+from tests.web.pages import at_version, open_table, register, sign_in
 from tests.web.site import GAMES, Site
 
 EVIL = "see https://evil.example now"
@@ -93,3 +93,33 @@ def test_two_players_chat_a_reaction_shows_links_stay_text_and_mute_hides(
 
     bea.get_by_role("button", name="Unmute chat", exact=True).click()
     expect(bea.locator("[data-region=chat] li[data-chat-id]")).to_have_count(8)
+
+
+def test_the_replay_shows_the_chat_up_to_its_position(site: Site, open_page: OpenPage) -> None:
+    tokens = [site.register("ana"), site.register("bea")]
+    tokens[0] = site.make_staff("ana")
+    game = str(scripted.create(site, tokens[0])["id"])
+    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    said: list[tuple[int, str]] = []  # (the version it was sent at, its text)
+    for number, (seat, action) in enumerate(scripted.MOVES):
+        if number in (0, 3):
+            message = site.api(
+                "POST", f"{GAMES}{game}/chat/", tokens[seat], {"text": f"m{number}"}, 201
+            )
+            said.append((message["version"], message["text"]))
+        site.act(game, tokens[seat], action)
+    last = site.view(game, tokens[0])["version"]
+    assert said[0][0] < said[1][0] < last
+
+    page = open_page(site)
+    sign_in(page, "bea")
+    page.goto(f"/#/replay/{game}")
+    expect(page.locator(".replay")).to_have_attribute("data-at", "1")
+    for at in (said[0][0], said[1][0] - 1, said[1][0], last):
+        page.get_by_label("Position").fill(str(at))
+        expect(page.locator(".replay")).to_have_attribute("data-at", str(at))
+        shown = [text for version, text in said if version <= at]
+        chat_lines = page.locator("[data-region=chat] li[data-chat-id]")
+        expect(chat_lines).to_have_count(len(shown))
+        for text in shown:
+            expect(chat_lines.filter(has_text=text)).to_have_count(1)

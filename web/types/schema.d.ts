@@ -2869,6 +2869,8 @@ export interface operations {
             /** @description `chat_too_fast`: More than 5 chat messages in 10 s; wait as Retry-After says (retry_after). Codes: chat_too_fast. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3042,6 +3044,8 @@ export interface operations {
             /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4163,6 +4167,8 @@ export interface operations {
             /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
