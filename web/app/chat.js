@@ -20,6 +20,9 @@ export const REACTIONS = /** @type {const} */ ([
   ['well_played', 'Well played', 'Bem jogado'],
   ['hurry_up', 'Hurry up', 'Despacha-te'],
 ]);
+// The panel's sheet, off the table page's first load (its weight budget).
+if (!document.querySelector('link[href="/app/chat.css"]')) document.head.append(h('link', { rel: 'stylesheet', href: '/app/chat.css' }));
+
 /** Lines kept in the panel. */
 const KEPT = 200;
 const POLL_MS = 4000;
@@ -138,7 +141,9 @@ export function chatPanel(gameId, canWrite) {
     void send({ text }).then((ok) => { if (ok && input.value.trim() === text) input.value = ''; });
   });
   const reactions = h('div', { class: 'chat-reactions', role: 'group', 'aria-label': tr(['Reactions', 'Reações']) },
-    REACTIONS.map(([key]) => h('button', { type: 'button', 'data-reaction': key, onclick: () => void send({ reaction: key }) }, reactionName(key))));
+    REACTIONS.map(([key]) => h('button', {
+      type: 'button', 'data-reaction': key, 'aria-label': `${reactionName(key)} ${tr(['(reaction)', '(reação)'])}`, onclick: () => void send({ reaction: key }),
+    }, reactionName(key))));
   mute.addEventListener('click', async () => {
     try {
       const answer = await call(muted ? 'DELETE' : 'POST', `${path(gameId)}mute/`);

@@ -49,9 +49,7 @@ const RETRY_STREAM_MS = 120_000;
  * @param {number} after
  * @param {(seq: number, event: GameEvent | null) => void} onEvent
  * @param {(state: LinkState) => void} onState
- * @param {{after: () => number | null, onChat: (data: unknown) => void}} [chat]  the table chat:
- *   `chat` frames (no `id:`, so lastEventId stays the seq) go to `onChat`; a reconnection asks
- *   for the messages after `after()` (`chat_after`)
+ * @param {{after: () => number | null, onChat: (data: unknown) => void}} [chat]  `chat` frames (no id)
  * @returns {{stop: () => void, kick: () => void}}  stop; kick: reconnect now (e.g. back online)
  */
 export function follow(gameId, after, onEvent, onState, chat) {

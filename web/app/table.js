@@ -34,7 +34,7 @@ export async function tablePage(root, gameId) {
   let stream = null;
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let waitingPoll;
-  /** @type {ReturnType<import('./chat.js').chatPanel> | null} the chat panel, once loaded */
+  /** @type {ReturnType<import('./chat.js').chatPanel> | null} */
   let chat = null;
   let left = false;
 
@@ -197,7 +197,7 @@ export async function tablePage(root, gameId) {
   document.addEventListener('visibilitychange', onVisible);
 
   await read(store);
-  // The chat, once the table shows (its own module: the table page loads it last).
+  // The chat: loaded last (HOOKS.md).
   const loadChat = async () => {
     const view = state.view;
     if (left || chat) return;
@@ -211,7 +211,7 @@ export async function tablePage(root, gameId) {
     feed.section.before(chat.section);
     chat.link(state.link === 'live');
   };
-  setTimeout(() => void loadChat().catch(() => {}), 300);
+  setTimeout(() => requestIdleCallback(() => void loadChat().catch(() => {}), { timeout: 2000 }), 1000);
   return () => {
     left = true;
     chat?.stop();
