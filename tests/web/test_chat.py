@@ -55,7 +55,9 @@ def test_two_players_chat_a_reaction_shows_links_stay_text_and_mute_hides(
         expect(page.locator("[data-region=chat] a")).to_have_count(0)
     expect(ana.get_by_label("Message", exact=True)).to_have_value("")
 
-    bea.locator("[data-region=chat]").get_by_role("button", name="Well played (reaction)", exact=True).click()
+    bea.locator("[data-region=chat]").get_by_role(
+        "button", name="Well played (reaction)", exact=True
+    ).click()
     for page in (ana, bea):
         expect(page.locator('[data-region=chat] li [data-reaction="well_played"]')).to_have_text(
             "Well played"
