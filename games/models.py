@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from games.fairness import ZERO_HASH, new_salt
 from games.fields import JSONTextField
@@ -65,6 +66,9 @@ class Game(models.Model):
     )
     bot_takeover = models.BooleanField(
         default=False, help_text="A seat that forfeits is played on by a basic bot."
+    )
+    spectator_chat = models.BooleanField(
+        default=False, help_text="Spectators may chat, in a channel of their own."
     )
     # Tables (service.tables): private games and their codes, quick match, rematches.
     private = models.BooleanField(
@@ -293,3 +297,55 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"Challenge {self.pk}: {self.challenger_id} to {self.challenged_id} ({self.status})"
+
+
+class ChatMessage(models.Model):
+    """One line of a game's table chat: a text or a reaction (``games.chat_rules``). Not an event:
+    the log is the rules' fold; the chat is kept beside it, with the version it was sent at so a
+    replay shows it at its place."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="None: a spectator.")
+    channel = models.CharField(max_length=16, default="players")
+    text = models.CharField(max_length=200, blank=True, default="")
+    reaction = models.CharField(max_length=16, blank=True, default="")
+    version = models.PositiveIntegerField(help_text="The game's version (seq) when it was sent.")
+    reply_to = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="answers",
+        help_text="A bot's answer: the reaction it answers.",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "id"]
+        indexes = [
+            models.Index(fields=["game", "id"], name="chat_game_id"),
+            models.Index(fields=["author", "-created_at"], name="chat_author_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} chat #{self.id}"
+
+
+class ChatMute(models.Model):
+    """A player muted a game's chat: no chat of that game reaches them (stream or list)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_mutes")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="chat_mute_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} mutes {self.game_id}"

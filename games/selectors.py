@@ -42,6 +42,7 @@ def settings_of(game: Game) -> dict[str, Any]:
         # Shown when set: the settings of games without it stay as they were.
         **({"bot_takeover": True} if game.bot_takeover else {}),
         **({"private": True} if game.private else {}),
+        **({"spectator_chat": True} if game.spectator_chat else {}),
     }
     if teams:
         shown["teams"] = teams

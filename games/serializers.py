@@ -14,6 +14,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from games import chat_rules
 from games.engine import CARD_CODES, COLORS, DECK, limits
 from games.engine.options import PRESETS, RULES, HouseRule
 from games.engine.shapes import BOT_LEVELS
@@ -169,6 +170,13 @@ class GameCreateSerializer(StrictSerializer):
     )
     clock = ClockSerializer(
         required=False, help_text='The clock; {"type": "move"} (turn_timeout) by default.'
+    )
+    spectator_chat = StrictBooleanField(
+        required=False,
+        help_text=(
+            "Spectators may chat, in the `spectators` channel, which seated players do not see "
+            "(default false: spectators only read the players' chat)."
+        ),
     )
 
 
@@ -525,3 +533,75 @@ class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
 
 class ChallengeListSerializer(serializers.Serializer[dict[str, Any]]):
     challenges = ChallengeSerializer(many=True, help_text="Made and received, newest first.")
+
+
+# --- the table chat (service.chat; the fixed parts in games.chat_rules) --------------------------
+
+
+class ChatSendSerializer(StrictSerializer):
+    text = StrictCharField(
+        required=False,
+        min_length=chat_rules.TEXT.low,
+        max_length=chat_rules.TEXT.high,
+        help_text=(
+            f"A message, {chat_rules.TEXT.low} to {chat_rules.TEXT.high} characters after "
+            "trimming; shown as plain text (a link is never made a link)."
+        ),
+    )
+    reaction = serializers.ChoiceField(
+        choices=list(chat_rules.REACTIONS.items()),
+        required=False,
+        help_text="A quick reaction: "
+        + ", ".join(f"`{key}` ({words})" for key, words in chat_rules.REACTIONS.items())
+        + ".",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("text" in attrs) == ("reaction" in attrs):
+            raise serializers.ValidationError("Send exactly one of 'text' and 'reaction'.")
+        return attrs
+
+
+class ChatQuerySerializer(StrictSerializer):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=limits.MAX_INT,
+        required=False,
+        default=0,
+        help_text="Messages after this id (the last one received).",
+    )
+    limit = serializers.IntegerField(
+        min_value=chat_rules.PAGE.low,
+        max_value=chat_rules.PAGE.high,
+        required=False,
+        default=chat_rules.PAGE_DEFAULT,
+    )
+
+
+class ChatAuthorSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class ChatMessageSerializer(serializers.Serializer):
+    """A chat message, in the list and as the data of a stream's `chat` frame."""
+
+    id = serializers.IntegerField(help_text="Increasing within a game; pass as `chat_after`.")
+    author = ChatAuthorSerializer()
+    seat = serializers.IntegerField(allow_null=True, help_text="Null: a spectator.")
+    channel = serializers.ChoiceField(choices=list(chat_rules.CHANNELS))
+    text = serializers.CharField(allow_null=True)
+    reaction = serializers.ChoiceField(
+        choices=list(chat_rules.REACTIONS), allow_null=True, help_text="A reaction's key."
+    )
+    version = serializers.IntegerField(help_text="The game's version (seq) when it was sent.")
+    at = serializers.DateTimeField()
+
+
+class ChatPageSerializer(serializers.Serializer):
+    messages = ChatMessageSerializer(many=True)
+    muted = serializers.BooleanField(help_text="The caller muted this game's chat: no messages.")
+
+
+class ChatMuteSerializer(serializers.Serializer):
+    muted = serializers.BooleanField()

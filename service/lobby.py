@@ -46,6 +46,7 @@ class NewGame:
     bots: tuple[str, ...] = ()  # bot levels for the next seats
     bot_takeover: bool = False
     private: bool = False
+    spectator_chat: bool = False
     # The bank clock's (initial, increment, max) in seconds; None: the move clock.
     bank: tuple[int, int, int] | None = None
 
@@ -134,6 +135,7 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
         roster=[_roster_entry(player)],
         bot_takeover=spec.bot_takeover,
         private=spec.private,
+        spectator_chat=spec.spectator_chat,
         clock=None
         if not options.bank
         else {

@@ -226,6 +226,7 @@ def _create_rematch(old: Game, player: Player) -> Game:
         rules=old.house_rules(),
         teams=old.team_count() or None,
         bot_takeover=old.bot_takeover,
+        spectator_chat=old.spectator_chat,
         private=True,
         bank=old.bank(),
     )

@@ -14,7 +14,7 @@ from django.conf import settings
 
 from games.models import GameStatus
 from notifications import delivery
-from service import clock, guests, reminders, tables
+from service import chat, clock, guests, reminders, tables
 from service.subscribers import BOT_FILL_TASK, BOT_TURN_TASK, TIME_OUT_TASK
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,12 @@ def bot_turn(game_id: str, version: int) -> bool:
     from service.play import game_bot_turn
 
     return game_bot_turn(game_id=game_id, version=version)
+
+
+@shared_task(name=chat.CHAT_ANSWER_TASK, ignore_result=False)
+def chat_answer(message_id: int) -> int | None:
+    """A bot answers the reaction ``message_id`` (``service.chat``), at most once."""
+    return chat.bot_answer(message_id)
 
 
 @shared_task(name=BOT_FILL_TASK, ignore_result=False)

@@ -3,7 +3,7 @@ inbox and vacations (the apps route the rest: ``players.urls``, ``notifications.
 
 from django.urls import URLPattern, URLResolver, path
 
-from service.apis import challenges, games, notifications, players, safety, streams
+from service.apis import challenges, chat, games, notifications, players, safety, streams
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", games.GameListApi.as_view(), name="games"),
@@ -20,6 +20,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<str:game_id>/replay/", games.GameReplayApi.as_view(), name="game-replay"),
     path("games/<str:game_id>/rematch/", games.GameRematchApi.as_view(), name="game-rematch"),
     path("games/<str:game_id>/export/", games.GameExportApi.as_view(), name="game-export"),
+    path("games/<str:game_id>/chat/", chat.GameChatApi.as_view(), name="game-chat"),
+    path("games/<str:game_id>/chat/mute/", chat.GameChatMuteApi.as_view(), name="game-chat-mute"),
     path("games/<str:game_id>/stream/", streams.GameStreamApi.as_view(), name="game-stream"),
     path("players/me/stream/", streams.PlayerStreamApi.as_view(), name="players-me-stream"),
     path("auth/stream-ticket/", streams.StreamTicketApi.as_view(), name="auth-stream-ticket"),

@@ -21,3 +21,14 @@ def event_frame(row: Logged, seat: int | None, revealed: bool) -> bytes:
     """The event as the event log serves it to ``seat`` (``games.selectors``: the one visibility
     function decides what the seat sees)."""
     return frame(row.seq, row.type, selectors.event_body(row, seat, revealed))
+
+
+CHAT_EVENT = "chat"
+
+
+def chat_frame(message: Any) -> bytes:
+    """A chat message (``service.chat``'s body) as an SSE message named ``chat``, without an
+    ``id:`` line: a browser's Last-Event-ID stays the last event's seq, so the game stream's
+    catch-up is untouched; the message's own id is in its data (reconnect with ``chat_after``)."""
+    body = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return f"event: {CHAT_EVENT}\ndata: {body}\n\n".encode()

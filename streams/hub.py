@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 CHANNEL = "uno_game_events"
 # A new notification row announces itself here (a trigger: streams/migrations/0002).
 PLAYER_CHANNEL = "uno_player_notices"
+# A new chat message of a game (a trigger: streams/migrations/0005): its streams read their chat.
+CHAT_CHANNEL = "uno_game_chat"
 LISTENER_NAME = "uno-stream-listener"  # the listening connections' application_name
 # Events read at once per game, and kept per watched game for streams that are a little behind.
 READ_LIMIT = 500
@@ -214,7 +216,7 @@ class Watcher:
     """One open game stream in this process: who watches, the last seq handed to it, and the
     bytes handed to it and not yet sent."""
 
-    __slots__ = ("cursor", "ended", "failed", "pending", "quiet", "viewer_id", "wake")
+    __slots__ = ("chat_news", "cursor", "ended", "failed", "pending", "quiet", "viewer_id", "wake")
 
     def __init__(self, viewer_id: int, cursor: int) -> None:
         self.viewer_id = viewer_id
@@ -224,6 +226,9 @@ class Watcher:
         self.ended = False  # the game ended and every event was handed over
         self.failed = False  # the hub could not read: the stream ends, the client resumes
         self.quiet = 0  # keep-alive ticks since the stream last sent something
+        # The game's chat may have new messages: the stream reads its own (per viewer, filtered
+        # by service.chat) before anything else. True at first: what came before it watched.
+        self.chat_news = True
 
     def hand(self, chunk: bytes, cursor: int) -> None:
         self.pending.append(chunk)
@@ -377,6 +382,15 @@ class Hub:
         game_log.behind.discard(watcher)
         if not game_log.watched and self.games.get(game_log.game_id) is game_log:
             del self.games[game_log.game_id]
+
+    def chat_notified(self, game_id: str) -> None:
+        """A chat message of ``game_id`` committed: each of its streams reads its chat."""
+        game_log = self.games.get(game_id)
+        if game_log is None:
+            return
+        for watcher in (*game_log.live, *game_log.behind):
+            watcher.chat_news = True
+            watcher.wake.set()
 
     def notified(self, game_id: str, seq: int) -> None:
         game_log = self.games.get(game_id)
@@ -541,6 +555,7 @@ class Hub:
         """Anything may have been missed (the listener was (re)connecting): read again."""
         for game_id in self.games:
             self._mark(game_id)
+            self.chat_notified(game_id)
         self._wake_players(list(self.players))
 
     # --- PostgreSQL: one LISTEN connection per process -----------------------------------------
@@ -561,7 +576,9 @@ class Hub:
             try:
                 conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
                 try:
-                    await conn.execute(f"LISTEN {CHANNEL}; LISTEN {PLAYER_CHANNEL}")
+                    await conn.execute(
+                        f"LISTEN {CHANNEL}; LISTEN {PLAYER_CHANNEL}; LISTEN {CHAT_CHANNEL}"
+                    )
                     for statement in news_setup():
                         await conn.execute(statement)
                     failures = 0
@@ -632,6 +649,8 @@ class Hub:
         with contextlib.suppress(ValueError):
             if channel == PLAYER_CHANNEL:
                 self._wake_players([int(key)])
+            elif channel == CHAT_CHANNEL:
+                self.chat_notified(key)
             else:
                 self.notified(key, int(seq))
 
@@ -671,3 +690,12 @@ def publish_committed(game_id: str, seq: int) -> None:
         return  # no stream was ever opened in this process
     with contextlib.suppress(RuntimeError):  # the loop is closing
         hub.loop.call_soon_threadsafe(hub.notified, game_id, seq)
+
+
+def publish_chat_committed(game_id: str) -> None:
+    """In-process notice of a committed chat message (databases without NOTIFY), any thread."""
+    hub = _hub
+    if hub is None or hub.loop.is_closed():
+        return
+    with contextlib.suppress(RuntimeError):  # the loop is closing
+        hub.loop.call_soon_threadsafe(hub.chat_notified, game_id)

@@ -26,6 +26,17 @@ class GameStreamQuerySerializer(StrictSerializer):
         max_value=limits.MAX_INT,
         help_text="Send the events after this seq; by default only events after the current one.",
     )
+    chat_after = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=limits.MAX_INT,
+        help_text=(
+            "Send the chat messages after this id first (the `id` in the data of the last `chat` "
+            "frame received): a reconnection neither loses nor repeats chat. Without it, only "
+            "messages sent from now on. `chat` frames have no `id:` line, so Last-Event-ID stays "
+            "the last event's seq."
+        ),
+    )
     ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
 
 

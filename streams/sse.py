@@ -45,12 +45,26 @@ def frames_of(page: hub.Page, viewer: User) -> bytes:
     return b"".join(event_frame(row, seat, revealed) for row in page.rows)
 
 
-async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[bytes]:
+@dataclass
+class ChatFeed:
+    """A game stream's chat, given by the application layer (``service.chat``): ``read(after)``
+    answers the frames of the messages after id ``after`` this viewer may see and the id read up
+    to (every message, seen or not), or None when there is none; ``cursor`` is where it stands."""
+
+    read: Callable[[int], tuple[bytes, int] | None]
+    cursor: int
+
+
+async def game_stream(
+    game_id: str, viewer: User, after: int, chat: ChatFeed | None = None
+) -> AsyncIterator[bytes]:
     """The events of ``game_id`` after seq ``after`` as ``viewer`` may see them, as they commit;
-    it ends after the last event of a game that ended.
+    it ends after the last event of a game that ended. With ``chat``, the game's chat messages
+    too, as ``chat`` frames (no ``id:``), in the order of their ids, each once.
 
     The hub hands the stream its bytes (``streams.hub``); only a stream that starts behind what
-    the hub keeps reads the log itself, until it catches up.
+    the hub keeps reads the log itself, until it catches up. A chat notice makes the stream read
+    its chat itself (a chat is a few lines a minute: one read per stream and message).
     """
     processes = hub.current()
     game_log, watcher = processes.watch(game_id, viewer.pk, after)  # before any read: no notice
@@ -60,6 +74,15 @@ async def game_stream(game_id: str, viewer: User, after: int) -> AsyncIterator[b
             if processes.closing:
                 yield watcher.take() + closing_frame()
                 return
+            if chat is not None and watcher.chat_news:
+                watcher.chat_news = False
+                found = await processes.run(chat.read, chat.cursor)
+                if found is not None:
+                    frames, chat.cursor = found
+                    if frames:
+                        watcher.quiet = 0
+                        yield frames
+                continue
             if watcher in game_log.behind:
                 watcher.wake.clear()
                 page = await processes.run(hub.read_log, game_id, watcher.cursor)
@@ -147,8 +170,14 @@ def player_backlog(player_id: int, after: int | None, feed: Feed) -> Iterator[by
         yield found[0]
 
 
-def game_backlog(game_id: str, viewer: User, after: int) -> Iterator[bytes]:
+def game_backlog(
+    game_id: str, viewer: User, after: int, chat: ChatFeed | None = None
+) -> Iterator[bytes]:
     """Under a WSGI server (no event loop to wait on): what the log holds now, then the end; the
     client reconnects after ``retry`` with its last id, so it still misses nothing."""
     yield OPENING
+    if chat is not None:
+        found = chat.read(chat.cursor)
+        if found is not None:
+            yield found[0]
     yield frames_of(hub.read_log(game_id, after), viewer)

@@ -119,6 +119,15 @@ SERVICE_CODES: dict[str, Code] = {
     "throttled": Code(429, "Too many requests; wait as Retry-After says."),
     "server_error": Code(500, "The server failed; the request may be retried."),
     "unavailable": Code(503, "The database does not answer; retry shortly."),
+    # --- the table chat (service.chat) ---
+    "chat_too_fast": Code(
+        429, "More than 5 chat messages in 10 s; wait as Retry-After says (retry_after)."
+    ),
+    "chat_silenced": Code(403, "Staff silenced the caller's chat until 'until'."),
+    "chat_not_allowed": Code(
+        403, "Spectators chat only in games whose host enabled spectator_chat."
+    ),
+    # --- end of the table chat ---
 }
 # The registry: every code an error body may carry, with its status and meaning; the exception
 # handler answers and the schema documents them from here.
@@ -132,11 +141,19 @@ class DomainError(Exception):
     """A refusal by a service: ``code`` (one of ``ERROR_CODES``) for machines, ``detail`` for
     people; the status is the code's."""
 
-    def __init__(self, code: str, detail: str) -> None:
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.status = ERROR_CODES[code].status
+        self.extra = extra or {}  # fields of the body beside code and detail
+        self.headers = headers or {}  # Retry-After, for one
 
 
 _CODES: dict[type[exceptions.APIException], str] = {
@@ -183,11 +200,14 @@ _AUTH_CODES = frozenset({"token_expired", "token_reused"})
 
 
 def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, DomainError | IllegalMove):
-        refusal = Response(error_body(exc.code, exc.detail), status=ERROR_CODES[exc.code].status)
+    if isinstance(exc, DomainError):
+        body = error_body(exc.code, exc.detail, **exc.extra)
+        refusal = Response(body, status=exc.status, headers=exc.headers or None)
         if refusal.status_code == status.HTTP_401_UNAUTHORIZED:
             refusal["WWW-Authenticate"] = "Token"  # as DRF's own 401s say it
         return refusal
+    if isinstance(exc, IllegalMove):
+        return Response(error_body(exc.code, exc.detail), status=ERROR_CODES[exc.code].status)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is not answering (restarting, failing over): nothing was done, and the
         # same request may be sent again (with its Idempotency-Key) once it is back.

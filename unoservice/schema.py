@@ -105,6 +105,8 @@ def add_common_errors(
             if scopes.get((path, method)):
                 responses.setdefault("429", _error("throttled", retry_after=True))
             _add_token_expired(operation, responses)
+            if "429" in responses:  # a view's own rate (chat_too_fast) says when, too
+                responses["429"].setdefault("headers", _RETRY_AFTER)
     return result
 
 

@@ -16,6 +16,8 @@ const SHELL = [
   '/manifest.webmanifest',
   '/app/api.js',
   '/app/auth.js',
+  '/app/chat.css',
+  '/app/chat.js',
   '/app/dom.js',
   '/app/feed.js',
   '/app/i18n.js',

@@ -395,6 +395,9 @@ class Settings(TypedDict):
     private: NotRequired[
         Annotated[bool, Doc("Sent when true: seen by its seated players only, joined by code.")]
     ]
+    spectator_chat: NotRequired[
+        Annotated[bool, Doc("Sent when true: spectators chat, in a channel of their own.")]
+    ]
 
 
 class SeatView(TypedDict):

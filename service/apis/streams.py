@@ -31,7 +31,7 @@ from rest_framework.views import APIView
 from games import selectors
 from games.engine import limits
 from players.authentication import AccessTokenAuthentication
-from service import attention, clock
+from service import attention, chat, clock
 from service.player_stream import NOTIFICATIONS
 from streams import sse
 from streams.authentication import StreamTicketAuthentication
@@ -181,7 +181,10 @@ class GameStreamApi(StreamApi):
             "log serves it to the caller>`, in order, each once, only after its write committed. "
             "From `after` or `Last-Event-ID` on; with neither, from the game's current version "
             "(new events only). A comment line (`: keep-alive`) at least every 15 s. After the "
-            "last event of a game that ended, the stream ends."
+            "last event of a game that ended, the stream ends. The table chat comes on the same "
+            "stream as `event: chat` messages without an `id:` line (Last-Event-ID stays the "
+            "last seq), `data: <the ChatMessage JSON>`, filtered for the caller (channels, "
+            "blocks, mute); from `chat_after` on, or new messages only."
         ),
         tags=TAGS,
         parameters=[GameStreamQuerySerializer, RESUME_PARAMETER],
@@ -196,10 +199,11 @@ class GameStreamApi(StreamApi):
         viewer = api.caller(request)
         game = clock.caught_up(selectors.get_game(game_id, viewer))
         after = resume if resume is not None else query.get("after", game.version)
+        talk = chat.stream_feed(game, viewer, query.get("chat_after"))
         if _under_asgi(request):
-            stream = sse.game_stream(str(game.pk), viewer, after)
+            stream = sse.game_stream(str(game.pk), viewer, after, talk)
             return event_stream(attention.watched(stream, viewer.pk, str(game.pk)))
-        return event_stream(sse.game_backlog(str(game.pk), viewer, after))
+        return event_stream(sse.game_backlog(str(game.pk), viewer, after, talk))
 
 
 class PlayerStreamApi(StreamApi):

@@ -70,6 +70,8 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         ("/api/v1/matchmaking/", "post"),
         # Issue 16: an export (every event of a game) is throttled as a replay is.
         ("/api/v1/games/{game_id}/export/", "get"),
+        # Issue 27: the table chat's rate (5 messages in 10 s a player, chat_too_fast).
+        ("/api/v1/games/{game_id}/chat/", "post"),
     }
 
 

@@ -49,9 +49,10 @@ const RETRY_STREAM_MS = 120_000;
  * @param {number} after
  * @param {(seq: number, event: GameEvent | null) => void} onEvent
  * @param {(state: LinkState) => void} onState
+ * @param {{after: () => number | null, onChat: (data: unknown) => void}} [chat]  `chat` frames (no id)
  * @returns {{stop: () => void, kick: () => void}}  stop; kick: reconnect now (e.g. back online)
  */
-export function follow(gameId, after, onEvent, onState) {
+export function follow(gameId, after, onEvent, onState, chat) {
   let last = after;
   let failures = 0;
   let stopped = false;
@@ -81,8 +82,10 @@ export function follow(gameId, after, onEvent, onState) {
       return retry();
     }
     if (stopped) return;
-    const url = `/api/v1/games/${encodeURIComponent(gameId)}/stream/?ticket=${encodeURIComponent(ticket)}&after=${last}`;
+    const chatAfter = chat?.after();
+    const url = `/api/v1/games/${encodeURIComponent(gameId)}/stream/?ticket=${encodeURIComponent(ticket)}&after=${last}${chatAfter ? `&chat_after=${chatAfter}` : ''}`;
     source = new EventSource(url);
+    if (chat) source.addEventListener('chat', (m) => { failures = 0; chat.onChat(m.data); });
     for (const type of Object.keys(EVENT_TYPES)) source.addEventListener(type, onMessage);
     source.addEventListener('message', onMessage);
     let openedAt = 0;

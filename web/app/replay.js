@@ -4,7 +4,8 @@
 import { ApiError, events, getGame, replay } from './api.js';
 import { cardEl, h, render } from './dom.js';
 import { feedItem, feedRegion, lineOf, seatsOf } from './feed.js';
-import { cardName, t } from './i18n.js';
+import { cardName, t, tr } from './i18n.js';
+import { chatLine, chatList } from './chat.js';
 
 /** @typedef {import('./api.js').GameView} GameView */
 /** @typedef {import('./api.js').GameEvent} GameEvent */
@@ -22,11 +23,17 @@ export async function replayPage(root, gameId) {
   const forward = h('button', { type: 'button', 'data-key': 'forward' }, t('forward'));
   const line = h('p', { class: 'event-line' });
   const feed = feedRegion(false);
+  // The table chat up to the position: the messages sent at or before its version.
+  const chatLines = h('ol', { class: 'chat-lines' });
+  const chatSection = h('section', { class: 'chat', 'data-region': 'chat', 'aria-label': tr(['Table chat', 'Conversa da mesa']) },
+    h('h2', {}, tr(['Chat', 'Conversa'])), chatLines);
+  /** @type {import('./chat.js').ChatMessage[]} */
+  const said = [];
   const viewer = h('div', { class: 'replay', 'data-version': 0, 'data-at': 0 },
     h('h1', {}, t('replay')),
     h('div', { class: 'controls' }, back,
       h('label', { for: 'replay-position' }, t('position')), range, forward, where),
-    line, alert, h('div', { class: 'table-body' }, stage, feed.section));
+    line, alert, h('div', { class: 'table-body' }, stage, h('div', { class: 'side' }, chatSection, feed.section)));
   render(root, viewer);
 
   /** @type {GameView} */
@@ -68,6 +75,7 @@ export async function replayPage(root, gameId) {
     const event = log.find((e) => e.seq === at);
     render(line, event ? lineOf(event, seats) : '');
     render(feed.list, log.filter((e) => e.seq <= at).slice(-100).reverse().map((e) => feedItem(e, seats)));
+    render(chatLines, said.filter((m) => m.version <= at).map(chatLine));
     try {
       const view = await fetchAt(at);
       if (ticket !== wanted) return;
@@ -96,6 +104,18 @@ export async function replayPage(root, gameId) {
       h('div', { class: 'seat-name' }, h('strong', {}, s.player.username), ' ', h('span', { class: 'muted small' }, t('score_n', { n: s.score }))),
       h('div', { class: 'mini-hand', 'data-region': 'hand' }, (s.hand ?? []).map((c) => cardEl(c, { label: cardName(c), small: true })))))));
   };
+
+  void (async () => {
+    try {
+      for (let after = 0; ;) {
+        const page = await chatList(gameId, after);
+        if (!page.messages.length) break;
+        said.push(...page.messages);
+        after = page.messages[page.messages.length - 1].id;
+      }
+      show(at);
+    } catch { /* the chat is a nicety too */ }
+  })();
 
   /** @type {GameEvent[]} */
   const log = [];

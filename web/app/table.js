@@ -34,6 +34,8 @@ export async function tablePage(root, gameId) {
   let stream = null;
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let waitingPoll;
+  /** @type {ReturnType<import('./chat.js').chatPanel> | null} */
+  let chat = null;
   let left = false;
 
   const alert = h('p', { role: 'alert', class: 'error', id: 'table-alert' });
@@ -42,7 +44,7 @@ export async function tablePage(root, gameId) {
   const board = h('div', { class: 'board' });
   const feed = feedRegion(true);
   const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, announce,
-    h('div', { class: 'table-body' }, board, feed.section));
+    h('div', { class: 'table-body' }, board, h('div', { class: 'side' }, feed.section)));
   render(root, table);
   board.append(h('p', { class: 'muted' }, t('loading')));
 
@@ -160,11 +162,13 @@ export async function tablePage(root, gameId) {
         sync(store);
       }, (link) => {
         store.dispatch({ type: 'link', link });
+        chat?.link(link === 'live');
         sync(store);
-      });
+      }, { after: () => chat?.after() ?? null, onChat: (data) => chat?.frame(data) });
     } else if (view.status !== 'active' && stream) {
       stream.stop();
       stream = null;
+      chat?.link(false);
       framesFrom = Infinity;
       store.dispatch({ type: 'link', link: 'off' });
     }
@@ -193,8 +197,24 @@ export async function tablePage(root, gameId) {
   document.addEventListener('visibilitychange', onVisible);
 
   await read(store);
+  // The chat: loaded last (HOOKS.md).
+  const loadChat = async () => {
+    const view = state.view;
+    if (left || chat) return;
+    if (!view) {
+      setTimeout(() => void loadChat().catch(() => {}), 1000);
+      return;
+    }
+    const { chatPanel } = await import('./chat.js');
+    if (left || chat) return;
+    chat = chatPanel(gameId, view.you !== null || !!view.settings.spectator_chat);
+    feed.section.before(chat.section);
+    chat.link(state.link === 'live');
+  };
+  setTimeout(() => requestIdleCallback(() => void loadChat().catch(() => {}), { timeout: 2000 }), 1000);
   return () => {
     left = true;
+    chat?.stop();
     document.title = 'UNO';
     stream?.stop();
     stream = null;

@@ -211,6 +211,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{game_id}/chat/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The table chat the caller may see
+         * @description Messages after `after` (an id), oldest first: the `players` channel, and for a spectator also the `spectators` channel; never a message of someone the caller is kept apart from (a block, either way); none at all while the caller has muted the game's chat (`muted: true`). Each message carries the game's `version` when it was sent, so a replay shows the chat up to its position.
+         */
+        get: operations["games_chat_list"];
+        put?: never;
+        /**
+         * Say something at the table: a text or a quick reaction
+         * @description Exactly one of `text` (1 to 200 characters after trimming) and `reaction` (a key of the fixed set). Seated players write in the `players` channel; spectators only in games created with `spectator_chat`, in the `spectators` channel, which seated players do not see. At most 5 messages in 10 s per player (429 `chat_too_fast`, with Retry-After); an account staff silenced gets 403 `chat_silenced` with `until`. The message reaches the game's streams as a `chat` frame after it commits.
+         */
+        post: operations["games_chat_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{game_id}/chat/mute/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mute this game's chat for the caller
+         * @description Kept per player and game: the list answers no messages and the caller's streams of the game send no `chat` frames until unmuted (`DELETE`). Safe twice.
+         */
+        post: operations["games_chat_mute"];
+        /**
+         * Unmute this game's chat
+         * @description Messages sent while muted stay unsent on the stream; the list shows them.
+         */
+        delete: operations["games_chat_unmute"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{game_id}/events/": {
         parameters: {
             query?: never;
@@ -365,7 +413,7 @@ export interface paths {
         };
         /**
          * The game's events as they happen (Server-Sent Events)
-         * @description Each message is `id: <seq>`, `event: <type>`, `data: <the event JSON, as the event log serves it to the caller>`, in order, each once, only after its write committed. From `after` or `Last-Event-ID` on; with neither, from the game's current version (new events only). A comment line (`: keep-alive`) at least every 15 s. After the last event of a game that ended, the stream ends.
+         * @description Each message is `id: <seq>`, `event: <type>`, `data: <the event JSON, as the event log serves it to the caller>`, in order, each once, only after its write committed. From `after` or `Last-Event-ID` on; with neither, from the game's current version (new events only). A comment line (`: keep-alive`) at least every 15 s. After the last event of a game that ended, the stream ends. The table chat comes on the same stream as `event: chat` messages without an `id:` line (Last-Event-ID stays the last seq), `data: <the ChatMessage JSON>`, filtered for the caller (channels, blocks, mute); from `chat_after` on, or new messages only.
          */
         get: operations["games_stream"];
         put?: never;
@@ -914,6 +962,81 @@ export interface components {
          * @enum {string}
          */
         ChallengeStatusEnum: "pending" | "accepted" | "declined" | "cancelled" | "expired";
+        /**
+         * @description * `players` - players
+         *     * `spectators` - spectators
+         * @enum {string}
+         */
+        ChannelEnum: "players" | "spectators";
+        ChatAuthor: {
+            id: number;
+            username: string;
+        };
+        /** @description A chat message, in the list and as the data of a stream's `chat` frame. */
+        ChatMessage: {
+            /** @description Increasing within a game; pass as `chat_after`. */
+            id: number;
+            author: components["schemas"]["ChatAuthor"];
+            /** @description Null: a spectator. */
+            seat: number | null;
+            channel: components["schemas"]["ChannelEnum"];
+            text: string | null;
+            /**
+             * @description A reaction's key.
+             *
+             *     * `nice` - nice
+             *     * `oops` - oops
+             *     * `uno` - uno
+             *     * `well_played` - well_played
+             *     * `hurry_up` - hurry_up
+             */
+            reaction: (components["schemas"]["ChatMessageReactionEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description The game's version (seq) when it was sent. */
+            version: number;
+            /** Format: date-time */
+            at: string;
+        };
+        /**
+         * @description * `nice` - nice
+         *     * `oops` - oops
+         *     * `uno` - uno
+         *     * `well_played` - well_played
+         *     * `hurry_up` - hurry_up
+         * @enum {string}
+         */
+        ChatMessageReactionEnum: "nice" | "oops" | "uno" | "well_played" | "hurry_up";
+        ChatMute: {
+            muted: boolean;
+        };
+        ChatPage: {
+            messages: components["schemas"]["ChatMessage"][];
+            /** @description The caller muted this game's chat: no messages. */
+            muted: boolean;
+        };
+        /**
+         * @description * `nice` - Nice!
+         *     * `oops` - Oops
+         *     * `uno` - UNO!
+         *     * `well_played` - Well played
+         *     * `hurry_up` - Hurry up
+         * @enum {string}
+         */
+        ChatSendReactionEnum: "nice" | "oops" | "uno" | "well_played" | "hurry_up";
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        ChatSendRequest: {
+            /** @description A message, 1 to 200 characters after trimming; shown as plain text (a link is never made a link). */
+            text?: string;
+            /**
+             * @description A quick reaction: `nice` (Nice!), `oops` (Oops), `uno` (UNO!), `well_played` (Well played), `hurry_up` (Hurry up).
+             *
+             *     * `nice` - Nice!
+             *     * `oops` - Oops
+             *     * `uno` - UNO!
+             *     * `well_played` - Well played
+             *     * `hurry_up` - Hurry up
+             */
+            reaction?: components["schemas"]["ChatSendReactionEnum"];
+        };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         ClaimRequest: {
             /** @description Up to 150 letters, digits and @/./+/-/_. */
@@ -1034,6 +1157,8 @@ export interface components {
             private?: boolean;
             /** @description The clock; {"type": "move"} (turn_timeout) by default. */
             clock?: components["schemas"]["ClockRequest"];
+            /** @description Spectators may chat, in the `spectators` channel, which seated players do not see (default false: spectators only read the players' chat). */
+            spectator_chat?: boolean;
         };
         GamePage: {
             count: number;
@@ -1181,6 +1306,8 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["Notification"][];
         };
+        /** @enum {unknown} */
+        NullEnum: null;
         /** @description The rating part of a profile (and of a leaderboard entry). */
         OwnProfile: {
             rating: components["schemas"]["Rating"];
@@ -2176,6 +2303,8 @@ export interface components {
             bot_takeover?: boolean;
             /** @description Sent when true: seen by its seated players only, joined by code. */
             private?: boolean;
+            /** @description Sent when true: spectators chat, in a channel of their own. */
+            spectator_chat?: boolean;
         };
         Clock: components["schemas"]["MoveClock"] | components["schemas"]["BankClock"];
         /** @description Each turn has ``turn_timeout`` seconds. */
@@ -3280,6 +3409,270 @@ export interface operations {
             };
         };
     };
+    games_chat_list: {
+        parameters: {
+            query?: {
+                /** @description Messages after this id (the last one received). */
+                after?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatPage"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    games_chat_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ChatSendRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `chat_not_allowed`: Spectators chat only in games whose host enabled spectator_chat. `chat_silenced`: Staff silenced the caller's chat until 'until'. Codes: chat_not_allowed, chat_silenced. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `chat_too_fast`: More than 5 chat messages in 10 s; wait as Retry-After says (retry_after). Codes: chat_too_fast. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    games_chat_mute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    games_chat_unmute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     games_events: {
         parameters: {
             query?: {
@@ -3334,6 +3727,8 @@ export interface operations {
             /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3842,6 +4237,8 @@ export interface operations {
             query?: {
                 /** @description Send the events after this seq; by default only events after the current one. */
                 after?: number;
+                /** @description Send the chat messages after this id first (the `id` in the data of the last `chat` frame received): a reconnection neither loses nor repeats chat. Without it, only messages sent from now on. `chat` frames have no `id:` line, so Last-Event-ID stays the last event's seq. */
+                chat_after?: number;
                 format?: "event-stream" | "json";
                 /** @description A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, for `EventSource`. Single-use: it opens one connection, and a used, expired or unknown one gets 401 `not_authenticated`, reconnections included (EventSource's own retry resends the spent ticket). To reconnect, get a new ticket and open a new `EventSource` with `?after=<the last id received>`. */
                 ticket?: string;
@@ -4569,6 +4966,8 @@ export interface operations {
             /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,127 @@
+"""The table chat in two browsers: a message and a reaction reach the other seat, a link is shown
+as text (no `a`), a refusal shows in the chat's role="alert", muting hides new messages, and the
+replay shows the chat up to its position. Screenshots of the table with its chat."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.web import screens, scripted
+from tests.web.conftest import OpenPage
+from tests.web.pages import at_version, open_table, register, sign_in
+from tests.web.site import GAMES, Site
+
+EVIL = "see https://evil.example now"
+
+
+def chat(page: Page) -> object:
+    return page.locator("[data-region=chat]")
+
+
+def lines(page: Page) -> object:
+    return page.locator("[data-region=chat] li[data-chat-id]")
+
+
+def send(page: Page, text: str) -> None:
+    page.get_by_label("Message", exact=True).fill(text)
+    page.locator("[data-region=chat]").get_by_role("button", name="Send", exact=True).click()
+
+
+def send_ok(page: Page, text: str) -> None:
+    """Send, and wait until the message was taken (the input empties)."""
+    send(page, text)
+    expect(page.get_by_label("Message", exact=True)).to_have_value("")
+
+
+def test_two_players_chat_a_reaction_shows_links_stay_text_and_mute_hides(
+    site: Site, open_page: OpenPage
+) -> None:
+    ana, bea = open_page(site), open_page(site)
+    register(ana, "ana")
+    register(bea, "bea")
+    tokens = [site.token("ana"), site.token("bea")]
+    game = site.api("POST", GAMES, tokens[0], {"max_players": 2, "target_score": 100_000}, 201)
+    game_id = str(game["id"])
+    site.api("POST", f"{GAMES}{game_id}/join/", tokens[1])
+    for page in (ana, bea):
+        open_table(page, game_id)
+        expect(page.locator("[data-region=chat]")).to_be_visible()
+
+    send(ana, EVIL)
+    for page in (ana, bea):
+        line = page.locator("[data-region=chat] li[data-chat-id]").filter(has_text=EVIL)
+        expect(line).to_have_count(1)
+        expect(line).to_contain_text("ana")  # the author
+        expect(page.locator("[data-region=chat] a")).to_have_count(0)
+    expect(ana.get_by_label("Message", exact=True)).to_have_value("")
+
+    bea.locator("[data-region=chat]").get_by_role(
+        "button", name="Well played (reaction)", exact=True
+    ).click()
+    for page in (ana, bea):
+        expect(page.locator('[data-region=chat] li [data-reaction="well_played"]')).to_have_text(
+            "Well played"
+        )
+    send(bea, "good luck, ana")
+    expect(ana.locator("[data-region=chat] li[data-chat-id]")).to_have_count(3)
+    at_version(ana, site.view(game_id, tokens[0])["version"])
+    screens.take(ana, "table-chat")
+
+    # Six messages within 10 s: the sixth is refused, and says so in the chat's alert.
+    for n in range(4):  # Ana's 2nd to 5th
+        send_ok(ana, f"quick {n}")
+    expect(ana.locator("[data-region=chat] li[data-chat-id]")).to_have_count(7)
+    send(ana, "one too many")
+    expect(ana.locator("#chat-alert")).to_contain_text("wait")
+    expect(ana.locator("[data-region=chat] li[data-chat-id]")).to_have_count(7)
+
+    # Bea mutes the chat: the lines go, and what Ana says next does not come.
+    bea.locator("[data-region=chat]").get_by_role("button", name="Mute chat", exact=True).click()
+    expect(bea.get_by_role("button", name="Unmute chat", exact=True)).to_be_visible()
+    expect(bea.locator("[data-region=chat] li[data-chat-id]")).to_have_count(0)
+    said = site.api("POST", f"{GAMES}{game_id}/chat/", tokens[1], {"text": "bea talks"}, 201)
+    assert said["text"] == "bea talks"
+    # A move after the message: once Bea's table shows it, the chat frame (sent before) was
+    # filtered out rather than still on its way.
+    view = site.view(game_id, tokens[0])
+    seat = view["round"]["current_seat"]
+    mover = site.view(game_id, tokens[seat])
+    moved = site.act(game_id, tokens[seat], mover["you"]["legal_actions"][0])
+    at_version(bea, moved["version"])
+    expect(bea.locator("[data-region=chat] li[data-chat-id]")).to_have_count(0)
+    expect(
+        ana.locator("[data-region=chat] li[data-chat-id]").filter(has_text="bea talks")
+    ).to_have_count(1)
+
+    bea.get_by_role("button", name="Unmute chat", exact=True).click()
+    expect(bea.locator("[data-region=chat] li[data-chat-id]")).to_have_count(8)
+
+
+def test_the_replay_shows_the_chat_up_to_its_position(site: Site, open_page: OpenPage) -> None:
+    tokens = [site.register("ana"), site.register("bea")]
+    tokens[0] = site.make_staff("ana")
+    game = str(scripted.create(site, tokens[0])["id"])
+    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    said: list[tuple[int, str]] = []  # (the version it was sent at, its text)
+    for number, (seat, action) in enumerate(scripted.MOVES):
+        if number in (0, 3):
+            message = site.api(
+                "POST", f"{GAMES}{game}/chat/", tokens[seat], {"text": f"m{number}"}, 201
+            )
+            said.append((message["version"], message["text"]))
+        site.act(game, tokens[seat], action)
+    last = site.view(game, tokens[0])["version"]
+    assert said[0][0] < said[1][0] < last
+
+    page = open_page(site)
+    sign_in(page, "bea")
+    page.goto(f"/#/replay/{game}")
+    expect(page.locator(".replay")).to_have_attribute("data-at", "1")
+    for at in (said[0][0], said[1][0] - 1, said[1][0], last):
+        page.get_by_label("Position").fill(str(at))
+        expect(page.locator(".replay")).to_have_attribute("data-at", str(at))
+        shown = [text for version, text in said if version <= at]
+        chat_lines = page.locator("[data-region=chat] li[data-chat-id]")
+        expect(chat_lines).to_have_count(len(shown))
+        for text in shown:
+            expect(chat_lines.filter(has_text=text)).to_have_count(1)
