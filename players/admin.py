@@ -10,10 +10,13 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.html import format_html_join
 
+from games.models import ChatMessage
 from players.models import Block, ChatSilence, Report
 
 SILENCE_HOURS = (24, 24 * 7)
+CHAT_AROUND = 10  # events either side of a report's seq whose chat lines staff see
 
 
 def _silence(hours: int) -> Callable[[ReportAdmin, HttpRequest, QuerySet[Report]], None]:
@@ -42,11 +45,53 @@ class ReportAdmin(admin.ModelAdmin):
     list_display = ("created_at", "reporter", "reported", "reason", "game", "seq", "handled")
     list_filter = ("handled", "reason")
     search_fields = ("reporter__username", "reported__username", "note")
-    readonly_fields = ("reporter", "reported", "reason", "note", "game", "seq", "created_at")
+    readonly_fields = (
+        "reporter",
+        "reported",
+        "reason",
+        "note",
+        "game",
+        "seq",
+        "created_at",
+        "chat_around",
+    )
     actions = [_silence(hours) for hours in SILENCE_HOURS]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    @admin.display(description="The game's chat around the seq")
+    def chat_around(self, report: Report) -> str:
+        lines = chat_lines_around(report)
+        if not lines:
+            return "No chat."
+        return format_html_join(
+            "\n",
+            "<div>{} · seq {} · {}: {}</div>",
+            ((at, seq, who, said) for at, seq, who, said in lines),
+        )
+
+
+def chat_lines_around(report: Report, around: int = CHAT_AROUND) -> list[tuple[str, int, str, str]]:
+    """The game's chat lines (both channels) sent within ``around`` events of the report's
+    seq, or the last ones before the report without a seq: (time, seq, author, text)."""
+    if report.game_id is None:
+        return []
+    rows = ChatMessage.objects.filter(game_id=report.game_id).select_related("author")
+    if report.seq is not None:
+        rows = rows.filter(version__gte=report.seq - around, version__lte=report.seq + around)
+    else:
+        rows = rows.filter(created_at__lte=report.created_at)
+    chosen = list(rows.order_by("-id")[: 2 * around + 1])
+    return [
+        (
+            f"{row.created_at:%Y-%m-%d %H:%M:%S}",
+            row.version,
+            row.author.get_username(),
+            row.text or f"({row.reaction})",
+        )
+        for row in reversed(chosen)
+    ]
 
 
 @admin.register(ChatSilence)

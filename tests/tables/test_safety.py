@@ -12,8 +12,8 @@ from django.contrib.admin.sites import site as admin_site
 from django.test import RequestFactory
 from django.utils import timezone
 
-from games.models import Game
-from players.admin import ReportAdmin
+from games.models import ChatMessage, Game
+from players.admin import ReportAdmin, chat_lines_around
 from players.models import Block, ChatSilence, Report
 from players.safety import chat_silenced_until, kept_apart
 from tests.support.players import Player
@@ -147,3 +147,29 @@ def test_reporting_oneself_or_a_seq_past_the_game_is_refused(players: list[Playe
     hidden = {"player": bob.id, "reason": "spam", "game": private["id"]}
     refused(ada.client.post(REPORTS, hidden, format="json"), 404, "not_found")
     assert not Report.objects.exists()
+
+
+def test_staff_read_the_chat_around_a_reports_seq(players: list[Player]) -> None:
+    ada, bob, _, _ = players
+    game = create_game(ada, max_players=2)
+    ok(bob.client.post(f"/api/v1/games/{game['id']}/join/"))
+    said = {
+        1: ("bob", "far before"),
+        15: ("bob", "you are <b>bad</b>"),
+        16: ("ada", "stop it"),
+        40: ("bob", "far after"),
+    }
+    for version, (who, text) in said.items():
+        author = bob.user if who == "bob" else ada.user
+        ChatMessage.objects.create(game_id=game["id"], author=author, text=text, version=version)
+    report = Report.objects.create(
+        reporter=ada.user, reported=bob.user, reason="abuse", game_id=game["id"], seq=16
+    )
+    lines = chat_lines_around(report)
+    assert [(seq, who, text) for _, seq, who, text in lines] == [
+        (15, bob.user.username, "you are <b>bad</b>"),
+        (16, ada.user.username, "stop it"),
+    ]
+    shown = str(ReportAdmin(Report, admin_site).chat_around(report))
+    assert "you are &lt;b&gt;bad&lt;/b&gt;" in shown and "<b>" not in shown  # escaped
+    assert "far before" not in shown and "far after" not in shown
