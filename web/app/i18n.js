@@ -203,25 +203,7 @@ const STRINGS = {
   // challenges
   challenges: ['Challenges', 'Desafios'],
   n_challenged: ['You were challenged', 'Foi desafiado'],
-  challenge_player: ['Challenge', 'Desafiar'],
-  challenge_from: ['{name} challenges you', '{name} desafia-o'],
-  challenge_to: ['You challenged {name}', 'Desafiou {name}'],
-  challenge_sent: ['Challenge sent to {name}.', 'Desafio enviado a {name}.'],
-  no_challenges: ['No open challenge.', 'Nenhum desafio em aberto.'],
-  decline: ['Decline', 'Recusar'],
-  challenge_live: ['Live: 30 s a move', 'Ao vivo: 30 s por jogada'],
-  challenge_correspondence: ['Correspondence: a day a move', 'Por correspondência: um dia por jogada'],
   // safety: block and report
-  keep_away: ['Keep away', 'Manter distância'],
-  block: ['Block', 'Bloquear'],
-  unblock: ['Unblock', 'Desbloquear'],
-  block_help: ['Blocked, you never sit at one table and neither sees the other\'s chat.', 'Bloqueados, nunca se sentam à mesma mesa e nenhum vê o chat do outro.'],
-  blocked_now: ['{name} is blocked.', '{name} está bloqueado.'],
-  unblocked_now: ['{name} is no longer blocked.', '{name} já não está bloqueado.'],
-  report: ['Report', 'Denunciar'],
-  report_reason: ['Reason', 'Motivo'],
-  report_note: ['Note (optional)', 'Nota (opcional)'],
-  reported: ['Reported. Staff will look at it.', 'Denunciado. A equipa vai analisar.'],
   // entry: guest, play now, offline
   play_bots: ['Play against bots', 'Jogar contra bots'],
   play_bots_help: ['You and three bots, the official rules: the game starts at once.', 'Você e três bots, as regras oficiais: o jogo começa já.'],
@@ -273,7 +255,16 @@ export function setLang(next) {
  */
 export function t(key, vars) {
   const text = STRINGS[key][lang === 'pt' ? 1 : 0];
-  return vars ? text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? '')) : text;
+  return vars ? fill(text, vars) : text;
+}
+
+/**
+ * `{name}` placeholders of `text` filled from `vars`.
+ * @param {string} text
+ * @param {Record<string, string | number>} vars
+ */
+export function fill(text, vars) {
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ''));
 }
 
 /**

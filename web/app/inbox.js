@@ -3,7 +3,15 @@
 
 import { ApiError, call, listGames, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
-import { countdown, t } from './i18n.js';
+import { countdown, fill, t, tr } from './i18n.js';
+
+/** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
+const WORDS = {
+  challenge_from: ['{name} challenges you', '{name} desafia-o'],
+  challenge_to: ['You challenged {name}', 'Desafiou {name}'],
+  no_challenges: ['No open challenge.', 'Nenhum desafio em aberto.'],
+  decline: ['Decline', 'Recusar'],
+};
 
 /** @typedef {import('./api.js').Notification} Notification */
 /** @typedef {import('./api.js').NotificationPage} NotificationPage */
@@ -192,11 +200,11 @@ export async function inboxPage(root) {
         const other = mine ? c.challenged : c.challenger;
         return h('li', { class: 'game-item', 'data-challenge-id': c.id },
           h('div', { class: 'game-info' },
-            h('strong', {}, mine ? t('challenge_to', { name: other.username }) : t('challenge_from', { name: other.username })),
+            h('strong', {}, mine ? fill(tr(WORDS.challenge_to), { name: other.username }) : fill(tr(WORDS.challenge_from), { name: other.username })),
             h('div', { class: 'muted small' }, t('due_in', { t: countdown((Date.parse(c.expires_at) - Date.now()) / 1000) }))),
           mine ? null : h('button', { type: 'button', class: 'primary', onclick: () => void answer(c.id, 'accept') }, t('accept')),
-          h('button', { type: 'button', onclick: () => void answer(c.id, 'decline') }, mine ? t('cancel') : t('decline')));
-      }) : h('li', { class: 'muted' }, t('no_challenges')));
+          h('button', { type: 'button', onclick: () => void answer(c.id, 'decline') }, mine ? t('cancel') : tr(WORDS.decline)));
+      }) : h('li', { class: 'muted' }, tr(WORDS.no_challenges)));
     } catch { /* shown empty */ }
   };
   void fillGames();

@@ -2,9 +2,27 @@
 
 import { ApiError, call, claimAccount, listGames, session } from './api.js';
 import { h, render } from './dom.js';
-import { t, tr } from './i18n.js';
+import { fill, t, tr } from './i18n.js';
 import { go } from './router.js';
 import { sessionsSection } from './sessions.js';
+
+/** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
+const WORDS = {
+  keep_away: ['Keep away', 'Manter distância'],
+  block: ['Block', 'Bloquear'],
+  unblock: ['Unblock', 'Desbloquear'],
+  block_help: ['Blocked, you never sit at one table and neither sees the other\'s chat.', 'Bloqueados, nunca se sentam à mesma mesa e nenhum vê o chat do outro.'],
+  blocked_now: ['{name} is blocked.', '{name} está bloqueado.'],
+  unblocked_now: ['{name} is no longer blocked.', '{name} já não está bloqueado.'],
+  report: ['Report', 'Denunciar'],
+  report_reason: ['Reason', 'Motivo'],
+  report_note: ['Note (optional)', 'Nota (opcional)'],
+  reported: ['Reported. Staff will look at it.', 'Denunciado. A equipa vai analisar.'],
+  challenge_player: ['Challenge', 'Desafiar'],
+  challenge_sent: ['Challenge sent to {name}.', 'Desafio enviado a {name}.'],
+  challenge_live: ['Live: 30 s a move', 'Ao vivo: 30 s por jogada'],
+  challenge_correspondence: ['Correspondence: a day a move', 'Por correspondência: um dia por jogada'],
+};
 
 /** @typedef {import('./api.js').PublicProfile} PublicProfile */
 /** @typedef {import('./api.js').OwnProfile} OwnProfile */
@@ -200,10 +218,10 @@ const REASONS = {
 function keepAway(player, game, seq) {
   const status = h('p', { role: 'status', class: 'muted small' });
   const alert = h('p', { role: 'alert', class: 'error' });
-  const blockButton = h('button', { type: 'button', 'data-key': 'block' }, t('block'));
+  const blockButton = h('button', { type: 'button', 'data-key': 'block' }, tr(WORDS.block));
   let blocked = false;
   const show = () => {
-    blockButton.textContent = blocked ? t('unblock') : t('block');
+    blockButton.textContent = blocked ? tr(WORDS.unblock) : tr(WORDS.block);
     blockButton.setAttribute('aria-pressed', String(blocked));
   };
   show();
@@ -217,7 +235,7 @@ function keepAway(player, game, seq) {
       await call(blocked ? 'DELETE' : 'POST', `players/${player.id}/block/`);
       blocked = !blocked;
       show();
-      status.textContent = blocked ? t('blocked_now', { name: player.username }) : t('unblocked_now', { name: player.username });
+      status.textContent = blocked ? fill(tr(WORDS.blocked_now), { name: player.username }) : fill(tr(WORDS.unblocked_now), { name: player.username });
     } catch (error) {
       alert.textContent = error instanceof ApiError ? error.detail : String(error);
     }
@@ -225,7 +243,7 @@ function keepAway(player, game, seq) {
   const reason = h('select', { id: 'report-reason', required: true },
     Object.entries(REASONS).map(([code, words]) => h('option', { value: code }, tr(words))));
   const note = h('textarea', { id: 'report-note', maxlength: 500, rows: 2 });
-  const send = h('button', { type: 'submit' }, t('report'));
+  const send = h('button', { type: 'submit' }, tr(WORDS.report));
   const form = h('form', { class: 'report stack', onsubmit: async (event) => {
     event.preventDefault();
     alert.textContent = '';
@@ -234,17 +252,17 @@ function keepAway(player, game, seq) {
         player: player.id, reason: reason.value, note: note.value.trim(),
         ...(game ? { game } : {}), ...(game && seq ? { seq: Number(seq) } : {}),
       } });
-      status.textContent = t('reported');
+      status.textContent = tr(WORDS.reported);
       form.reset();
     } catch (error) {
       alert.textContent = error instanceof ApiError ? error.detail : String(error);
     }
   } },
-  h('label', { for: 'report-reason' }, t('report_reason')), reason,
-  h('label', { for: 'report-note' }, t('report_note')), note, send);
+  h('label', { for: 'report-reason' }, tr(WORDS.report_reason)), reason,
+  h('label', { for: 'report-note' }, tr(WORDS.report_note)), note, send);
   return h('section', { class: 'keep-away stack', 'aria-labelledby': 'keep-away-title' },
-    h('h2', { id: 'keep-away-title' }, t('keep_away')),
-    h('p', { class: 'muted small' }, t('block_help')), h('div', {}, blockButton), form, alert, status);
+    h('h2', { id: 'keep-away-title' }, tr(WORDS.keep_away)),
+    h('p', { class: 'muted small' }, tr(WORDS.block_help)), h('div', {}, blockButton), form, alert, status);
 }
 
 /**
@@ -254,7 +272,7 @@ function keepAway(player, game, seq) {
  */
 function challengeForm(player) {
   const clock = h('select', { id: 'challenge-clock' },
-    h('option', { value: '30' }, t('challenge_live')), h('option', { value: '86400' }, t('challenge_correspondence')));
+    h('option', { value: '30' }, tr(WORDS.challenge_live)), h('option', { value: '86400' }, tr(WORDS.challenge_correspondence)));
   const status = h('p', { role: 'status', class: 'muted small' });
   const alert = h('p', { role: 'alert', class: 'error' });
   return h('form', { class: 'challenge stack', onsubmit: async (event) => {
@@ -264,11 +282,11 @@ function challengeForm(player) {
       /** @type {import('./api.js').Schemas['Challenge']} */
       const made = await call('POST', 'challenges/', { body: { player: player.id, settings: { turn_timeout: Number(clock.value) } } });
       if (made.game) go(`/game/${made.game}`);
-      else status.textContent = t('challenge_sent', { name: player.username });
+      else status.textContent = fill(tr(WORDS.challenge_sent), { name: player.username });
     } catch (error) {
       alert.textContent = error instanceof ApiError ? error.detail : String(error);
     }
   } },
   h('label', { for: 'challenge-clock' }, t('clock')), clock,
-  h('button', { type: 'submit', class: 'primary' }, t('challenge_player')), alert, status);
+  h('button', { type: 'submit', class: 'primary' }, tr(WORDS.challenge_player)), alert, status);
 }
