@@ -71,7 +71,7 @@ def test_the_profile_lists_sessions_and_ends_another(site: Site, open_page: Open
     expect(section.get_by_role("heading", name="Sessions")).to_be_visible()
     expect(section.locator("li[data-session]")).to_have_count(2)
     current = section.locator("li[data-current=true]")
-    expect(current.get_by_role("button", name="Sign out")).to_be_visible()
+    expect(current.get_by_role("button", name="Sign out of this device")).to_have_text("Sign out")
     expect(current.get_by_role("button", name="End session")).to_have_count(0)
 
     section.locator("li[data-current=false]").get_by_role("button", name="End session").click()
@@ -81,7 +81,7 @@ def test_the_profile_lists_sessions_and_ends_another(site: Site, open_page: Open
     site.api("GET", "/api/v1/players/me/", other, status=401)
     assert site.api("GET", "/api/v1/players/me/", stored(page, "uno.token"))["username"] == "sara"
 
-    current.get_by_role("button", name="Sign out").click()
+    current.get_by_role("button", name="Sign out of this device").click()
 
     expect(page.get_by_role("button", name="Sign in")).to_be_visible()
 

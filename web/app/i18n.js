@@ -225,6 +225,7 @@ const STRINGS = {
   sessions: ['Sessions', 'Sessões'],
   sessions_help: ['Where you are signed in. End a session you do not recognise: it is signed out there.', 'Onde tem sessão iniciada. Termine uma sessão que não reconheça: essa sessão sai.'],
   end_session: ['End session', 'Terminar sessão'],
+  sign_out_here: ['Sign out of this device', 'Sair deste dispositivo'],
   this_session: ['This device', 'Este dispositivo'],
   unknown_device: ['Unknown device', 'Dispositivo desconhecido'],
   session_times: ['Signed in {created} · last used {used}', 'Entrou a {created} · última utilização {used}'],

@@ -24,7 +24,8 @@ export function sessionsSection() {
   /** @param {DeviceSession} row */
   const item = (row) => {
     const button = row.current
-      ? h('button', { type: 'button', onclick: async () => {
+      // The header's `Sign out` stays the page's only button of that exact name (a hook).
+      ? h('button', { type: 'button', 'aria-label': t('sign_out_here'), onclick: async () => {
         (await import('./inbox.js')).stopNotifications();
         await signOut().catch(() => {});
         go('/login');
