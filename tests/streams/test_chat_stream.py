@@ -101,8 +101,9 @@ def test_players_kept_apart_get_none_of_each_others_chat(
     server: Server, make_seat: Any, streams: list[Stream]
 ) -> None:
     ada, bob, cy = make_seat("ada"), make_seat("bob"), make_seat("cy")
-    Block.objects.create(blocker=bob.user, blocked=ada.user)
     game = new_game(server, [ada, bob, cy], target_score=100_000)
+    # Bob blocks Ada at the table (before it, they could not have sat down together).
+    Block.objects.create(blocker=bob.user, blocked=ada.user)
     ada_stream, bob_stream, cy_stream = (watch(server, game, s, streams) for s in (ada, bob, cy))
     from_ada = say(server, game, ada, text="from ada")
     from_bob = say(server, game, bob, text="from bob")
