@@ -18,9 +18,9 @@ import { randomKey } from './dom.js';
 /** @typedef {Schemas['BotLevelEnum']} BotLevel */
 /** @typedef {Schemas['SeatView']} SeatView */
 
-export const TOKEN_KEY = 'uno.token';
+const TOKEN_KEY = 'uno.token';
 const USER_KEY = 'uno.user';
-export const REFRESH_KEY = 'uno.refresh'; // sessions: the pair's refresh token (refresh.js)
+const REFRESH_KEY = 'uno.refresh'; // sessions: the pair's refresh token (refresh.js)
 
 /** The error body of every refusal: `code` for programs, `detail` for people. */
 export class ApiError extends Error {
@@ -120,8 +120,11 @@ export async function call(method, path, options = {}) {
       const detail = data && typeof data.detail === 'string' ? data.detail : response.statusText;
       // sessions: an expired access token is refreshed (once for concurrent calls) and the call
       // sent once more; a refused refresh signs out as any 401 does.
-      if (code === 'token_expired' && current && !retried
-        && await (await import('./refresh.js')).refreshed(current.token)) continue;
+      if (code === 'token_expired' && current && !retried) {
+        const ok = await (await import('./refresh.js')).refreshed(current.token, TOKEN_KEY, REFRESH_KEY);
+        if (ok) continue;
+        if (ok === null) throw new ApiError(0, 'network', 'The refresh did not reach the server.');
+      }
       if (response.status === 401 && current) onUnauthorized();
       throw new ApiError(response.status, code, detail);
     }

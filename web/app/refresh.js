@@ -1,18 +1,19 @@
-// Silent refresh (sessions): loaded by api.js only when a call meets `token_expired`.
+// Silent refresh (sessions): loaded by api.js only when a call meets `token_expired`. It imports
+// nothing (api.js gives it the storage keys): no module imports one that imports it.
 
-import { ApiError, REFRESH_KEY, TOKEN_KEY } from './api.js';
-
-/** @type {Promise<boolean> | null} the refresh under way, shared by every call that waits */
+/** @type {Promise<boolean | null> | null} the refresh under way, shared by every call that waits */
 let refreshing = null;
 
 /**
  * Trade the refresh token for a new pair, once for every call that met the expired `stale`
  * token. Another tab (they share localStorage) may have refreshed already: then there is nothing
- * to do. False when the server refuses (the session is over); a network failure rejects.
+ * to do. False when the server refuses (the session is over), null when it cannot be reached.
  * @param {string} stale
- * @returns {Promise<boolean>}
+ * @param {string} TOKEN_KEY  where the access token is kept (`uno.token`)
+ * @param {string} REFRESH_KEY  where the refresh token is kept (`uno.refresh`)
+ * @returns {Promise<boolean | null>}
  */
-export function refreshed(stale) {
+export function refreshed(stale, TOKEN_KEY, REFRESH_KEY) {
   if (localStorage.getItem(TOKEN_KEY) !== stale) return Promise.resolve(true);
   refreshing ??= (async () => {
     const refresh = localStorage.getItem(REFRESH_KEY);
@@ -24,11 +25,11 @@ export function refreshed(stale) {
         headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
         body: JSON.stringify({ refresh }),
       });
-    } catch (error) {
-      throw new ApiError(0, 'network', String(error instanceof Error ? error.message : error));
+    } catch {
+      return null;
     }
     if (!response.ok) return false;
-    /** @type {import('./api.js').Schemas['AuthToken']} */
+    /** @type {{access: string, refresh: string}} */
     const pair = await response.json();
     localStorage.setItem(TOKEN_KEY, pair.access);
     localStorage.setItem(REFRESH_KEY, pair.refresh);
