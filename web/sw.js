@@ -29,6 +29,7 @@ const SHELL = [
   '/app/main.js',
   '/app/offline.js',
   '/app/players.js',
+  '/app/refresh.js',
   '/app/replay.js',
   '/app/router.js',
   '/app/rules.js',

@@ -17,13 +17,10 @@ import { randomKey } from './dom.js';
 /** @typedef {Schemas['StreamTicket']} StreamTicket */
 /** @typedef {Schemas['BotLevelEnum']} BotLevel */
 /** @typedef {Schemas['SeatView']} SeatView */
-/** @typedef {Schemas['AuthToken']} Pair */
-/** @typedef {Schemas['Session']} DeviceSession */
 
 const TOKEN_KEY = 'uno.token';
 const USER_KEY = 'uno.user';
-// sessions: the refresh token of the session's pair (uno.token holds its access token)
-const REFRESH_KEY = 'uno.refresh';
+const REFRESH_KEY = 'uno.refresh'; // sessions: the pair's refresh token (refresh.js)
 
 /** The error body of every refusal: `code` for programs, `detail` for people. */
 export class ApiError extends Error {
@@ -56,9 +53,11 @@ export function session() {
 /**
  * @param {string} token
  * @param {{id: number, username: string}} user
+ * @param {string} [refresh]
  */
-export function saveSession(token, user) {
+export function saveSession(token, user, refresh) {
   localStorage.setItem(TOKEN_KEY, token);
+  if (refresh) localStorage.setItem(REFRESH_KEY, refresh);
   localStorage.setItem(USER_KEY, JSON.stringify({ id: user.id, username: user.username }));
 }
 
@@ -91,63 +90,46 @@ export async function call(method, path, options = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (options.idempotent) headers['Idempotency-Key'] = randomKey(); // the same key on the retry
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  let current = session();
-  let answer = await send(url, method, headers, body, current, options);
-  // sessions: an expired access token is refreshed once (one refresh shared by every call
-  // that met it) and the call sent once more with the new one.
-  if (answer.status === 401 && current && answer.code === 'token_expired') {
+  if (options.idempotent) headers['Idempotency-Key'] = randomKey();
+  for (let retried = false; ; retried = true) {
+    const current = session();
+    if (current) headers.Authorization = `Token ${current.token}`;
+    let response;
     try {
-      await refreshSession(current.token);
+      response = await fetch(url, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      });
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'network') throw error;
-      onUnauthorized();
-      throw error instanceof ApiError ? error : answer.error;
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      dispatchEvent(new Event('uno:unreachable')); // offline.js shows "You are offline"
+      throw new ApiError(0, 'network', String(error instanceof Error ? error.message : error));
     }
-    current = session();
-    answer = await send(url, method, headers, body, current, options);
+    const text = await response.text();
+    /** @type {any} */
+    let data = null;
+    try {
+      data = text ? JSON.parse(text, options.reviver) : null;
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      const code = data && typeof data.code === 'string' ? data.code : `http_${response.status}`;
+      const detail = data && typeof data.detail === 'string' ? data.detail : response.statusText;
+      // sessions: an expired access token is refreshed (once for concurrent calls) and the call
+      // sent once more; a refused refresh signs out as any 401 does.
+      if (code === 'token_expired' && current && !retried) {
+        const ok = await (await import('./refresh.js')).refreshed(current.token, TOKEN_KEY, REFRESH_KEY);
+        if (ok) continue;
+        if (ok === null) throw new ApiError(0, 'network', 'The refresh did not reach the server.');
+      }
+      if (response.status === 401 && current) onUnauthorized();
+      throw new ApiError(response.status, code, detail);
+    }
+    return data;
   }
-  if (answer.error) {
-    if (answer.status === 401 && current) onUnauthorized();
-    throw answer.error;
-  }
-  return answer.data;
-}
-
-/**
- * One request as `call` sends it, with the session's current access token.
- * @param {URL} url
- * @param {string} method
- * @param {Record<string, string>} baseHeaders
- * @param {string | undefined} body
- * @param {{token: string} | null} current
- * @param {{signal?: AbortSignal, reviver?: (this: any, key: string, value: any, context?: {source?: string}) => any}} options
- * @returns {Promise<{status: number, code: string, data: any, error: ApiError | null}>}
- */
-async function send(url, method, baseHeaders, body, current, options) {
-  const headers = { ...baseHeaders };
-  if (current) headers.Authorization = `Token ${current.token}`;
-  let response;
-  try {
-    response = await fetch(url, { method, headers, body, signal: options.signal });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    dispatchEvent(new Event('uno:unreachable')); // offline.js shows "You are offline"
-    throw new ApiError(0, 'network', String(error instanceof Error ? error.message : error));
-  }
-  const text = await response.text();
-  /** @type {any} */
-  let data = null;
-  try {
-    data = text ? JSON.parse(text, options.reviver) : null;
-  } catch {
-    data = null;
-  }
-  if (response.ok) return { status: response.status, code: '', data, error: null };
-  const code = data && typeof data.code === 'string' ? data.code : `http_${response.status}`;
-  const detail = data && typeof data.detail === 'string' ? data.detail : response.statusText;
-  return { status: response.status, code, data, error: new ApiError(response.status, code, detail) };
 }
 
 // --- typed calls ------------------------------------------------------------------------------
@@ -159,8 +141,7 @@ async function send(url, method, baseHeaders, body, current, options) {
 export async function register(username, password) {
   /** @type {Schemas['RegisteredPlayer']} */
   const player = await call('POST', 'players/', { body: { username, password } });
-  saveSession(player.access, player); // registered is signed in: the answer has the pair
-  saveRefresh(player.refresh);
+  saveSession(player.access, player, player.refresh); // registered is signed in
   return player;
 }
 
@@ -170,11 +151,9 @@ export async function register(username, password) {
  * @returns {Promise<{token: string, id: number, username: string}>}
  */
 export async function signIn(username, password) {
-  /** @type {Pair} */
-  const pair = await call('POST', 'auth/token/', { body: { username, password } });
-  const token = pair.access;
-  saveSession(token, { id: 0, username });
-  saveRefresh(pair.refresh);
+  /** @type {Schemas['AuthToken']} */
+  const { access: token, refresh } = await call('POST', 'auth/token/', { body: { username, password } });
+  saveSession(token, { id: 0, username }, refresh);
   /** @type {OwnProfile} */
   const me = await call('GET', 'players/me/');
   saveSession(token, me);
@@ -283,8 +262,7 @@ export function streamTicket() {
 export async function playAsGuest() {
   /** @type {Schemas['GuestAccount']} */
   const guest = await call('POST', 'players/guest/');
-  saveSession(guest.access, guest);
-  saveRefresh(guest.refresh);
+  saveSession(guest.access, guest, guest.refresh);
   localStorage.setItem(USER_KEY, JSON.stringify({ id: guest.id, username: guest.username, guest: true }));
   return { token: guest.access, id: guest.id, username: guest.username };
 }
@@ -319,61 +297,4 @@ export async function claimAccount(username, password) {
  */
 export function playAgainstBots() {
   return createGame({ max_players: 4, bots: ['basic', 'basic', 'basic'] });
-}
-
-// --- sessions: silent refresh and the session list ------------------------------------------------
-
-/** @param {string} refresh */
-function saveRefresh(refresh) {
-  localStorage.setItem(REFRESH_KEY, refresh);
-}
-
-/** @type {Promise<void> | null} the refresh under way: every call that met `token_expired` waits on it */
-let refreshing = null;
-
-/**
- * Trade the session's refresh token for a new pair, once for every call that met an expired
- * `stale` token. Another tab (they share localStorage) may have refreshed already: then the
- * stored token is no longer `stale` and there is nothing to do. Rejects with the refusal
- * (`token_reused`, `not_authenticated`) when the session is over.
- * @param {string} stale  the access token the server called expired
- * @returns {Promise<void>}
- */
-export function refreshSession(stale) {
-  const now = session();
-  if (now && now.token !== stale) return Promise.resolve();
-  if (!refreshing) {
-    refreshing = (async () => {
-      const refresh = localStorage.getItem(REFRESH_KEY);
-      if (!refresh) throw new ApiError(401, 'not_authenticated', 'No refresh token.');
-      const answer = await send(new URL('/api/v1/auth/refresh/', location.origin), 'POST',
-        { Accept: 'application/json', 'Content-Type': 'application/json' },
-        JSON.stringify({ refresh }), null, {});
-      if (answer.error) throw answer.error;
-      /** @type {Pair} */
-      const pair = answer.data;
-      localStorage.setItem(TOKEN_KEY, pair.access);
-      saveRefresh(pair.refresh);
-    })().finally(() => {
-      refreshing = null;
-    });
-  }
-  return refreshing;
-}
-
-/**
- * The caller's open sessions (devices), the current one marked `current`.
- * @returns {Promise<DeviceSession[]>}
- */
-export function listSessions() {
-  return call('GET', 'players/me/sessions/');
-}
-
-/**
- * End one of the caller's sessions (its tokens stop working).
- * @param {string} id
- * @returns {Promise<null>}
- */
-export function endSession(id) {
-  return call('DELETE', `players/me/sessions/${encodeURIComponent(id)}/`);
 }

@@ -221,15 +221,6 @@ const STRINGS = {
   account_kept: ['Your account is kept: sign in as {name} from now on.', 'A sua conta está guardada: entre como {name} a partir de agora.'],
   unreachable: ['Cannot reach the server now.', 'Sem ligação ao servidor agora.'],
   offline: ['You are offline. The games come back when the connection does.', 'Está offline. Os jogos voltam quando a ligação voltar.'],
-  // sessions: the profile's list of devices signed in
-  sessions: ['Sessions', 'Sessões'],
-  sessions_help: ['Where you are signed in. End a session you do not recognise: it is signed out there.', 'Onde tem sessão iniciada. Termine uma sessão que não reconheça: essa sessão sai.'],
-  end_session: ['End session', 'Terminar sessão'],
-  sign_out_here: ['Sign out of this device', 'Sair deste dispositivo'],
-  this_session: ['This device', 'Este dispositivo'],
-  unknown_device: ['Unknown device', 'Dispositivo desconhecido'],
-  session_times: ['Signed in {created} · last used {used}', 'Entrou a {created} · última utilização {used}'],
-  session_ended: ['Session ended.', 'Sessão terminada.'],
 };
 
 /** @typedef {keyof typeof STRINGS} Key */

@@ -1,12 +1,30 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead.
 
-import { ApiError, endSession, listSessions, signOut } from './api.js';
+import { ApiError, call, signOut } from './api.js';
 import { h, render } from './dom.js';
-import { t } from './i18n.js';
+import { t, tr } from './i18n.js';
 import { go } from './router.js';
 
-/** @typedef {import('./api.js').DeviceSession} DeviceSession */
+/** @typedef {import('./api.js').Schemas['Session']} DeviceSession */
+
+// Used here only (i18n.js: `tr` for texts of one place), kept off the pages that never show them.
+/** @type {Record<string, [string, string]>} */
+const TEXT = {
+  sessions: ['Sessions', 'Sessões'],
+  help: ['Where you are signed in. End a session you do not recognise: it is signed out there.', 'Onde tem sessão iniciada. Termine uma sessão que não reconheça: essa sessão sai.'],
+  end: ['End session', 'Terminar sessão'],
+  sign_out_here: ['Sign out of this device', 'Sair deste dispositivo'],
+  here: ['This device', 'Este dispositivo'],
+  unknown: ['Unknown device', 'Dispositivo desconhecido'],
+  times: ['Signed in {created} · last used {used}', 'Entrou a {created} · última utilização {used}'],
+  ended: ['Session ended.', 'Sessão terminada.'],
+};
+
+/** @returns {Promise<DeviceSession[]>} the caller's open sessions */
+const listSessions = () => call('GET', 'players/me/sessions/');
+/** @param {string} id */
+const endSession = (id) => call('DELETE', `players/me/sessions/${encodeURIComponent(id)}/`);
 
 /** @param {string} when */
 const shown = (when) => new Date(when).toLocaleString();
@@ -17,15 +35,15 @@ export function sessionsSection() {
   const alert = h('p', { role: 'alert', class: 'error' });
   const status = h('p', { role: 'status', class: 'muted small' });
   const section = h('section', { class: 'sessions stack', 'aria-labelledby': 'sessions-title' },
-    h('h2', { id: 'sessions-title' }, t('sessions')),
-    h('p', { class: 'muted small' }, t('sessions_help')),
+    h('h2', { id: 'sessions-title' }, tr(TEXT.sessions)),
+    h('p', { class: 'muted small' }, tr(TEXT.help)),
     list, alert, status);
 
   /** @param {DeviceSession} row */
   const item = (row) => {
     const button = row.current
       // The header's `Sign out` stays the page's only button of that exact name (a hook).
-      ? h('button', { type: 'button', 'aria-label': t('sign_out_here'), onclick: async () => {
+      ? h('button', { type: 'button', 'aria-label': tr(TEXT.sign_out_here), onclick: async () => {
         (await import('./inbox.js')).stopNotifications();
         await signOut().catch(() => {});
         go('/login');
@@ -36,18 +54,18 @@ export function sessionsSection() {
         button.disabled = true;
         try {
           await endSession(row.id);
-          status.textContent = t('session_ended');
+          status.textContent = tr(TEXT.ended);
           await load();
         } catch (error) {
           alert.textContent = error instanceof ApiError ? error.detail : String(error);
           button.disabled = false;
         }
-      } }, t('end_session'));
+      } }, tr(TEXT.end));
     return h('li', { 'data-session': row.id, 'data-current': String(row.current) },
-      h('strong', {}, row.user_agent || t('unknown_device')),
-      row.current ? h('span', { class: 'tag' }, t('this_session')) : null,
+      h('strong', {}, row.user_agent || tr(TEXT.unknown)),
+      row.current ? h('span', { class: 'tag' }, tr(TEXT.here)) : null,
       h('span', { class: 'muted small' }, ' ', row.address, ' ',
-        t('session_times', { created: shown(row.created), used: shown(row.last_used) })),
+        tr(TEXT.times).replace('{created}', shown(row.created)).replace('{used}', shown(row.last_used))),
       ' ', button);
   };
 
