@@ -10,7 +10,7 @@
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = 'uno-shell-v3';
+const CACHE = 'uno-shell-v4';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
