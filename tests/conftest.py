@@ -3,6 +3,8 @@
 import pytest
 from pytest_django.fixtures import Settings
 
+from tests.support.decks import TEST_SALT
+
 
 @pytest.fixture(autouse=True)
 def _no_throttling(settings: Settings) -> None:
@@ -16,9 +18,6 @@ def _seeds_from_players(settings: Settings) -> None:
     """Players may give a seed in tests (only staff may in production, tests/hostile checks it):
     the suites reproduce games played by ordinary players."""
     settings.UNO_SEEDS_FROM_PLAYERS = True
-
-
-TEST_SALT = "5a" * 32
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,10 @@ from collections.abc import Sequence
 
 from games.engine import DECK
 
+# The one salt of every game in tests (in-process and in the servers the tests start), so that a
+# seed deals the same cards on every run: production salts each game at random.
+TEST_SALT = "5a" * 32
+
 
 def deck_for(
     hands: Sequence[Sequence[str]],

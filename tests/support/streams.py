@@ -26,6 +26,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from streams import sse
+from tests.support.decks import TEST_SALT
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,6 +117,7 @@ def start_server(
         "DJANGO_DEBUG": "1",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
+        "UNO_TEST_SALT": TEST_SALT,  # a seed deals the same cards in the server as in-process
         **(env or {}),
     }
     environment.pop("CELERY_BROKER_URL", None)
