@@ -41,4 +41,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         challenges.ChallengeDeclineApi.as_view(),
         name="challenge-decline",
     ),
+    path(
+        "challenges/<uuid:challenge_id>/cancel/",
+        challenges.ChallengeCancelApi.as_view(),
+        name="challenge-cancel",
+    ),
 ]

@@ -97,7 +97,8 @@ const TITLES = {
   game_finished: ['Game finished', 'O jogo terminou'],
   player_joined: ['A player joined', 'Entrou um jogador'],
   invited: ['You were invited', 'Foi convidado'],
-  challenged: ['You were challenged', 'Foi desafiado'],
+  challenge: ['You were challenged', 'Foi desafiado'],
+  challenge_accepted: ['Your challenge was accepted', 'O seu desafio foi aceite'],
 };
 
 worker.addEventListener('push', (event) => {

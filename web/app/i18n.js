@@ -203,6 +203,7 @@ const STRINGS = {
   // challenges
   challenges: ['Challenges', 'Desafios'],
   n_challenged: ['You were challenged', 'Foi desafiado'],
+  n_challenge_accepted: ['Your challenge was accepted', 'O seu desafio foi aceite'],
   // safety: block and report
   // entry: guest, play now, offline
   play_bots: ['Play against bots', 'Jogar contra bots'],

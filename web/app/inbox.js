@@ -29,7 +29,8 @@ const KINDS = {
   game_finished: 'n_game_finished',
   player_joined: 'n_player_joined',
   invited: 'n_invited',
-  challenged: 'n_challenged',
+  challenge: 'n_challenged',
+  challenge_accepted: 'n_challenge_accepted',
 };
 
 /** @type {EventSource | null} */
@@ -175,7 +176,7 @@ export async function inboxPage(root) {
   /**
    * Answer a challenge; accepted, its game opens.
    * @param {string} id
-   * @param {'accept' | 'decline'} how
+   * @param {'accept' | 'decline' | 'cancel'} how
    */
   const answer = async (id, how) => {
     challengeAlert.textContent = '';
@@ -194,7 +195,7 @@ export async function inboxPage(root) {
       /** @type {import('./api.js').Schemas['ChallengeList']} */
       const list = await call('GET', 'challenges/');
       const me = session()?.id;
-      const open = list.challenges.filter((c) => c.status === 'pending');
+      const open = list.challenges.filter((c) => c.status === 'open');
       render(challenges, open.length ? open.map((c) => {
         const mine = c.challenger.id === me;
         const other = mine ? c.challenged : c.challenger;
@@ -203,7 +204,7 @@ export async function inboxPage(root) {
             h('strong', {}, mine ? fill(tr(WORDS.challenge_to), { name: other.username }) : fill(tr(WORDS.challenge_from), { name: other.username })),
             h('div', { class: 'muted small' }, t('due_in', { t: countdown((Date.parse(c.expires_at) - Date.now()) / 1000) }))),
           mine ? null : h('button', { type: 'button', class: 'primary', onclick: () => void answer(c.id, 'accept') }, t('accept')),
-          h('button', { type: 'button', onclick: () => void answer(c.id, 'decline') }, mine ? t('cancel') : tr(WORDS.decline)));
+          h('button', { type: 'button', onclick: () => void answer(c.id, mine ? 'cancel' : 'decline') }, mine ? t('cancel') : tr(WORDS.decline)));
       }) : h('li', { class: 'muted' }, tr(WORDS.no_challenges)));
     } catch { /* shown empty */ }
   };
