@@ -22,6 +22,9 @@ class Kind(models.TextChoices):
     PLAYER_JOINED = "player_joined"
     INVITED = "invited"
     CHALLENGED = "challenged"
+    TOURNAMENT_STARTING = "tournament_starting"
+    TOURNAMENT_TABLE = "tournament_table"  # data.game: the table's game
+    TOURNAMENT_FINISHED = "tournament_finished"
 
 
 class Notification(models.Model):

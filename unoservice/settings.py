@@ -364,6 +364,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.sweep",
         "schedule": UNO_SWEEP_INTERVAL,
     },
+    # Tournaments whose step's task was lost (service.tournament_steps).
+    "sweep-tournaments": {
+        "task": "tournaments.sweep",
+        "schedule": UNO_SWEEP_INTERVAL,
+    },
     # Guests unclaimed for limits.GUEST_DAYS days (service.guests).
     "remove-stale-guests": {
         "task": "players.remove_stale_guests",
