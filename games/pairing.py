@@ -25,7 +25,7 @@ Seat = TypeVar("Seat")  # a player, or an empty seat a bot fills
 # Seatings of up to this many players are searched exhaustively (within ``SEARCH_BUDGET`` steps):
 # the fewest repeats there are, then the order. Larger rounds are seated greedily, then repaired.
 EXACT_LIMIT = 16
-SEARCH_BUDGET = 200_000
+SEARCH_BUDGET = 50_000
 # The greedy seating looks this far down the standings for a player who has met nobody at the
 # table; the repair swaps players with tables at most this far apart.
 WINDOW = 64
@@ -72,30 +72,38 @@ def swiss_tables(order: Sequence[Player], size: int, met: Met) -> list[list[Play
 
 
 def _searched(order: list[Player], capacities: list[int], met: Met) -> list[list[Player]]:
-    """Branch and bound over the seatings, in the order of the standings: the first seating found
-    with the fewest repeats (the greedy one first, then better ones only)."""
+    """Branch and bound over the seatings: each table headed by the best unseated player, each
+    next seat trying first the players who add the fewest repeats, the better ranked first; the
+    first seating found with the fewest repeats (within ``SEARCH_BUDGET`` steps)."""
+    rank = {player: index for index, player in enumerate(order)}
     best: list[list[Player]] | None = None
     best_cost = len(order) ** 2
     steps = 0
     remaining = {cap: capacities.count(cap) for cap in set(capacities)}
 
+    def done() -> bool:
+        return best_cost == 0 or steps > SEARCH_BUDGET
+
     def fill(
         tables: list[list[Player]], free: list[Player], cost: int, table: list[Player], cap: int
     ) -> None:
-        nonlocal best, best_cost, steps
+        nonlocal steps
         steps += 1
         if cost >= best_cost or steps > SEARCH_BUDGET:
             return
         if len(table) == cap:
             place([*tables, table], free, cost)
             return
-        start = order.index(table[-1]) + 1
-        for index, player in enumerate(free):
-            if order.index(player) < start:
-                continue
-            added = _conflicts(player, table, met)
+        last = rank[table[-1]]
+        candidates = sorted(
+            (_conflicts(player, table, met), rank[player], index)
+            for index, player in enumerate(free)
+            if rank[player] > last
+        )
+        for added, _, index in candidates:
+            player = free[index]
             fill(tables, free[:index] + free[index + 1 :], cost + added, [*table, player], cap)
-            if best_cost == 0 or steps > SEARCH_BUDGET:
+            if done():
                 return
 
     def place(tables: list[list[Player]], free: list[Player], cost: int) -> None:
@@ -108,7 +116,7 @@ def _searched(order: list[Player], capacities: list[int], met: Met) -> list[list
             remaining[cap] -= 1
             fill(tables, free[1:], cost, [free[0]], cap)
             remaining[cap] += 1
-            if best_cost == 0 or steps > SEARCH_BUDGET:
+            if done():
                 return
 
     place([], order, 0)
