@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.pairing import repeats, swiss_tables  # noqa: E402
-from games.standings import Result, standings  # noqa: E402
+from games.pairing import repeats, swiss_tables
+from games.standings import Result, standings
 
 TARGET_SECONDS = 2.0
 
