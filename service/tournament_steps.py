@@ -471,7 +471,8 @@ def _arena(step: Step) -> None:
             _finish(step)
         return
     step.wake_at = end
-    rank = {player: index for index, player in enumerate(_order(step))}
+    order = _order(step)
+    rank = {player: index for index, player in enumerate(order)}
     waiting = sorted(
         (p for p in folded.active if p not in playing),
         key=lambda p: (_last_seen(folded, p), rank[p]),
@@ -480,7 +481,7 @@ def _arena(step: Step) -> None:
     count = len(folded.tables)
     for index, people in enumerate(seating, start=count + 1):
         data = _open_table(step, _filled(people, tournament.table_size), round_=1, table=index)
-        step.append(log.TABLE_SEATED, data)
+        step.append(log.TABLE_SEATED, {**data, "order": order})
 
 
 def _last_seen(folded: Folded, player: int) -> int:

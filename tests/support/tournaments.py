@@ -40,6 +40,7 @@ def create(host: Player, **fields: Any) -> dict[str, Any]:
         "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
         **fields,
     }
+    body = {key: value for key, value in body.items() if value is not None}  # None: left out
     return ok(host.client.post(TOURNAMENTS, body, format="json"), 201)
 
 
@@ -58,7 +59,7 @@ def start_now(tournament_id: str) -> None:
 
 def log_of(tournament_id: str) -> list[dict[str, Any]]:
     return [
-        {"seq": e.seq, "type": e.type, "data": e.data}
+        {"seq": e.seq, "type": e.type, "data": e.data, "at": e.at}
         for e in TournamentEntry.objects.filter(tournament_id=tournament_id).order_by("seq")
     ]
 

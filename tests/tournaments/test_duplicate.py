@@ -49,7 +49,9 @@ def test_a_duplicate_round_plays_the_same_deals_at_both_tables(
         tables = detail["rounds"][0]["tables"] if detail["rounds"] else []
         todo = [t for t in tables if not t["finished"] and t["game"] not in played]
         if not todo:
-            wait_for(lambda v=detail["version"]: ok(host.client.get(url(tid)))["version"] > v, "a step")
+            wait_for(
+                lambda v=detail["version"]: ok(host.client.get(url(tid)))["version"] > v, "a step"
+            )
             continue
         for table in todo:
             done = [t for t in tables if t["finished"]]
