@@ -81,7 +81,7 @@ def test_a_duplicate_round_plays_the_same_deals_at_both_tables(
 
     views = {t["game"]: ok(host.client.get(game_url(t["game"]))) for t in tables}
     commitments = []
-    for deal, at in sorted(deals.items()):
+    for _, at in sorted(deals.items()):
         one, two = views[at[1]["game"]], views[at[2]["game"]]
         # The same committed deal at both tables: the same seed, salt and commitment.
         assert one["deck_commitment"] == two["deck_commitment"]
