@@ -32,6 +32,8 @@ from unoservice.api import StrictBooleanField, StrictCharField, StrictIntegerFie
 CARD_CHOICES = sorted(CARD_CODES)
 GAME_STATUSES = list(GameStatus.values)
 SEAT_STATUSES = list(SeatStatus.values)
+TOURNAMENT_STATUSES = list(TournamentStatus.values)
+TOURNAMENT_FORMATS = list(TournamentFormat.values)
 MAX_INT = limits.MAX_INT
 
 
@@ -621,7 +623,7 @@ class TournamentCreateSerializer(StrictSerializer):
         min_length=limits.TOURNAMENT_NAME.low, max_length=limits.TOURNAMENT_NAME.high
     )
     format = serializers.ChoiceField(
-        choices=list(TournamentFormat.values),
+        choices=TOURNAMENT_FORMATS,
         help_text=(
             "swiss: rounds seated by standing, nobody meeting an opponent again where another "
             "seating exists; arena: for `minutes`, a player who finishes is seated again at "
@@ -657,7 +659,7 @@ class TournamentCreateSerializer(StrictSerializer):
 
 
 class TournamentListQuerySerializer(StrictSerializer):
-    status = serializers.ChoiceField(choices=list(TournamentStatus.values), required=False)
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, required=False)
     mine = serializers.BooleanField(required=False, default=False)
     page = serializers.IntegerField(required=False, min_value=1, max_value=MAX_INT)
     page_size = serializers.IntegerField(
@@ -680,7 +682,7 @@ class _TournamentBase(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
     name = serializers.CharField()
     host = _PlayerField()
-    format = serializers.ChoiceField(choices=list(TournamentFormat.values))
+    format = serializers.ChoiceField(choices=TOURNAMENT_FORMATS)
     table_size = serializers.IntegerField()
     settings = serializers.JSONField(help_text="Every table's game settings.")
     starts_at = serializers.DateTimeField()
@@ -690,7 +692,7 @@ class _TournamentBase(serializers.Serializer[dict[str, Any]]):
     )
     minutes = serializers.IntegerField(allow_null=True)
     bots_allowed = serializers.BooleanField()
-    status = serializers.ChoiceField(choices=list(TournamentStatus.values))
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
     round = serializers.IntegerField(help_text="The round being played (0 before the start).")
     version = serializers.IntegerField(help_text="The seq of the log's last entry.")
     player_count = serializers.IntegerField(help_text="Players taking part (not withdrawn).")

@@ -312,6 +312,8 @@ SPECTACULAR_SETTINGS = {
         "ColorEnum": "games.engine.COLORS",
         "NotificationKindEnum": "notifications.serializers.KIND_CHOICES",
         "BotLevelEnum": "games.engine.shapes.BOT_LEVELS",
+        "TournamentStatusEnum": "games.serializers.TOURNAMENT_STATUSES",
+        "TournamentFormatEnum": "games.serializers.TOURNAMENT_FORMATS",
     },
 }
 
