@@ -203,6 +203,9 @@ const STRINGS = {
   // challenges
   challenges: ['Challenges', 'Desafios'],
   n_challenged: ['You were challenged', 'Foi desafiado'],
+  n_tournament_starting: ['A tournament starts', 'Um torneio começa'],
+  n_tournament_table: ['Your tournament table is ready', 'A sua mesa do torneio está pronta'],
+  n_tournament_finished: ['A tournament is over', 'Um torneio terminou'],
   // safety: block and report
   // entry: guest, play now, offline
   play_bots: ['Play against bots', 'Jogar contra bots'],

@@ -30,6 +30,9 @@ const KINDS = {
   player_joined: 'n_player_joined',
   invited: 'n_invited',
   challenged: 'n_challenged',
+  tournament_starting: 'n_tournament_starting',
+  tournament_table: 'n_tournament_table',
+  tournament_finished: 'n_tournament_finished',
 };
 
 /** @type {EventSource | null} */
