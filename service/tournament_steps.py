@@ -419,6 +419,7 @@ def _next_deals(step: Step, current: list[Table]) -> None:
     """Each table whose latest deal finished plays the next one: the seats of its first deal
     rotated by the deal's number, from the seed and salt every table plays that deal with."""
     size = step.tournament.table_size
+    entrants, active = set(step.folded.players), set(step.folded.active)
     by_table: dict[int, list[Table]] = {}
     for table in current:
         by_table.setdefault(table.table, []).append(table)
@@ -428,7 +429,9 @@ def _next_deals(step: Step, current: list[Table]) -> None:
             continue
         first = min(deals, key=lambda t: t.deal)
         deal = latest.deal + 1
-        seats: list[int | None] = [first.seats[(seat + deal) % size] for seat in range(size)]
+        rotated = [first.seats[(seat + deal) % size] for seat in range(size)]
+        # A player who withdrew takes no new table: a bot holds their hand from now on.
+        seats: list[int | None] = [p if p in active or p not in entrants else None for p in rotated]
         data = _open_table(
             step,
             seats,

@@ -3,6 +3,7 @@ refused with its code, changing nothing."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from typing import Any
 
@@ -13,8 +14,17 @@ from games.models import Tournament, TournamentEntry
 from players.models import Bot
 from service import bots
 from tests.support.players import MakePlayer, Player, client_for
-from tests.support.table import ok, refused
-from tests.support.tournaments import QUICK, TOURNAMENTS, create, join_all, log_of, start_now, url
+from tests.support.table import game_url, ok, refused
+from tests.support.tournaments import (
+    QUICK,
+    TOURNAMENTS,
+    create,
+    join_all,
+    log_of,
+    play_game,
+    start_now,
+    url,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -157,3 +167,31 @@ def test_a_tournament_without_enough_players_ends_at_its_start(players: list[Pla
     assert detail["status"] == "finished" and detail["rounds"] == []
     assert log_of(tournament["id"])[-1]["data"]["reason"] == "not_enough_players"
     refused(ada.client.post(url(tournament["id"], "withdraw")), 409, "tournament_finished")
+
+
+@pytest.mark.django_db(transaction=True)  # the steps follow the games' commits
+def test_a_player_who_withdraws_finishes_their_game_and_gets_no_new_table(
+    make_player: MakePlayer,
+) -> None:
+    host, *people = (make_player(f"w{i}") for i in range(5))
+    by_id = {p.id: p for p in people}
+    tournament = create(host, table_size=2, rounds=2)
+    tid = tournament["id"]
+    join_all(tid, people)
+    start_now(tid)
+    first = ok(host.client.get(url(tid)))["rounds"][0]["tables"]
+    leaver = by_id[first[0]["seats"][0]]
+    ok(leaver.client.post(url(tid, "withdraw")))
+    game = first[0]["game"]
+    assert ok(leaver.client.get(game_url(game)))["status"] == "active"  # it goes on
+    rng = random.Random(3)
+    for table in first:
+        play_game(table["game"], {p: by_id[p] for p in table["seats"]}, rng)
+    detail = ok(host.client.get(url(tid)))
+    second = detail["rounds"][1]["tables"]
+    seated = [p for t in second for n, p in enumerate(t["seats"]) if n not in t["bots"]]
+    assert leaver.id not in seated and sorted(seated) == sorted(set(by_id) - {leaver.id})
+    assert sum(len(t["bots"]) for t in second) == 1  # three players at tables of 2: one bot
+    row = next(r for r in detail["standings"] if r["player"] == leaver.id)
+    assert row["games"] == 1  # the game they finished counts
+    assert ok(leaver.client.get(url(tid)))["you"] == {"withdrawn": True, "table": None}
