@@ -23,6 +23,9 @@ class Kind(models.TextChoices):
     INVITED = "invited"
     CHALLENGE = "challenge"  # a player challenged the notified one
     CHALLENGE_ACCEPTED = "challenge_accepted"  # the notified player's challenge was accepted
+    TOURNAMENT_STARTING = "tournament_starting"
+    TOURNAMENT_TABLE = "tournament_table"  # data.game: the table's game
+    TOURNAMENT_FINISHED = "tournament_finished"
 
 
 class Notification(models.Model):

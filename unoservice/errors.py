@@ -130,6 +130,21 @@ SERVICE_CODES: dict[str, Code] = {
         403, "Spectators chat only in games whose host enabled spectator_chat."
     ),
     # --- end of the table chat ---
+    # --- tournaments (service.tournaments) ---
+    "invalid_table_size": Code(400, "A tournament's table seats 2 to 10 players."),
+    "start_in_past": Code(400, "A tournament's starts_at is in the past (or over a year ahead)."),
+    "tournament_started": Code(
+        409, "The Swiss or duplicate tournament has started: it takes no new players."
+    ),
+    "tournament_finished": Code(409, "The tournament is over (an arena: its time is up)."),
+    "tournament_already_joined": Code(409, "The caller takes part in the tournament already."),
+    "tournament_not_joined": Code(
+        409, "The caller does not take part in the tournament (or has withdrawn already)."
+    ),
+    "bots_not_allowed": Code(
+        403, "A bot account enters only tournaments whose host allows bots (bots_allowed)."
+    ),
+    # --- end of tournaments ---
 }
 # The registry: every code an error body may carry, with its status and meaning; the exception
 # handler answers and the schema documents them from here.

@@ -98,7 +98,7 @@ class StreamApi(APIView):
         return JSONRenderer(), JSON
 
 
-def _last_event_id(request: Request) -> int | None:
+def last_event_id(request: Request) -> int | None:
     raw = request.headers.get(LAST_EVENT_ID)
     if raw is None:
         return None
@@ -108,7 +108,7 @@ def _last_event_id(request: Request) -> int | None:
     return int(value)
 
 
-def _under_asgi(request: Request) -> bool:
+def under_asgi(request: Request) -> bool:
     """Served by ``unoservice.asgi``, which streams async iterators from its event loop."""
     return bool(request.META.get(ASYNC_STREAMS))
 
@@ -195,12 +195,12 @@ class GameStreamApi(StreamApi):
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
         query = api.query(GameStreamQuerySerializer, request)
-        resume = _last_event_id(request)
+        resume = last_event_id(request)
         viewer = api.caller(request)
         game = clock.caught_up(selectors.get_game(game_id, viewer))
         after = resume if resume is not None else query.get("after", game.version)
         talk = chat.stream_feed(game, viewer, query.get("chat_after"))
-        if _under_asgi(request):
+        if under_asgi(request):
             stream = sse.game_stream(str(game.pk), viewer, after, talk)
             return event_stream(attention.watched(stream, viewer.pk, str(game.pk)))
         return event_stream(sse.game_backlog(str(game.pk), viewer, after, talk))
@@ -225,10 +225,10 @@ class PlayerStreamApi(StreamApi):
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         query = api.query(PlayerStreamQuerySerializer, request)
-        header = _last_event_id(request)
+        header = last_event_id(request)
         resume = header if header is not None else query.get("after")
         player = api.caller(request)
-        if _under_asgi(request):
+        if under_asgi(request):
             return event_stream(sse.player_stream(player.pk, resume, NOTIFICATIONS))
         return event_stream(sse.player_backlog(player.pk, resume, NOTIFICATIONS))
 

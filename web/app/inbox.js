@@ -31,6 +31,9 @@ const KINDS = {
   invited: 'n_invited',
   challenge: 'n_challenged',
   challenge_accepted: 'n_challenge_accepted',
+  tournament_starting: 'n_tournament_starting',
+  tournament_table: 'n_tournament_table',
+  tournament_finished: 'n_tournament_finished',
 };
 
 /** @type {EventSource | null} */
