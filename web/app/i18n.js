@@ -9,6 +9,7 @@ const STRINGS = {
   nav_lobby: ['Lobby', 'Salão'],
   nav_inbox: ['Inbox', 'Caixa'],
   nav_leaderboard: ['Leaderboard', 'Classificação'],
+  nav_tournaments: ['Tournaments', 'Torneios'],
   nav_profile: ['Profile', 'Perfil'],
   sign_in: ['Sign in', 'Entrar'],
   sign_out: ['Sign out', 'Sair'],

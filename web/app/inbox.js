@@ -36,6 +36,16 @@ const KINDS = {
   tournament_finished: 'n_tournament_finished',
 };
 
+/**
+ * Where a notification leads: its game, else its tournament, else the inbox.
+ * @param {Notification} note
+ */
+function noteLink(note) {
+  if (note.game) return `#/game/${note.game}`;
+  const tournament = note.data && typeof note.data === 'object' ? /** @type {Record<string, unknown>} */ (note.data).tournament : undefined;
+  return typeof tournament === 'string' ? `#/tournaments/${tournament}` : '#/inbox';
+}
+
 /** @type {EventSource | null} */
 let source = null;
 let running = false;
@@ -109,7 +119,7 @@ function toast(note) {
   const here = location.hash === `#/game/${note.game}`;
   if (here && note.kind === 'your_turn') return; // the table already says so
   const item = h('div', { class: 'toast', 'data-kind': note.kind },
-    h('a', { href: note.game ? `#/game/${note.game}` : '#/inbox' }, t(KINDS[note.kind] ?? 'notifications')),
+    h('a', { href: noteLink(note) }, t(KINDS[note.kind] ?? 'notifications')),
     h('button', { type: 'button', class: 'link', 'aria-label': 'Dismiss', onclick: () => item.remove() }, '×'));
   while (box.children.length >= 3) box.firstElementChild?.remove();
   box.append(item);
@@ -172,7 +182,7 @@ export async function inboxPage(root) {
       /** @type {NotificationPage} */
       const page = await call('GET', 'notifications/', { query: { page_size: 20 } });
       render(notes, page.results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind },
-        h('a', { href: note.game ? `#/game/${note.game}` : '#/inbox' }, t(KINDS[note.kind] ?? 'notifications')),
+        h('a', { href: noteLink(note) }, t(KINDS[note.kind] ?? 'notifications')),
         ' ', h('time', { class: 'muted small', datetime: note.at }, new Date(note.at).toLocaleString()))));
     } catch { /* shown empty */ }
   };
