@@ -5,9 +5,11 @@ from django.db import migrations, models
 
 def _rename(apps, old: str, new: str) -> None:
     apps.get_model("notifications", "Notification").objects.filter(kind=old).update(kind=new)
-    for hook in apps.get_model("notifications", "Webhook").objects.filter(kinds__contains=[old]):
-        hook.kinds = [new if kind == old else kind for kind in hook.kinds]
-        hook.save(update_fields=["kinds"])
+    # Every webhook is read (SQLite has no JSON containment lookup; `make run` migrates it).
+    for hook in apps.get_model("notifications", "Webhook").objects.all():
+        if old in hook.kinds:
+            hook.kinds = [new if kind == old else kind for kind in hook.kinds]
+            hook.save(update_fields=["kinds"])
 
 
 def forwards(apps, schema_editor):
