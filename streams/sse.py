@@ -121,10 +121,12 @@ async def game_stream(
 class Feed:
     """What a player stream serves, given by the caller (the application layer): ``read`` the
     frames after an id and the last id among them (None: nothing new), ``latest`` the newest id
-    now. The stream only waits for the hub's wake-ups and the keep-alives."""
+    now, ``opening`` the frames sent first, once the cursor is fixed (``opening(player_id,
+    cursor)``: the snapshot). The stream only waits for the hub's wake-ups and the keep-alives."""
 
     read: Callable[[int, int], tuple[bytes, int] | None]
     latest: Callable[[int], int]
+    opening: Callable[[int, int], bytes] | None = None
 
 
 async def player_stream(player_id: int, after: int | None, feed: Feed) -> AsyncIterator[bytes]:
@@ -137,6 +139,8 @@ async def player_stream(player_id: int, after: int | None, feed: Feed) -> AsyncI
         # commits once it has would otherwise fall behind the cursor and never be sent.
         cursor = after if after is not None else await processes.run(feed.latest, player_id)
         yield OPENING
+        if feed.opening is not None:  # read after the cursor is fixed: news since come after it
+            yield await processes.run(feed.opening, player_id, cursor)
         look = True
         while True:
             if processes.closing:
@@ -163,8 +167,10 @@ async def player_stream(player_id: int, after: int | None, feed: Feed) -> AsyncI
 
 
 def player_backlog(player_id: int, after: int | None, feed: Feed) -> Iterator[bytes]:
-    """Under a WSGI server: the rows missed since ``after``, then the end."""
+    """Under a WSGI server: the opening, the rows missed since ``after``, then the end."""
     yield OPENING
+    if feed.opening is not None:
+        yield feed.opening(player_id, after if after is not None else feed.latest(player_id))
     found = None if after is None else feed.read(player_id, after)
     if found is not None:
         yield found[0]

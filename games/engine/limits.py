@@ -91,3 +91,7 @@ DEFAULT_BANK_MAX: Final = 7 * 24 * 3600
 CHALLENGE_EXPIRY: Final = Bound("expires_in", 10, 7 * 24 * 3600)
 CHALLENGE_LIVE_SECONDS: Final = 60
 CHALLENGE_CORRESPONDENCE_SECONDS: Final = 24 * 3600
+
+# The player stream's opening snapshot lists at most this many of the caller's current games
+# (the oldest first; ``more_games`` says when there are more: ``GET /games/?mine=true`` pages them).
+SNAPSHOT_GAMES: Final = 200
