@@ -9,6 +9,7 @@ there and ends; the client's reconnection (``retry``, ``Last-Event-ID``) picks u
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
@@ -32,6 +33,7 @@ from rest_framework.views import APIView
 
 from games import selectors
 from games.engine import limits
+from games.models import Challenge
 from players.authentication import AccessTokenAuthentication
 from service import attention, challenges, chat, clock, player_stream
 from service.apis.challenges import challenge_view
@@ -213,10 +215,13 @@ def _with_snapshot(player: User) -> sse.Feed:
     """The caller's notifications, opened by the snapshot of their current games and open
     challenges (``player_stream.snapshot_frame``)."""
 
+    def shown(row: Challenge) -> Any:  # as the challenge API's answers render it
+        return json.loads(JSONRenderer().render(challenge_view(row)))
+
     def opening(player_id: int, cursor: int) -> bytes:
         mine = [row for row in challenges.challenges_of(player) if challenges.is_pending(row)]
-        received = [challenge_view(row) for row in mine if row.challenged_id == player.pk]
-        sent = [challenge_view(row) for row in mine if row.challenged_id != player.pk]
+        received = [shown(row) for row in mine if row.challenged_id == player.pk]
+        sent = [shown(row) for row in mine if row.challenged_id != player.pk]
         return player_stream.snapshot_frame(player_id, cursor, received, sent)
 
     return replace(NOTIFICATIONS, opening=opening)
