@@ -134,8 +134,9 @@ def bot_account_mark(*, user: User) -> bool:
     takes is then marked as a bot account's in the game's roster, so no view shows an old seat
     of it as a person's. A guest cannot (claim it first: a bot account is rated, a guest is not).
     Asked again, an account that is one already is left as it is. The user row is locked
-    ``FOR UPDATE``, which a seat being inserted for it (a foreign key's ``KEY SHARE``) waits on,
-    so a seat taken at the same time is either seen here or taken after the mark."""
+    ``FOR UPDATE``, which a seat being inserted for it (a foreign key's ``KEY SHARE``) and a new
+    game's creator lock wait on, so a seat taken at the same time is either seen here or taken
+    after the mark, its roster entry read after it (``service.lobby``: marked)."""
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         if BotAccount.objects.filter(user_id=user.pk).exists():

@@ -161,7 +161,7 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
         seed=seed,
         deck=spec.deck,
         created_by=player,
-        roster=[_roster_entry(player)],
+        roster=[_roster_entry(player, bot_account=False)],  # marked by game_save, under its lock
         bot_takeover=spec.bot_takeover,
         private=spec.private,
         spectator_chat=spec.spectator_chat,
@@ -194,7 +194,8 @@ def game_save(game: Game, levels: Sequence[str] = (), accounts: Sequence[str] = 
     """Save a game of ``game_build`` (in the caller's transaction): its creator takes seat 0,
     the bot accounts of ``accounts`` (usernames) and then the bots of ``levels`` the next seats;
     a game they fill starts."""
-    _require_room_for_a_waiting_game(game.created_by)
+    _require_room_for_a_waiting_game(game.created_by)  # locks the creator's row: read it now
+    game.roster = [_roster_entry(game.created_by), *game.roster[1:]]
     game.save()
     Seat.objects.create(game=game, number=0, player=game.created_by)
     if levels or accounts:

@@ -129,7 +129,7 @@ def test_a_bot_accounts_token_is_refused_the_account_changes_and_changes_nothing
     # Play, its profile, webhooks and its sessions stay open to it.
     assert ok(program.client.post(BOT_ACCOUNT))["bot_account"] is True
     game = ok(program.client.post(GAMES, {"max_players": 2, "bots": ["basic"]}, format="json"), 201)
-    assert game["status"] == "active" and game["you"]["legal_actions"]
+    assert game["status"] == "active" and game["you"]["seat"] == 0
     settings.UNO_WEBHOOKS_ALLOW_PRIVATE = True
     hook = {"url": "https://1.1.1.1/hook", "kinds": ["your_turn", "invited"]}
     ok(program.client.post("/api/v1/webhooks/", hook, format="json"), 201)

@@ -1,11 +1,16 @@
 """``examples/bot.py`` run as a program against a live server (the Procfile's web process, the
 real ASGI server): it plays a bot account's whole game against a ``basic`` built-in bot, through
 a restart of the server in the middle (its streams end; it reconnects with ``Last-Event-ID``),
-and it accepts a challenge it is sent while it runs."""
+and it accepts a challenge it is sent while it runs.
+
+The restart falls mid-game by construction: the program is paused (``SIGSTOP``) after a move,
+so the game, which waits for its moves, stands still while the server stops and starts again;
+resumed (``SIGCONT``), the program finds its streams ended and its connections gone."""
 
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -62,6 +67,12 @@ class Program:
     def text(self) -> str:
         return self.log.read_text()
 
+    def pause(self) -> None:
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
     def finish(self, timeout: float = 60.0) -> int:
         try:
             return self.process.wait(timeout=timeout)
@@ -100,13 +111,19 @@ def test_the_example_plays_a_whole_game_against_a_basic_bot_through_a_server_res
 
     program = Program(server, live["token"], tmp_path / "bot.log", games=1)
     try:
-        # The program finds the game in its stream's snapshot and plays; once it has moved, the
-        # server stops (its streams end with a closing retry) and comes back on the same port.
-        _until(lambda: re.search(rf"game {game['id']}: .* -> 200", program.text()), 60, "a move")
+        # The program finds the game in its stream's snapshot and plays; once it has moved on an
+        # event of the game's stream (its second move: the first is made on reading the view),
+        # it is paused, and the server stops (its streams end with a closing retry) and comes
+        # back on the same port.
+        moved = re.compile(rf"game {game['id']}: .* -> 200")
+        _until(lambda: len(moved.findall(program.text())) >= 2, 60, "two moves")
+        program.pause()
         stop_server(server)
+        paused_at = Game.objects.get(pk=game["id"]).version
         live["server"] = start_server(
             live["url"], live["port"], live["log"], keepalive=5.0, env=SERVER_ENV
         )
+        program.resume()
         finished = _until(
             lambda: Game.objects.filter(pk=game["id"], status=GameStatus.FINISHED).first(),
             GAME_TIME,
@@ -127,7 +144,7 @@ def test_the_example_plays_a_whole_game_against_a_basic_bot_through_a_server_res
     resumed = [
         int(n) for n in re.findall(rf"game {game['id']}: stream ended, Last-Event-ID (\d+)", text)
     ]
-    assert any(0 < seq < finished.version for seq in resumed), text[-3000:]
+    assert any(0 < seq <= paused_at < finished.version for seq in resumed), text[-3000:]
     assert "snapshot: " in text
 
 
