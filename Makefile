@@ -12,7 +12,7 @@ MYPY_PATHS := $(wildcard unoservice games players streams notifications service 
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test check-clients web-tools web-types check-web-types check-web lint format \
-	bench bench-bots bench-service bench-streams bench-web clean
+	bench bench-bots bench-service bench-streams bench-tournament bench-web clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
@@ -30,6 +30,7 @@ help:
 	@echo "make bench-service  measure the HTTP service (gunicorn + PostgreSQL)"
 	@echo "make bench-streams  2,000 open event streams: delivery latency, memory, throughput"
 	@echo "make bench-web  the web client in Chromium: page weights, time to show a game"
+	@echo "make bench-tournament  pair a Swiss round of 10,000 players (target under 2 s)"
 
 install: $(STAMP)
 
@@ -121,6 +122,10 @@ bench-bots: install
 
 bench-streams: install
 	$(BIN)/python bench/streams.py
+
+# A Swiss round of 10,000 players: the standings and the pairing (docs/performance.md).
+bench-tournament: install
+	$(BIN)/python bench/tournament.py $(BENCH_ARGS)
 
 bench-web: install
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python bench/webclient.py

@@ -68,7 +68,7 @@ class Bot:
                                 self.follow(game["id"])
                             for challenge in body["challenges"]["received"]:
                                 await self.accept(challenge["id"])
-                        elif "challenge" in body["data"]:  # a challenge to this account
+                        elif body["kind"] == "challenge":  # a challenge to this account
                             await self.accept(body["data"]["challenge"])
                         elif body["game"]:  # your_turn, invited, game_started...
                             self.follow(body["game"])

@@ -71,7 +71,7 @@ def select_events(
 # The news of several games in one statement (the streams' read, ``streams.hub``, prepares it on
 # its listening connection): for each game id of ``$1`` its summary and its events after the seq
 # of ``$2`` at the same place, at most ``$3`` of them, one snapshot for all.
-NEWS_OF_GAMES = f"""SELECT g.id::text, g.status, g.version, g.roster,
+NEWS_OF_GAMES = f"""SELECT g.id::text, g.status, g.sealed, g.version, g.roster,
         e.seq, e.type, e.seat, e.data, e.created_at, e.hash
     FROM unnest($1, $2) AS w(game_id, after)
     JOIN {Game._meta.db_table} AS g ON g.id = w.game_id

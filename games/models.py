@@ -99,6 +99,13 @@ class Game(models.Model):
         help_text="The game its players play next (POST .../rematch/).",
     )
     deck = models.JSONField(null=True, blank=True, help_text="A given first-round deck (staff).")
+    sealed = models.BooleanField(
+        default=False,
+        help_text=(
+            "A duplicate tournament's table: its cards, seed and salt stay hidden after it "
+            "finishes, until every table of its round has played the same deals."
+        ),
+    )
     state = JSONTextField(null=True, blank=True, help_text="Engine state after `version`.")
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -145,6 +152,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.id} ({self.status}, v{self.version})"
+
+    @property
+    def revealed(self) -> bool:
+        """Finished, and not sealed: its log, replays and fairness show every card."""
+        return self.status == GameStatus.FINISHED and not self.sealed
 
     def house_rules(self) -> dict[str, Any]:
         return {k: v for k, v in self.rules.items() if k != TEAMS_KEY}
@@ -265,7 +277,7 @@ class IdempotentRequest(models.Model):
 
 
 class ChallengeStatus(models.TextChoices):
-    PENDING = "pending"
+    OPEN = "open"
     ACCEPTED = "accepted"
     DECLINED = "declined"
     CANCELLED = "cancelled"
@@ -275,7 +287,7 @@ class ChallengeStatus(models.TextChoices):
 class Challenge(models.Model):
     """``challenger`` asks ``challenged`` to a game of two with ``settings`` (a game's creation
     body); accepted, the game is made private, both seated, and started (``service.challenges``).
-    A pending challenge past ``expires_at`` is expired, whether or not the row says so yet."""
+    An open challenge past ``expires_at`` is expired, whether or not the row says so yet."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     challenger = models.ForeignKey(
@@ -286,7 +298,7 @@ class Challenge(models.Model):
     )
     settings = models.JSONField(default=dict)
     status = models.CharField(
-        max_length=16, choices=ChallengeStatus.choices, default=ChallengeStatus.PENDING
+        max_length=16, choices=ChallengeStatus.choices, default=ChallengeStatus.OPEN
     )
     expires_at = models.DateTimeField()
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
@@ -353,3 +365,110 @@ class ChatMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} mutes {self.game_id}"
+
+
+# --- tournaments (service.tournaments; the pure pairing and standings: games.pairing) -----------
+
+
+class TournamentFormat(models.TextChoices):
+    SWISS = "swiss"
+    ARENA = "arena"
+    DUPLICATE = "duplicate"
+
+
+class TournamentStatus(models.TextChoices):
+    UPCOMING = "upcoming"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class Tournament(models.Model):
+    """A tournament: its settings, and the projections of its log (``TournamentEntry``) that
+    the service locks and reads: ``status``, ``round`` and ``version`` (the seq of its last
+    entry). Every table it seats is an ordinary game (``TournamentTable`` links them)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments_hosted"
+    )
+    name = models.CharField(max_length=100)
+    format = models.CharField(max_length=16, choices=TournamentFormat.choices)
+    table_size = models.PositiveSmallIntegerField()
+    settings = models.JSONField(default=dict, help_text="Every table's game settings.")
+    starts_at = models.DateTimeField(db_index=True)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss, duplicate.")
+    minutes = models.PositiveIntegerField(null=True, blank=True, help_text="Arena.")
+    bots_allowed = models.BooleanField(default=False, help_text="Bot accounts may enter.")
+    status = models.CharField(
+        max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.UPCOMING
+    )
+    round = models.PositiveSmallIntegerField(default=0, help_text="The round being played.")
+    version = models.PositiveIntegerField(default=0, help_text="The seq of the last log entry.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "starts_at"], name="tournament_due")]
+
+    def __str__(self) -> str:
+        return f"Tournament {self.pk} ({self.format}, {self.status})"
+
+
+class Entrant(models.Model):
+    """A player in a tournament (a projection of its log): joined, or withdrawn since."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries"
+    )
+    joined_at = models.DateTimeField()
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entrant_once")
+        ]
+
+
+class TournamentTable(models.Model):
+    """One game a tournament seated (a projection of its log): its round, table and deal (a
+    duplicate round's tables play the same deals), its seats, and whether its result is in."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="tournament_table")
+    round = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField(help_text="The table's number in its round.")
+    deal = models.PositiveSmallIntegerField(default=0)
+    seats = models.JSONField(default=list, help_text="Player ids by seat.")
+    recorded = models.BooleanField(default=False, help_text="Its result is in the log.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "number", "deal"], name="tournament_table_once"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["tournament"],
+                name="tournament_table_open",
+                condition=models.Q(recorded=False),
+            )
+        ]
+
+
+class TournamentEntry(models.Model):
+    """A tournament's append-only log (PostgreSQL refuses UPDATE and DELETE on it): every
+    change, in order, so a tournament replays like a game (``games.tournament_log``)."""
+
+    id = models.BigAutoField(primary_key=True)
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="log")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    data = models.JSONField(default=dict)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["tournament", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_entry_seq")
+        ]

@@ -143,7 +143,7 @@ def fairness_of(game: Game) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "deck_commitment": commitment(game.seed, game.salt) if game.salt else None
     }
-    if game.status == GameStatus.FINISHED:
+    if game.revealed:  # a sealed tournament table waits for the end of its round
         shown["seed"] = game.seed
         shown["salt"] = game.salt or None
     return shown
@@ -160,7 +160,7 @@ def game_view(game: Game, player: Player, state: engine.GameState | None = None)
     else:
         if state is None:
             state = state_from_data(game.state)
-        body = view_of_state(game, state, seat)
+        body = view_of_state(game, state, seat, revealed=game.revealed)
         if body["round"] is not None:
             deadline = game.turn_deadline
             shown = deadline.isoformat() if deadline else None
@@ -281,10 +281,11 @@ def event_body(row: StoredEvent, seat: int | None, revealed: bool) -> dict[str, 
 def game_export(game: Game) -> dict[str, Any]:
     """A finished game as one document (``shapes.GameExport``): every event as stored, with its
     hash, and the seed and salt the deck commitment commits to (``games.fairness`` checks it)."""
-    if game.status != GameStatus.FINISHED or game.state is None:
+    if not game.revealed or game.state is None:
         raise DomainError(
             "game_not_finished",
-            f"The game is {game.status}: its export (and its seed and salt) waits for its end.",
+            f"The game is {game.status}: its export (and its seed and salt) waits for its end"
+            + (" and the end of its tournament round." if game.sealed else "."),
         )
     state = state_from_data(game.state)
     seats = []
@@ -323,7 +324,7 @@ def game_export(game: Game) -> dict[str, Any]:
 def game_events(game: Game, player: Player, *, after: int, limit: int) -> list[dict[str, Any]]:
     """The log after seq ``after``, at most ``limit`` events, as ``player`` may see it."""
     seat = seat_of(game, player)
-    revealed = game.status == GameStatus.FINISHED
+    revealed = game.revealed
     rows = select_events(game.pk, after, limit)
     return [_event_body(row, seat, revealed) for row in rows]
 
@@ -338,9 +339,10 @@ def game_replay(game: Game, player: Player, *, at: int) -> dict[str, Any]:
             else "The game has no events yet.",
         )
     state = checkpoints.state_at(game, at)
-    revealed = game.status == GameStatus.FINISHED
+    revealed = game.revealed
     seat = seat_of(game, player)
-    body = view_of_state(game, state, seat, revealed=revealed or state.status == "finished")
+    shown = revealed or (state.status == "finished" and not game.sealed)
+    body = view_of_state(game, state, seat, revealed=shown)
     return {
         "id": str(game.id),
         "status": state.status,

@@ -19,13 +19,21 @@ from games.engine import CARD_CODES, COLORS, DECK, limits
 from games.engine.options import PRESETS, RULES, HouseRule
 from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
-from games.models import ChallengeStatus, GameStatus, SeatStatus
+from games.models import (
+    ChallengeStatus,
+    GameStatus,
+    SeatStatus,
+    TournamentFormat,
+    TournamentStatus,
+)
 from unoservice.api import StrictBooleanField, StrictCharField, StrictIntegerField, StrictSerializer
 
 # Choice sets shared by several fields: unoservice.settings names each one once for the schema.
 CARD_CHOICES = sorted(CARD_CODES)
 GAME_STATUSES = list(GameStatus.values)
 SEAT_STATUSES = list(SeatStatus.values)
+TOURNAMENT_STATUSES = list(TournamentStatus.values)
+TOURNAMENT_FORMATS = list(TournamentFormat.values)
 MAX_INT = limits.MAX_INT
 
 
@@ -549,7 +557,9 @@ class GamePageSerializer(serializers.Serializer):
 
 
 class ChallengeCreateSerializer(StrictSerializer):
-    player = StrictIntegerField(help_text="The id of the player (or bot) challenged.")
+    to = StrictCharField(
+        max_length=150, help_text="The username of the player (or bot) challenged."
+    )
     settings = GameCreateSerializer(
         required=False,
         help_text=(
@@ -569,6 +579,8 @@ class ChallengeCreateSerializer(StrictSerializer):
 
 class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
+    from_ = serializers.CharField(help_text="The username of the challenger.")
+    to = serializers.CharField(help_text="The username of the player challenged.")
     challenger = _PlayerField()
     challenged = _PlayerField()
     settings = serializers.JSONField(help_text="The settings the game is made with.")
@@ -576,6 +588,10 @@ class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
     expires_at = serializers.DateTimeField()
     game = serializers.UUIDField(allow_null=True, help_text="Once accepted: the game.")
     created_at = serializers.DateTimeField()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        return {("from" if name == "from_" else name): field for name, field in fields.items()}
 
 
 class ChallengeListSerializer(serializers.Serializer[dict[str, Any]]):
@@ -652,3 +668,149 @@ class ChatPageSerializer(serializers.Serializer):
 
 class ChatMuteSerializer(serializers.Serializer):
     muted = serializers.BooleanField()
+
+
+# --- tournaments (service.tournaments) -----------------------------------------------------------
+
+
+class TournamentCreateSerializer(StrictSerializer):
+    name = StrictCharField(
+        min_length=limits.TOURNAMENT_NAME.low, max_length=limits.TOURNAMENT_NAME.high
+    )
+    format = serializers.ChoiceField(
+        choices=TOURNAMENT_FORMATS,
+        help_text=(
+            "swiss: rounds seated by standing, nobody meeting an opponent again where another "
+            "seating exists; arena: for `minutes`, a player who finishes is seated again at "
+            "once, points doubled after two wins in a row; duplicate: every table of a round "
+            "plays the same deals (one per seat), the seats rotated, each hand compared with "
+            "the other tables'."
+        ),
+    )
+    table_size = StrictIntegerField(
+        default=limits.DEFAULT_PLAYERS,
+        min_value=-MAX_INT,
+        max_value=MAX_INT,
+        help_text=(
+            f"Seats at every table, {limits.TABLE_SIZE.low} to {limits.TABLE_SIZE.high} (400 "
+            "`invalid_table_size` otherwise); short tables are filled by basic bots."
+        ),
+    )
+    settings = GameCreateSerializer(
+        required=False,
+        help_text=(
+            "Every table's game settings, as when creating a game (house rules, target score, "
+            "clock), without max_players (the table size), bots, seed, deck and private."
+        ),
+    )
+    starts_at = serializers.DateTimeField(
+        help_text="When the first round is seated; in the future (400 `start_in_past`)."
+    )
+    rounds = _bounded(limits.TOURNAMENT_ROUNDS, required=False, help_text="Swiss, duplicate.")
+    minutes = _bounded(limits.TOURNAMENT_MINUTES, required=False, help_text="Arena: its length.")
+    bots_allowed = StrictBooleanField(
+        required=False, default=False, help_text="Bot accounts may enter."
+    )
+
+
+class TournamentListQuerySerializer(StrictSerializer):
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, required=False)
+    mine = serializers.BooleanField(required=False, default=False)
+    page = serializers.IntegerField(required=False, min_value=1, max_value=MAX_INT)
+    page_size = serializers.IntegerField(
+        required=False,
+        min_value=limits.TOURNAMENTS_PAGE.low,
+        max_value=limits.TOURNAMENTS_PAGE.high,
+    )
+
+
+class TournamentStreamQuerySerializer(StrictSerializer):
+    after = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_INT,
+        help_text="Go on after this seq of the log (0: from its first entry).",
+    )
+
+
+class _TournamentBase(serializers.Serializer[dict[str, Any]]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    host = _PlayerField()
+    format = serializers.ChoiceField(choices=TOURNAMENT_FORMATS)
+    table_size = serializers.IntegerField()
+    settings = serializers.JSONField(help_text="Every table's game settings.")
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="An arena's end.")
+    round_count = serializers.IntegerField(
+        allow_null=True, help_text="The rounds asked for (swiss, duplicate)."
+    )
+    minutes = serializers.IntegerField(allow_null=True)
+    bots_allowed = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
+    round = serializers.IntegerField(help_text="The round being played (0 before the start).")
+    version = serializers.IntegerField(help_text="The seq of the log's last entry.")
+    player_count = serializers.IntegerField(help_text="Players taking part (not withdrawn).")
+    created_at = serializers.DateTimeField()
+
+
+class TournamentPlayerSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    withdrawn = serializers.BooleanField()
+
+
+class TournamentTableSerializer(serializers.Serializer[dict[str, Any]]):
+    table = serializers.IntegerField()
+    deal = serializers.IntegerField(help_text="Duplicate: the deal the table plays (0, 1, ...).")
+    game = serializers.UUIDField()
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids.")
+    bots = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats basic bots fill."
+    )
+    finished = serializers.BooleanField()
+    places = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text="By seat, once finished."
+    )
+
+
+class TournamentRoundSerializer(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField()
+    revealed = serializers.BooleanField(
+        help_text="Duplicate: the round is over, its deals shown and verifiable."
+    )
+    tables = TournamentTableSerializer(many=True)
+
+
+class TournamentStandingSerializer(serializers.Serializer[dict[str, Any]]):
+    player = serializers.IntegerField()
+    username = serializers.CharField()
+    points = serializers.FloatField()
+    tiebreak = serializers.FloatField(help_text="The sum of the points of the opponents met.")
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    rating = serializers.FloatField(help_text="The rating's ordinal.")
+    streak = serializers.IntegerField(help_text="Wins in a row (arena: 2 or more double).")
+
+
+class TournamentYouSerializer(serializers.Serializer[dict[str, Any]]):
+    withdrawn = serializers.BooleanField()
+    table = serializers.UUIDField(allow_null=True, help_text="Your running table's game.")
+
+
+class TournamentSerializer(_TournamentBase):
+    players = TournamentPlayerSerializer(many=True)
+    rounds = TournamentRoundSerializer(many=True)
+    standings = TournamentStandingSerializer(many=True, help_text="Best first.")
+    you = TournamentYouSerializer(allow_null=True, help_text="The caller's part; null: none.")
+
+
+class TournamentSummarySerializer(_TournamentBase):
+    pass
+
+
+class TournamentPageSerializer(serializers.Serializer[dict[str, Any]]):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = TournamentSummarySerializer(many=True)

@@ -49,9 +49,18 @@ def game_ended(game: Game, state: engine.GameState) -> None:
     guest seated is not rated (ratings are for registered players, who chose a name to keep)."""
     if Guest.objects.filter(user_id__in=[entry["id"] for entry in game.roster]).exists():
         return
-    forfeits = list(
-        eventstore.select_events(game.pk, types=("forfeited",)).values_list("seat", flat=True)
-    )
-    standing = final_standing(state, [seat for seat in forfeits if seat is not None])
+    forfeits = _forfeits(game)
+    standing = final_standing(state, forfeits)
     winners = {seat for seat, place in standing if place == 1 and seat not in forfeits}
     rate_game([Placed(game.roster[seat]["id"], place, seat in winners) for seat, place in standing])
+
+
+def _forfeits(game: Game) -> list[int]:
+    seats = eventstore.select_events(game.pk, types=("forfeited",)).values_list("seat", flat=True)
+    return [seat for seat in seats if seat is not None]
+
+
+def game_standing(game: Game, state: engine.GameState) -> list[tuple[int, int]]:
+    """``(seat, place)`` of a finished game (``final_standing``, its forfeits read from its log):
+    what ratings and tournaments (``service.tournament_steps``) count."""
+    return final_standing(state, _forfeits(game))

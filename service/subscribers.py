@@ -33,6 +33,7 @@ from notifications import delivery
 from service import bots, longpoll, reminders
 from service.facts import Subscriber, WriteFacts
 from service.play import game_bot_turn
+from service.tournament_steps import advance_tournaments
 from streams.hub import publish_committed
 from unoservice.celery import app
 
@@ -113,6 +114,7 @@ SUBSCRIBERS: tuple[Subscriber, ...] = (
     wake_long_polls,
     notify_streams,
     play_bots,
+    advance_tournaments,
 )
 
 

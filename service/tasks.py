@@ -14,7 +14,7 @@ from django.conf import settings
 
 from games.models import GameStatus
 from notifications import delivery
-from service import chat, clock, guests, reminders, tables
+from service import chat, clock, guests, reminders, tables, tournament_steps
 from service.subscribers import BOT_FILL_TASK, BOT_TURN_TASK, TIME_OUT_TASK
 
 log = logging.getLogger(__name__)
@@ -90,3 +90,16 @@ def sweep() -> dict[str, int]:
 def remove_stale_guests() -> int:
     """Guests unclaimed for ``GUEST_DAYS`` are removed with their waiting games."""
     return guests.remove_stale_guests()
+
+
+@shared_task(name=tournament_steps.ADVANCE_TASK, ignore_result=False)
+def advance_tournament(tournament_id: str) -> bool:
+    """Take the tournament's due steps (start, results, the next round or tables, the end) under
+    its row lock: run twice, or by two workers at once, it takes each step once."""
+    return tournament_steps.advance(tournament_id)
+
+
+@shared_task(name=tournament_steps.SWEEP_TASK, ignore_result=False)
+def sweep_tournaments() -> int:
+    """Every tournament due to start or running takes its due steps (a lost task)."""
+    return tournament_steps.sweep()

@@ -3,7 +3,16 @@ inbox and vacations (the apps route the rest: ``players.urls``, ``notifications.
 
 from django.urls import URLPattern, URLResolver, path
 
-from service.apis import challenges, chat, games, notifications, players, safety, streams
+from service.apis import (
+    challenges,
+    chat,
+    games,
+    notifications,
+    players,
+    safety,
+    streams,
+    tournaments,
+)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", games.GameListApi.as_view(), name="games"),
@@ -40,5 +49,31 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "challenges/<uuid:challenge_id>/decline/",
         challenges.ChallengeDeclineApi.as_view(),
         name="challenge-decline",
+    ),
+    path(
+        "challenges/<uuid:challenge_id>/cancel/",
+        challenges.ChallengeCancelApi.as_view(),
+        name="challenge-cancel",
+    ),
+    path("tournaments/", tournaments.TournamentListApi.as_view(), name="tournaments"),
+    path(
+        "tournaments/<str:tournament_id>/",
+        tournaments.TournamentDetailApi.as_view(),
+        name="tournament",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/join/",
+        tournaments.TournamentJoinApi.as_view(),
+        name="tournament-join",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/withdraw/",
+        tournaments.TournamentWithdrawApi.as_view(),
+        name="tournament-withdraw",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/stream/",
+        tournaments.TournamentStreamApi.as_view(),
+        name="tournament-stream",
     ),
 ]

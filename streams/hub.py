@@ -51,6 +51,8 @@ CHANNEL = "uno_game_events"
 PLAYER_CHANNEL = "uno_player_notices"
 # A new chat message of a game (a trigger: streams/migrations/0005): its streams read their chat.
 CHAT_CHANNEL = "uno_game_chat"
+# A tournament's new log entry (a trigger: streams/migrations/0006): its streams read the log.
+TOURNAMENT_CHANNEL = "uno_tournament_changes"
 LISTENER_NAME = "uno-stream-listener"  # the listening connections' application_name
 # Events read at once per game, and kept per watched game for streams that are a little behind.
 READ_LIMIT = 500
@@ -64,7 +66,7 @@ BINARY = pq.Format.BINARY
 T = TypeVar("T")
 # What a stream needs of the game row: whether it ended, and who sits where (a player who takes a
 # seat while watching sees their own cards from then on).
-SUMMARY = ("status", "version", "turn_deadline", "roster")
+SUMMARY = ("status", "sealed", "version", "turn_deadline", "roster")
 
 
 class Row(NamedTuple):
@@ -85,6 +87,7 @@ class Summary:
     status: str
     version: int
     roster: list[dict[str, Any]]
+    sealed: bool = False  # a duplicate tournament's table: hidden until its round ends
 
     @property
     def ended(self) -> bool:
@@ -93,7 +96,7 @@ class Summary:
 
     @property
     def revealed(self) -> bool:
-        return self.status == GameStatus.FINISHED
+        return self.status == GameStatus.FINISHED and not self.sealed
 
     def seats(self) -> dict[int, int]:
         """Seat by player id."""
@@ -189,9 +192,9 @@ def news_of(transformer: Loading, result: PGresult) -> dict[str, News]:
     rows = transformer.load_rows(0, result.ntuples, tuple)
     found: dict[str, list[Logged]] = {}
     summaries: dict[str, Summary] = {}
-    for game_id, status, version, roster, seq, kind, seat, data, created_at, digest in rows:
+    for game_id, status, sealed, version, roster, seq, kind, seat, data, created_at, digest in rows:
         if game_id not in summaries:
-            summaries[game_id] = Summary(status, version, roster)
+            summaries[game_id] = Summary(status, version, roster, sealed)
             found[game_id] = []
         if seq is not None:
             found[game_id].append(Row(seq, kind, seat, data, created_at, digest))
@@ -207,7 +210,7 @@ def read_logs(wanted: dict[str, int]) -> dict[str, News]:
         with contextlib.suppress(Game.DoesNotExist):
             page = read_log(game_id, after)
             game = page.game
-            summary = Summary(game.status, game.version, list(game.roster))
+            summary = Summary(game.status, game.version, list(game.roster), game.sealed)
             news[game_id] = News(list(page.rows), summary)
     return news
 
@@ -338,6 +341,7 @@ class Hub:
         self.loop = loop
         self.games: dict[str, GameLog] = {}
         self.players: dict[int, set[asyncio.Event]] = {}
+        self.topics: dict[str, set[asyncio.Event]] = {}  # tournaments' streams, by id
         # Stream reads use the database in threads of their own, so they never wait behind (or
         # hold up) the REST API's threads; each keeps its database connection open.
         self.executor = ThreadPoolExecutor(
@@ -400,6 +404,7 @@ class Hub:
             # No notices of notification rows without PostgreSQL's trigger: a game's write is
             # what writes them here, so every player stream looks again.
             self._wake_players(list(self.players))
+            self.wake_topics(list(self.topics))
 
     def _mark(self, game_id: str) -> None:
         self.news.add(game_id)
@@ -528,6 +533,7 @@ class Hub:
             for watcher in (*game_log.live, *game_log.behind):
                 watcher.wake.set()
         self._wake_players(list(self.players))
+        self.wake_topics(list(self.topics))
 
     # --- player streams --------------------------------------------------------------------------
 
@@ -557,6 +563,28 @@ class Hub:
             self._mark(game_id)
             self.chat_notified(game_id)
         self._wake_players(list(self.players))
+        self.wake_topics(list(self.topics))
+
+    # --- tournament streams: woken by their log's notices, as player streams are -------------
+
+    def watch_topic(self, key: str) -> asyncio.Event:
+        """Start watching tournament ``key``'s log: the event is set when it may have news."""
+        self._start_listening()
+        wake = asyncio.Event()
+        self.topics.setdefault(key, set()).add(wake)
+        return wake
+
+    def unwatch_topic(self, key: str, wake: asyncio.Event) -> None:
+        watchers = self.topics.get(key)
+        if watchers is not None:
+            watchers.discard(wake)
+            if not watchers:
+                del self.topics[key]
+
+    def wake_topics(self, keys: list[str]) -> None:
+        for key in keys:
+            for wake in self.topics.get(key, ()):
+                wake.set()
 
     # --- PostgreSQL: one LISTEN connection per process -----------------------------------------
 
@@ -577,7 +605,8 @@ class Hub:
                 conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
                 try:
                     await conn.execute(
-                        f"LISTEN {CHANNEL}; LISTEN {PLAYER_CHANNEL}; LISTEN {CHAT_CHANNEL}"
+                        f"LISTEN {CHANNEL}; LISTEN {PLAYER_CHANNEL}; LISTEN {CHAT_CHANNEL}; "
+                        f"LISTEN {TOURNAMENT_CHANNEL}"
                     )
                     for statement in news_setup():
                         await conn.execute(statement)
@@ -651,6 +680,8 @@ class Hub:
                 self._wake_players([int(key)])
             elif channel == CHAT_CHANNEL:
                 self.chat_notified(key)
+            elif channel == TOURNAMENT_CHANNEL:
+                self.wake_topics([key])
             else:
                 self.notified(key, int(seq))
 
@@ -690,6 +721,15 @@ def publish_committed(game_id: str, seq: int) -> None:
         return  # no stream was ever opened in this process
     with contextlib.suppress(RuntimeError):  # the loop is closing
         hub.loop.call_soon_threadsafe(hub.notified, game_id, seq)
+
+
+def publish_topic_committed(key: str) -> None:
+    """In-process notice of a tournament's committed log entry (databases without NOTIFY)."""
+    hub = _hub
+    if hub is None or hub.loop.is_closed():
+        return
+    with contextlib.suppress(RuntimeError):  # the loop is closing
+        hub.loop.call_soon_threadsafe(hub.wake_topics, [key])
 
 
 def publish_chat_committed(game_id: str) -> None:

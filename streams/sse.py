@@ -13,16 +13,17 @@ import logging
 import random
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import User
 
 from games import selectors
-from games.models import GameStatus
 from streams import hub
 from streams.frames import event_frame
 
 log = logging.getLogger(__name__)
+K = TypeVar("K")
 
 KEEP_ALIVE = b": keep-alive\n\n"
 # How long a client waits before reconnecting after the stream ends or drops (milliseconds).
@@ -41,7 +42,7 @@ def closing_frame() -> bytes:
 def frames_of(page: hub.Page, viewer: User) -> bytes:
     """The page's events as ``viewer`` may see them (from their seat, or as a spectator)."""
     seat = selectors.seat_of(page.game, viewer)
-    revealed = page.status == GameStatus.FINISHED
+    revealed = page.game.revealed
     return b"".join(event_frame(row, seat, revealed) for row in page.rows)
 
 
@@ -118,29 +119,54 @@ async def game_stream(
 
 
 @dataclass(frozen=True)
-class Feed:
-    """What a player stream serves, given by the caller (the application layer): ``read`` the
+class Feed(Generic[K]):
+    """What a feed stream serves, given by the caller (the application layer): ``read`` the
     frames after an id and the last id among them (None: nothing new), ``latest`` the newest id
-    now, ``opening`` the frames sent first, once the cursor is fixed (``opening(player_id,
-    cursor)``: the snapshot). The stream only waits for the hub's wake-ups and the keep-alives."""
+    now, ``opening`` the frames sent first, once the cursor is fixed (``opening(key, cursor)``:
+    the player stream's snapshot). The stream only waits for the hub's wake-ups and the
+    keep-alives. ``K``: what the feed is of (a player id, a tournament id)."""
 
-    read: Callable[[int, int], tuple[bytes, int] | None]
-    latest: Callable[[int], int]
-    opening: Callable[[int, int], bytes] | None = None
+    read: Callable[[K, int], tuple[bytes, int] | None]
+    latest: Callable[[K], int]
+    opening: Callable[[K, int], bytes] | None = None
 
 
-async def player_stream(player_id: int, after: int | None, feed: Feed) -> AsyncIterator[bytes]:
+async def player_stream(player_id: int, after: int | None, feed: Feed[int]) -> AsyncIterator[bytes]:
     """``player_id``'s feed after id ``after`` (None: new rows only), as it commits."""
     processes = hub.current()
     wake = processes.watch_player(player_id)  # before the first read: no notice is missed
+    try:
+        async for chunk in _feed_stream(processes, player_id, after, feed, wake):
+            yield chunk
+    finally:
+        processes.unwatch_player(player_id, wake)
+
+
+async def tournament_stream(
+    tournament_id: str, after: int | None, feed: Feed[str]
+) -> AsyncIterator[bytes]:
+    """The tournament's log after seq ``after`` (None: new entries only), as it commits; woken
+    by the notice of each new entry (a trigger), as player streams are."""
+    processes = hub.current()
+    wake = processes.watch_topic(tournament_id)  # before the first read: no notice is missed
+    try:
+        async for chunk in _feed_stream(processes, tournament_id, after, feed, wake):
+            yield chunk
+    finally:
+        processes.unwatch_topic(tournament_id, wake)
+
+
+async def _feed_stream(
+    processes: hub.Hub, key: K, after: int | None, feed: Feed[K], wake: asyncio.Event
+) -> AsyncIterator[bytes]:
     keep_alive = settings.UNO_STREAM_KEEPALIVE
     try:
         # Where "new" starts is fixed before the client sees the stream open: a row that
         # commits once it has would otherwise fall behind the cursor and never be sent.
-        cursor = after if after is not None else await processes.run(feed.latest, player_id)
+        cursor = after if after is not None else await processes.run(feed.latest, key)
         yield OPENING
         if feed.opening is not None:  # read after the cursor is fixed: news since come after it
-            yield await processes.run(feed.opening, player_id, cursor)
+            yield await processes.run(feed.opening, key, cursor)
         look = True
         while True:
             if processes.closing:
@@ -148,7 +174,7 @@ async def player_stream(player_id: int, after: int | None, feed: Feed) -> AsyncI
                 return
             if look:
                 wake.clear()
-                found = await processes.run(feed.read, player_id, cursor)
+                found = await processes.run(feed.read, key, cursor)
                 if found is not None:
                     frames, cursor = found
                     yield frames
@@ -161,19 +187,21 @@ async def player_stream(player_id: int, after: int | None, feed: Feed) -> AsyncI
                 yield KEEP_ALIVE
                 look = processes.in_process  # no trigger there: look now and then anyway
     except Exception:
-        log.warning("player stream of %s ended on an error", player_id, exc_info=True)
-    finally:
-        processes.unwatch_player(player_id, wake)
+        log.warning("the stream of %s ended on an error", key, exc_info=True)
 
 
-def player_backlog(player_id: int, after: int | None, feed: Feed) -> Iterator[bytes]:
-    """Under a WSGI server: the opening, the rows missed since ``after``, then the end."""
+def feed_backlog(key: K, after: int | None, feed: Feed[K]) -> Iterator[bytes]:
+    """Under a WSGI server: the opening, the rows missed since ``after``, then the end (a
+    player's feed, or a tournament's)."""
     yield OPENING
     if feed.opening is not None:
-        yield feed.opening(player_id, after if after is not None else feed.latest(player_id))
-    found = None if after is None else feed.read(player_id, after)
+        yield feed.opening(key, after if after is not None else feed.latest(key))
+    found = None if after is None else feed.read(key, after)
     if found is not None:
         yield found[0]
+
+
+player_backlog = feed_backlog
 
 
 def game_backlog(

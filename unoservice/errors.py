@@ -85,8 +85,10 @@ SERVICE_CODES: dict[str, Code] = {
     "blocked": Code(
         403, "The caller and a player there keep apart (a block, either way): no seat, no call."
     ),
-    "challenge_answered": Code(
-        409, "The challenge was accepted, declined, cancelled or has expired: nothing to answer."
+    "cannot_challenge_yourself": Code(400, "A challenge goes to another player (or a bot)."),
+    "challenge_expired": Code(409, "The challenge's time to answer has passed."),
+    "challenge_not_open": Code(
+        409, "The challenge was accepted, declined or cancelled: nothing to answer."
     ),
     "already_seated": Code(409, "The caller already has a seat in this game."),
     "game_full": Code(409, "Every seat of the game is taken."),
@@ -145,6 +147,21 @@ SERVICE_CODES: dict[str, Code] = {
     ),
     "not_a_bot_account": Code(400, "No bot account has this username."),
     # --- end of bot accounts ---
+    # --- tournaments (service.tournaments) ---
+    "invalid_table_size": Code(400, "A tournament's table seats 2 to 10 players."),
+    "start_in_past": Code(400, "A tournament's starts_at is in the past (or over a year ahead)."),
+    "tournament_started": Code(
+        409, "The Swiss or duplicate tournament has started: it takes no new players."
+    ),
+    "tournament_finished": Code(409, "The tournament is over (an arena: its time is up)."),
+    "tournament_already_joined": Code(409, "The caller takes part in the tournament already."),
+    "tournament_not_joined": Code(
+        409, "The caller does not take part in the tournament (or has withdrawn already)."
+    ),
+    "bots_not_allowed": Code(
+        403, "A bot account enters only tournaments whose host allows bots (bots_allowed)."
+    ),
+    # --- end of tournaments ---
 }
 # The registry: every code an error body may carry, with its status and meaning; the exception
 # handler answers and the schema documents them from here.

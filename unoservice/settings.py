@@ -316,6 +316,8 @@ SPECTACULAR_SETTINGS = {
         "ColorEnum": "games.engine.COLORS",
         "NotificationKindEnum": "notifications.serializers.KIND_CHOICES",
         "BotLevelEnum": "games.engine.shapes.BOT_LEVELS",
+        "TournamentStatusEnum": "games.serializers.TOURNAMENT_STATUSES",
+        "TournamentFormatEnum": "games.serializers.TOURNAMENT_FORMATS",
     },
 }
 
@@ -366,6 +368,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-notifications": {
         "task": "notifications.sweep",
+        "schedule": UNO_SWEEP_INTERVAL,
+    },
+    # Tournaments whose step's task was lost (service.tournament_steps).
+    "sweep-tournaments": {
+        "task": "tournaments.sweep",
         "schedule": UNO_SWEEP_INTERVAL,
     },
     # Guests unclaimed for limits.GUEST_DAYS days (service.guests).

@@ -95,3 +95,13 @@ CHALLENGE_CORRESPONDENCE_SECONDS: Final = 24 * 3600
 # The player stream's opening snapshot lists at most this many of the caller's current games
 # (the oldest first; ``more_games`` says when there are more: ``GET /games/?mine=true`` pages them).
 SNAPSHOT_GAMES: Final = 200
+# Tournaments (service.tournaments): a table seats 2 to 10 (the game's own bound), a Swiss or
+# duplicate tournament plays 1 to 50 rounds, an arena lasts 1 minute to a week, a name is 1 to 100
+# characters, and a tournament starts at most a year ahead.
+TABLE_SIZE: Final = Bound("table_size", PLAYERS.low, PLAYERS.high)
+TOURNAMENT_ROUNDS: Final = Bound("rounds", 1, 50)
+TOURNAMENT_MINUTES: Final = Bound("minutes", 1, 7 * 24 * 60)
+TOURNAMENT_NAME: Final = Bound("name", 1, 100)
+TOURNAMENT_AHEAD_DAYS: Final = 365
+TOURNAMENTS_PAGE: Final = Bound("page_size", 1, 100)
+TOURNAMENTS_PAGE_DEFAULT: Final = 20

@@ -103,7 +103,7 @@ class StreamApi(APIView):
         return JSONRenderer(), JSON
 
 
-def _last_event_id(request: Request) -> int | None:
+def last_event_id(request: Request) -> int | None:
     raw = request.headers.get(LAST_EVENT_ID)
     if raw is None:
         return None
@@ -113,7 +113,7 @@ def _last_event_id(request: Request) -> int | None:
     return int(value)
 
 
-def _under_asgi(request: Request) -> bool:
+def under_asgi(request: Request) -> bool:
     """Served by ``unoservice.asgi``, which streams async iterators from its event loop."""
     return bool(request.META.get(ASYNC_STREAMS))
 
@@ -200,12 +200,12 @@ class GameStreamApi(StreamApi):
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
         query = api.query(GameStreamQuerySerializer, request)
-        resume = _last_event_id(request)
+        resume = last_event_id(request)
         viewer = api.caller(request)
         game = clock.caught_up(selectors.get_game(game_id, viewer))
         after = resume if resume is not None else query.get("after", game.version)
         talk = chat.stream_feed(game, viewer, query.get("chat_after"))
-        if _under_asgi(request):
+        if under_asgi(request):
             stream = sse.game_stream(str(game.pk), viewer, after, talk)
             return event_stream(attention.watched(stream, viewer.pk, str(game.pk)))
         return event_stream(sse.game_backlog(str(game.pk), viewer, after, talk))
@@ -219,7 +219,7 @@ def _with_snapshot(player: User) -> sse.Feed:
         return json.loads(JSONRenderer().render(challenge_view(row)))
 
     def opening(player_id: int, cursor: int) -> bytes:
-        mine = [row for row in challenges.challenges_of(player) if challenges.is_pending(row)]
+        mine = [row for row in challenges.challenges_of(player) if challenges.is_open(row)]
         received = [shown(row) for row in mine if row.challenged_id == player.pk]
         sent = [shown(row) for row in mine if row.challenged_id != player.pk]
         return player_stream.snapshot_frame(player_id, cursor, received, sent)
@@ -253,13 +253,13 @@ class PlayerStreamApi(StreamApi):
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         query = api.query(PlayerStreamQuerySerializer, request)
-        header = _last_event_id(request)
+        header = last_event_id(request)
         resume = header if header is not None else query.get("after")
         player = api.caller(request)
         feed = _with_snapshot(player)
-        if _under_asgi(request):
+        if under_asgi(request):
             return event_stream(sse.player_stream(player.pk, resume, feed))
-        return event_stream(sse.player_backlog(player.pk, resume, feed))
+        return event_stream(sse.feed_backlog(player.pk, resume, feed))
 
 
 class StreamTicketApi(APIView):

@@ -17,6 +17,8 @@ from players.sessions import session_start
 from tests.bot_api.conftest import BOT_ACCOUNT
 from tests.support.players import MakePlayer, Player, client_with
 from tests.support.table import GAMES, create_game, game_url, ok, refused
+from tests.support.tournaments import create as create_tournament
+from tests.support.tournaments import url as tournament_url
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +30,8 @@ LEADERBOARD = "/api/v1/leaderboard/"
 
 def _challenge(challenger: Player, challenged: Player, **body: Any) -> Any:
     """``POST /challenges/`` to ``challenged`` (the one place this suite names its fields)."""
-    return challenger.client.post(CHALLENGES, {"player": challenged.id, **body}, format="json")
+    body = {"to": challenged.user.username, **body}
+    return challenger.client.post(CHALLENGES, body, format="json")
 
 
 def _seat_markers(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -268,9 +271,9 @@ def test_a_challenge_to_a_bot_account_waits_for_its_program(
 
     made = ok(_challenge(ada, program, settings={"turn_timeout": 30}), 201)
 
-    assert made["game"] is None and made["status"] != "accepted"  # a built-in bot's would be
+    assert made["game"] is None and made["status"] == "open"  # a built-in bot's: accepted
     assert not Game.objects.exists()
-    note = Notification.objects.get(player=program.user, game=None)
+    note = Notification.objects.get(player=program.user, kind="challenge")
     assert note.data["challenge"] == made["id"]
     accepted = ok(program.client.post(f"{CHALLENGES}{made['id']}/accept/"))
     assert accepted["status"] == "accepted"
@@ -280,3 +283,19 @@ def test_a_challenge_to_a_bot_account_waits_for_its_program(
     declined = ok(_challenge(ada, program), 201)
     assert ok(program.client.post(f"{CHALLENGES}{declined['id']}/decline/"))["status"] == "declined"
     assert Challenge.objects.filter(game__isnull=True).count() == 1
+
+
+# --- tournaments ---------------------------------------------------------------------------------
+
+
+def test_a_bot_account_enters_only_tournaments_whose_host_allows_bots(
+    players: list[Player], make_bot_account: MakePlayer
+) -> None:
+    host, person, _, _ = players
+    program = make_bot_account()
+    closed = create_tournament(host)
+    open_to_bots = create_tournament(host, bots_allowed=True)
+
+    refused(program.client.post(tournament_url(closed["id"], "join")), 403, "bots_not_allowed")
+    ok(person.client.post(tournament_url(closed["id"], "join")))
+    ok(program.client.post(tournament_url(open_to_bots["id"], "join")))

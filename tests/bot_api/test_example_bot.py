@@ -157,7 +157,7 @@ def test_the_example_accepts_a_challenge_sent_while_it_runs(
     program = Program(server, live["token"], tmp_path / "bot.log", games=1)
     try:
         _until(lambda: "snapshot: " in program.text(), 60, "the program's player stream")
-        body = {"player": live["user"].pk, "settings": {"turn_timeout": 600}}  # the API's names
+        body = {"to": live["user"].username, "settings": {"turn_timeout": 600}}
         status, made = server.request("POST", "/api/v1/challenges/", token, body)
         assert status == 201 and made["game"] is None, made
         accepted = _until(

@@ -21,7 +21,7 @@ def _ok(answer: tuple[int, Any], status: int = 200) -> Any:
 
 
 def _challenge(server: Server, challenger: Seat, challenged: Seat) -> str:
-    body = {"player": challenged.user.pk}  # the one place this file names the fields
+    body = {"to": challenged.user.username}  # the one place this file names the fields
     return str(_ok(server.request("POST", CHALLENGES, challenger.token, body), 201)["id"])
 
 

@@ -96,7 +96,7 @@ export interface paths {
         put?: never;
         /**
          * Challenge a player (or a bot) to a game of two
-         * @description The player is notified (`challenged`: inbox, player stream, webhooks, Web Push) and accepts or declines before `expires_at`. A bot accepts at once: the answer is then `accepted`, with the started game. 403 `blocked` when either of the two blocked the other.
+         * @description `to` names the player by username. The player is notified (`challenge`: inbox, player stream, webhooks, Web Push) and accepts or declines before `expires_at`. A bot accepts at once: the answer is then `accepted`, with the started game. 400 `cannot_challenge_yourself`, 404 `not_found` for an unknown name, 403 `blocked` when either of the two blocked the other.
          */
         post: operations["challenges_create"];
         delete?: never;
@@ -122,6 +122,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/challenges/{challenge_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a challenge back before it is answered (its challenger) */
+        post: operations["challenges_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/challenges/{challenge_id}/decline/": {
         parameters: {
             query?: never;
@@ -131,7 +148,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline a challenge (or, its challenger, cancel it) */
+        /** Decline a challenge (the player challenged) */
         post: operations["challenges_decline"];
         delete?: never;
         options?: never;
@@ -841,6 +858,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tournaments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tournaments, the latest start first */
+        get: operations["tournaments_list"];
+        put?: never;
+        /**
+         * Create a tournament
+         * @description The host need not play (they join like anyone). Every table of the tournament is an ordinary game with `settings` (validated as `POST /games/` validates them), seated and started by the tournament; its games are rated like any other.
+         */
+        post: operations["tournaments_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{tournament_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tournament: players, rounds, tables and standings
+         * @description `rounds[].tables[]`: each table's game and its players by seat (`bots`: the seats basic bots fill); a duplicate round lists one table per deal. `standings`: points, then `tiebreak` (the sum of the opponents' points), then rating, computed from the finished tables' results. Nothing here shows a card.
+         */
+        get: operations["tournaments_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{tournament_id}/join/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take part in a tournament
+         * @description Before the start; an arena also while it runs. A bot account only where `bots_allowed`.
+         */
+        post: operations["tournaments_join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{tournament_id}/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tournament's changes as they happen (Server-Sent Events)
+         * @description Each message is `id: <seq of the tournament's log>`, `event: tournament_changed`, `data: {"seq", "type", "at", "data"}` (the log entry: `player_joined`, `round_paired` with the tables and seats, `table_finished` with the places, ...), in order, each once, after its write committed. From `after` or `Last-Event-ID` on; with neither, new entries only. A comment line (`: keep-alive`) at least every 15 s. Re-read the detail for the standings.
+         */
+        get: operations["tournaments_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{tournament_id}/withdraw/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop taking new tables
+         * @description A running game goes on by its clock; no new table follows.
+         */
+        post: operations["tournaments_withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/": {
         parameters: {
             query?: never;
@@ -955,6 +1073,10 @@ export interface components {
         Challenge: {
             /** Format: uuid */
             id: string;
+            /** @description The username of the challenger. */
+            from: string;
+            /** @description The username of the player challenged. */
+            to: string;
             challenger: components["schemas"]["PlayerRef"];
             challenged: components["schemas"]["PlayerRef"];
             /** @description The settings the game is made with. */
@@ -977,8 +1099,8 @@ export interface components {
         ChallengeActionActionEnum: "challenge";
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         ChallengeCreateRequest: {
-            /** @description The id of the player (or bot) challenged. */
-            player: number;
+            /** @description The username of the player (or bot) challenged. */
+            to: string;
             /** @description The game's settings, as when creating a game, without max_players (2), bots, seed, deck, private and teams. */
             settings?: components["schemas"]["GameCreateRequest"];
             /** @description Seconds it waits for an answer; by default 60 for live play (turns under an hour), 86400 otherwise. */
@@ -989,14 +1111,14 @@ export interface components {
             challenges: components["schemas"]["Challenge"][];
         };
         /**
-         * @description * `pending` - pending
+         * @description * `open` - open
          *     * `accepted` - accepted
          *     * `declined` - declined
          *     * `cancelled` - cancelled
          *     * `expired` - expired
          * @enum {string}
          */
-        ChallengeStatusEnum: "pending" | "accepted" | "declined" | "cancelled" | "expired";
+        ChallengeStatusEnum: "open" | "accepted" | "declined" | "cancelled" | "expired";
         /**
          * @description * `players` - players
          *     * `spectators` - spectators
@@ -1340,10 +1462,14 @@ export interface components {
          *     * `game_finished` - Game Finished
          *     * `player_joined` - Player Joined
          *     * `invited` - Invited
-         *     * `challenged` - Challenged
+         *     * `challenge` - Challenge
+         *     * `challenge_accepted` - Challenge Accepted
+         *     * `tournament_starting` - Tournament Starting
+         *     * `tournament_table` - Tournament Table
+         *     * `tournament_finished` - Tournament Finished
          * @enum {string}
          */
-        NotificationKindEnum: "your_turn" | "deadline_soon" | "game_started" | "game_finished" | "player_joined" | "invited" | "challenged";
+        NotificationKindEnum: "your_turn" | "deadline_soon" | "game_started" | "game_finished" | "player_joined" | "invited" | "challenge" | "challenge_accepted" | "tournament_starting" | "tournament_table" | "tournament_finished";
         NotificationPage: {
             count: number;
             /** Format: uri */
@@ -1616,6 +1742,180 @@ export interface components {
             ticket: string;
             /** Format: date-time */
             expires_at: string;
+        };
+        Tournament: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            host: components["schemas"]["PlayerRef"];
+            format: components["schemas"]["TournamentFormatEnum"];
+            table_size: number;
+            /** @description Every table's game settings. */
+            settings: unknown;
+            /** Format: date-time */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description An arena's end.
+             */
+            ends_at: string | null;
+            /** @description The rounds asked for (swiss, duplicate). */
+            round_count: number | null;
+            minutes: number | null;
+            bots_allowed: boolean;
+            status: components["schemas"]["TournamentStatusEnum"];
+            /** @description The round being played (0 before the start). */
+            round: number;
+            /** @description The seq of the log's last entry. */
+            version: number;
+            /** @description Players taking part (not withdrawn). */
+            player_count: number;
+            /** Format: date-time */
+            created_at: string;
+            players: components["schemas"]["TournamentPlayer"][];
+            rounds: components["schemas"]["TournamentRound"][];
+            /** @description Best first. */
+            standings: components["schemas"]["TournamentStanding"][];
+            /** @description The caller's part; null: none. */
+            you: components["schemas"]["TournamentYou"] | null;
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        TournamentCreateRequest: {
+            name: string;
+            /**
+             * @description swiss: rounds seated by standing, nobody meeting an opponent again where another seating exists; arena: for `minutes`, a player who finishes is seated again at once, points doubled after two wins in a row; duplicate: every table of a round plays the same deals (one per seat), the seats rotated, each hand compared with the other tables'.
+             *
+             *     * `swiss` - swiss
+             *     * `arena` - arena
+             *     * `duplicate` - duplicate
+             */
+            format: components["schemas"]["TournamentFormatEnum"];
+            /**
+             * @description Seats at every table, 2 to 10 (400 `invalid_table_size` otherwise); short tables are filled by basic bots.
+             * @default 4
+             */
+            table_size?: number;
+            /** @description Every table's game settings, as when creating a game (house rules, target score, clock), without max_players (the table size), bots, seed, deck and private. */
+            settings?: components["schemas"]["GameCreateRequest"];
+            /**
+             * Format: date-time
+             * @description When the first round is seated; in the future (400 `start_in_past`).
+             */
+            starts_at: string;
+            /** @description Swiss, duplicate. */
+            rounds?: number;
+            /** @description Arena: its length. */
+            minutes?: number;
+            /**
+             * @description Bot accounts may enter.
+             * @default false
+             */
+            bots_allowed?: boolean;
+        };
+        /**
+         * @description * `swiss` - swiss
+         *     * `arena` - arena
+         *     * `duplicate` - duplicate
+         * @enum {string}
+         */
+        TournamentFormatEnum: "swiss" | "arena" | "duplicate";
+        TournamentPage: {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["TournamentSummary"][];
+        };
+        TournamentPlayer: {
+            id: number;
+            username: string;
+            withdrawn: boolean;
+        };
+        TournamentRound: {
+            number: number;
+            /** @description Duplicate: the round is over, its deals shown and verifiable. */
+            revealed: boolean;
+            tables: components["schemas"]["TournamentTable"][];
+        };
+        TournamentStanding: {
+            player: number;
+            username: string;
+            /** Format: double */
+            points: number;
+            /**
+             * Format: double
+             * @description The sum of the points of the opponents met.
+             */
+            tiebreak: number;
+            games: number;
+            wins: number;
+            /**
+             * Format: double
+             * @description The rating's ordinal.
+             */
+            rating: number;
+            /** @description Wins in a row (arena: 2 or more double). */
+            streak: number;
+        };
+        /**
+         * @description * `upcoming` - upcoming
+         *     * `running` - running
+         *     * `finished` - finished
+         * @enum {string}
+         */
+        TournamentStatusEnum: "upcoming" | "running" | "finished";
+        TournamentSummary: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            host: components["schemas"]["PlayerRef"];
+            format: components["schemas"]["TournamentFormatEnum"];
+            table_size: number;
+            /** @description Every table's game settings. */
+            settings: unknown;
+            /** Format: date-time */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description An arena's end.
+             */
+            ends_at: string | null;
+            /** @description The rounds asked for (swiss, duplicate). */
+            round_count: number | null;
+            minutes: number | null;
+            bots_allowed: boolean;
+            status: components["schemas"]["TournamentStatusEnum"];
+            /** @description The round being played (0 before the start). */
+            round: number;
+            /** @description The seq of the log's last entry. */
+            version: number;
+            /** @description Players taking part (not withdrawn). */
+            player_count: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TournamentTable: {
+            table: number;
+            /** @description Duplicate: the deal the table plays (0, 1, ...). */
+            deal: number;
+            /** Format: uuid */
+            game: string;
+            /** @description Player ids. */
+            seats: number[];
+            /** @description The seats basic bots fill. */
+            bots: number[];
+            finished: boolean;
+            /** @description By seat, once finished. */
+            places: number[] | null;
+        };
+        TournamentYou: {
+            withdrawn: boolean;
+            /**
+             * Format: uuid
+             * @description Your running table's game.
+             */
+            table: string | null;
         };
         /**
          * @description * `move` - move
@@ -2833,7 +3133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. Codes: invalid, invalid_rules. */
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. `cannot_challenge_yourself`: A challenge goes to another player (or a bot). Codes: invalid, invalid_rules, cannot_challenge_yourself. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2955,7 +3255,75 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `challenge_answered`: The challenge was accepted, declined, cancelled or has expired: nothing to answer. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: challenge_answered, too_many_waiting_games. */
+            /** @description `challenge_expired`: The challenge's time to answer has passed. `challenge_not_open`: The challenge was accepted, declined or cancelled: nothing to answer. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: challenge_expired, challenge_not_open, too_many_waiting_games. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    challenges_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `permission_denied`: The call needs staff, or the game's host. Codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `challenge_expired`: The challenge's time to answer has passed. `challenge_not_open`: The challenge was accepted, declined or cancelled: nothing to answer. Codes: challenge_expired, challenge_not_open. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3005,6 +3373,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `permission_denied`: The call needs staff, or the game's host. Codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
                 headers: {
@@ -3014,7 +3391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `challenge_answered`: The challenge was accepted, declined, cancelled or has expired: nothing to answer. Codes: challenge_answered. */
+            /** @description `challenge_expired`: The challenge's time to answer has passed. `challenge_not_open`: The challenge was accepted, declined or cancelled: nothing to answer. Codes: challenge_expired, challenge_not_open. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5857,6 +6234,394 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tournaments_list: {
+        parameters: {
+            query?: {
+                mine?: boolean;
+                page?: number;
+                page_size?: number;
+                /**
+                 * @description * `upcoming` - upcoming
+                 *     * `running` - running
+                 *     * `finished` - finished
+                 */
+                status?: "upcoming" | "running" | "finished";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentPage"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tournaments_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TournamentCreateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. `invalid_clock`: A bank clock out of range, or whose initial or increment exceeds max. `invalid_table_size`: A tournament's table seats 2 to 10 players. `start_in_past`: A tournament's starts_at is in the past (or over a year ahead). Codes: invalid, invalid_rules, invalid_clock, invalid_table_size, start_in_past. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tournaments_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tournaments_join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `bots_not_allowed`: A bot account enters only tournaments whose host allows bots (bots_allowed). Codes: bots_not_allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tournament_started`: The Swiss or duplicate tournament has started: it takes no new players. `tournament_finished`: The tournament is over (an arena: its time is up). `tournament_already_joined`: The caller takes part in the tournament already. Codes: tournament_started, tournament_finished, tournament_already_joined. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tournaments_stream: {
+        parameters: {
+            query?: {
+                /** @description Go on after this seq of the log (0: from its first entry). */
+                after?: number;
+                format?: "event-stream" | "json";
+            };
+            header?: {
+                /** @description Go on after this id (the last one received); it wins over `after`. */
+                "Last-Event-ID"?: number;
+            };
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament's log as it grows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description The seq, or the notification id. */
+                        id?: string;
+                        /** @description The event's type, or the notification's kind. */
+                        event?: string;
+                        /** @description The event (or notification) JSON. */
+                        data?: string;
+                    };
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. Codes: not_acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tournaments_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tournament_not_joined`: The caller does not take part in the tournament (or has withdrawn already). `tournament_finished`: The tournament is over (an arena: its time is up). Codes: tournament_not_joined, tournament_finished. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

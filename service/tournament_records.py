@@ -1,0 +1,99 @@
+"""A tournament's records: its log's entries and the projections written with them, the fold
+of its log, its standings (``games.standings``, from the fold's results), and the game its tables
+are created with. Shared by the commands (``service.tournaments``) and the steps that run a
+tournament (``service.tournament_steps``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.db import connection, transaction
+
+from games import standings as scoring
+from games import tournament_log as log
+from games.models import Tournament, TournamentEntry
+from games.serializers import bank_of
+from games.tournament_fold import Folded, apply, fold
+from players.models import Rating
+from players.ratings import shown
+from service import lobby
+from streams.hub import publish_topic_committed
+
+
+def table_spec(settings: dict[str, Any], table_size: int) -> lobby.NewGame:
+    """The game every table of the tournament is created with."""
+    fields = {**settings, "bank": bank_of(settings.get("clock"))}
+    fields.pop("clock", None)
+    return lobby.NewGame(max_players=table_size, **fields)
+
+
+def append(
+    tournament: Tournament, folded: Folded | None, kind: str, data: Any, at: datetime
+) -> None:
+    """Append an entry to the locked ``tournament``'s log and save its row (status, round,
+    version); ``folded``, the fold so far, takes the entry too."""
+    assert kind in log.TYPES, kind
+    tournament.version += 1
+    entry = TournamentEntry.objects.create(
+        tournament=tournament, seq=tournament.version, type=kind, data=data, at=at
+    )
+    if folded is not None:
+        apply(folded, entry_json(entry))
+        tournament.round = folded.round
+    tournament.save(update_fields=["version", "status", "round"])
+    if connection.vendor != "postgresql":  # on PostgreSQL a trigger's NOTIFY tells the streams
+        transaction.on_commit(partial(publish_topic_committed, str(tournament.pk)))
+
+
+def entry_json(entry: TournamentEntry) -> dict[str, Any]:
+    """A log entry as the stream and the log endpoint show it."""
+    return {"seq": entry.seq, "type": entry.type, "at": entry.at.isoformat(), "data": entry.data}
+
+
+def ends_at(tournament: Tournament) -> datetime | None:
+    """An arena's end: no game starts after it."""
+    if tournament.minutes is None:
+        return None
+    return tournament.starts_at + timedelta(minutes=tournament.minutes)
+
+
+def folded_log(tournament: Tournament) -> Folded:
+    entries = TournamentEntry.objects.filter(tournament=tournament).order_by("seq")
+    return fold(entry_json(entry) for entry in entries)
+
+
+def entries_after(tournament_id: str, after: int, limit: int) -> list[TournamentEntry]:
+    return list(
+        TournamentEntry.objects.filter(tournament_id=tournament_id, seq__gt=after).order_by("seq")[
+            :limit
+        ]
+    )
+
+
+def ratings_of(players: list[int]) -> dict[int, float]:
+    """Each player's rating ordinal (the starting one for a player not rated yet)."""
+    rows = {row.user_id: row for row in Rating.objects.filter(user_id__in=players)}
+    return {player: shown(rows.get(player)).ordinal for player in players}
+
+
+def standings_of(tournament: Tournament, folded: Folded) -> list[scoring.Standing]:
+    """The standings: computed in one place (``games.standings``) from the finished tables."""
+    return scoring.standings(
+        tournament.format, folded.results, folded.players, ratings_of(folded.players)
+    )
+
+
+def standing_json(row: scoring.Standing, names: dict[int, str]) -> dict[str, Any]:
+    return {
+        "player": row.player,
+        "username": names.get(row.player, ""),
+        "points": row.points,
+        "tiebreak": row.tiebreak,
+        "games": row.games,
+        "wins": row.wins,
+        "rating": row.rating,
+        "streak": row.streak,
+    }

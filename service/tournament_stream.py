@@ -1,0 +1,30 @@
+"""A tournament stream's feed: its log's entries, as ``streams.sse.tournament_stream`` serves them
+(each message ``id: <seq>``, ``event: tournament_changed``, ``data: <the entry JSON>``: ``seq``,
+``type``, ``at``, ``data``; no entry holds a card)."""
+
+from __future__ import annotations
+
+from games.models import Tournament
+from service.tournament_records import entries_after, entry_json
+from streams import hub
+from streams.frames import frame
+from streams.sse import Feed
+
+EVENT = "tournament_changed"
+
+
+def read(tournament_id: str, after: int) -> tuple[bytes, int] | None:
+    """The frames of the entries after seq ``after`` (a page the hub's size at most) and the last
+    seq among them; None when there is none."""
+    rows = entries_after(tournament_id, after, hub.READ_LIMIT)
+    if not rows:
+        return None
+    return b"".join(frame(row.seq, EVENT, entry_json(row)) for row in rows), rows[-1].seq
+
+
+def latest(tournament_id: str) -> int:
+    version = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+    return version or 0
+
+
+CHANGES = Feed(read=read, latest=latest)
