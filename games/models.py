@@ -70,6 +70,10 @@ class Game(models.Model):
     spectator_chat = models.BooleanField(
         default=False, help_text="Spectators may chat, in a channel of their own."
     )
+    bots_welcome = models.BooleanField(
+        default=False,
+        help_text="Bot accounts (players' programs) may take a seat themselves: join, quick match.",
+    )
     # Tables (service.tables): private games and their codes, quick match, rematches.
     private = models.BooleanField(
         default=False, help_text="Left out of the lobby; seen by its seated players only."

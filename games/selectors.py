@@ -43,6 +43,7 @@ def settings_of(game: Game) -> dict[str, Any]:
         **({"bot_takeover": True} if game.bot_takeover else {}),
         **({"private": True} if game.private else {}),
         **({"spectator_chat": True} if game.spectator_chat else {}),
+        **({"bots_welcome": True} if game.bots_welcome else {}),
     }
     if teams:
         shown["teams"] = teams
@@ -54,11 +55,20 @@ def player_ref(entry: dict[str, Any]) -> dict[str, Any]:
     return {"id": entry["id"], "username": entry["username"]}
 
 
+# The roster's markers a seat shows: a built-in bot's level, and a bot account (its program).
+SEAT_MARKERS = ("bot", "bot_account")
+
+
+def seat_markers(entry: dict[str, Any]) -> dict[str, Any]:
+    """The markers of a roster entry that its seat shows (``SEAT_MARKERS``)."""
+    return {marker: entry[marker] for marker in SEAT_MARKERS if marker in entry}
+
+
 def _mark_bots(seats: list[dict[str, Any]], roster: list[dict[str, Any]]) -> None:
     for seat in seats:
         number = seat["seat"]
-        if number < len(roster) and "bot" in roster[number]:
-            seat["bot"] = roster[number]["bot"]
+        if number < len(roster):
+            seat.update(seat_markers(roster[number]))
 
 
 def seat_of(game: Game, player: Player) -> int | None:
@@ -216,7 +226,7 @@ def game_summary(game: Game) -> dict[str, Any]:
                 "seat": number,
                 "player": player_ref(entry),
                 "status": statuses.get(number, "playing"),
-                **({"bot": entry["bot"]} if "bot" in entry else {}),
+                **seat_markers(entry),
             }
             for number, entry in enumerate(game.roster)
         ],
@@ -286,7 +296,7 @@ def game_export(game: Game) -> dict[str, Any]:
             "score": entry["score"],
             "status": entry["status"],
         }
-        for extra in ("team", "bot"):
+        for extra in ("team", *SEAT_MARKERS):
             if extra in entry:
                 seat[extra] = entry[extra]
         seats.append(seat)

@@ -111,6 +111,13 @@ def bank_of(clock: Mapping[str, Any] | None) -> tuple[int, int, int] | None:
     )
 
 
+BOTS_WELCOME_HELP = (
+    "Bot accounts (players' programs) may take a free seat themselves, by joining or by quick "
+    "match (with `bots_welcome: true`); without it they are seated only by the host (by name), "
+    "a challenge or an invite code. Shown in `settings` when true, and compared by quick match."
+)
+
+
 class GameCreateSerializer(StrictSerializer):
     max_players = _bounded(limits.PLAYERS, default=limits.DEFAULT_PLAYERS)
     target_score = _bounded(limits.TARGET_SCORE, default=limits.DEFAULT_TARGET_SCORE)
@@ -169,6 +176,17 @@ class GameCreateSerializer(StrictSerializer):
     bot_takeover = StrictBooleanField(
         required=False, help_text="A seat that forfeits is played on by a basic bot."
     )
+    bot_accounts = serializers.ListField(
+        child=StrictCharField(max_length=150),
+        required=False,
+        max_length=limits.PLAYERS.high - 1,
+        help_text=(
+            "Usernames of bot accounts (players' programs, docs/bot-api.md) to seat after the "
+            "creator, before the bots: each takes its seat at once and is told so (`invited`); "
+            "400 `not_a_bot_account` for a name that is not one."
+        ),
+    )
+    bots_welcome = StrictBooleanField(required=False, help_text=BOTS_WELCOME_HELP)
     private = StrictBooleanField(
         required=False,
         help_text=(
@@ -218,10 +236,33 @@ class MatchmakingSerializer(StrictSerializer):
             "(the earliest time any of its players asked)."
         ),
     )
+    bots_welcome = StrictBooleanField(
+        default=False,
+        help_text=(
+            "Match among the games where bot accounts (players' programs) are welcome, and let "
+            "them join the one made. A bot account's quick match must send true (403 "
+            "`bots_not_welcome` otherwise); people who leave it false never meet one this way."
+        ),
+    )
 
 
 class BotAddSerializer(StrictSerializer):
-    level = serializers.ChoiceField(choices=BOT_LEVELS)
+    level = serializers.ChoiceField(
+        choices=BOT_LEVELS, required=False, help_text="A built-in bot of this level."
+    )
+    account = StrictCharField(
+        max_length=150,
+        required=False,
+        help_text=(
+            "Instead of `level`: the username of a bot account (a player's program), seated and "
+            "told so (`invited`); its program plays the seat."
+        ),
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("level" in attrs) == ("account" in attrs):
+            raise serializers.ValidationError("Send either a level or an account.")
+        return attrs
 
 
 # --- actions -----------------------------------------------------------------------------------
@@ -485,6 +526,12 @@ class SeatSummarySerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     player = _PlayerField()
     status = serializers.ChoiceField(choices=SEAT_STATUSES)
+    bot = serializers.ChoiceField(
+        choices=BOT_LEVELS, required=False, help_text="The level of the bot that plays the seat."
+    )
+    bot_account = serializers.BooleanField(
+        required=False, help_text="Sent when true: a bot account's program plays the seat."
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):

@@ -24,6 +24,7 @@ from notifications.serializers import (
     WebhookCreateSerializer,
     WebhookListSerializer,
 )
+from players.scopes import AccountChange
 from unoservice import api
 from unoservice.pages import page_response
 from unoservice.schema import errors_for
@@ -157,10 +158,13 @@ class PushKeyApi(APIView):
         return Response({"public_key": webpush.keys().public_key})
 
 
-class PushSubscriptionListApi(APIView):
+class PushSubscriptionListApi(AccountChange, APIView):
     @extend_schema(
         operation_id="push_subscribe",
         summary="Subscribe a browser (its PushSubscription JSON) to the caller's notifications",
+        description=(
+            "Not with a bot account's token (403 `bot_account_scope`): a program has no browser."
+        ),
         tags=PUSH,
         request=PushSubscriptionCreateSerializer,
         responses={
@@ -171,6 +175,7 @@ class PushSubscriptionListApi(APIView):
                 "limit_reached",
                 "not_authenticated",
                 "push_not_configured",
+                "bot_account_scope",
             ),
         },
     )

@@ -17,6 +17,7 @@ from games.engine import limits
 from games.engine.limits import GUEST_DAYS
 from players.models import AccessToken, Rating
 from players.ratings import rating_of, shown
+from players.scopes import AccountChange
 from players.selectors import leaderboard, player_get, player_stats
 from players.serializers import (
     AuthTokenSerializer,
@@ -35,8 +36,10 @@ from players.serializers import (
     pair_body,
 )
 from players.services import (
+    bot_account_mark,
     guest_claim,
     guest_create,
+    is_bot_account,
     is_guest,
     player_register,
     token_issue,
@@ -90,6 +93,7 @@ def _profile(player: User, **extra: Any) -> dict[str, Any]:
         **_rated(rating_of(player)),
         **({"bot": player.bot.level} if hasattr(player, "bot") else {}),
         "guest": is_guest(player),
+        "bot_account": is_bot_account(player),
         **extra,
     }
 
@@ -170,20 +174,23 @@ class PlayerGuestApi(APIView):
         return Response(GuestAccountSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
-class PlayerClaimApi(APIView):
+class PlayerClaimApi(AccountChange, APIView):
     @extend_schema(
         operation_id="players_me_claim",
         summary="Claim a guest account",
         description=(
             "The guest chooses a username and a password (the registration's rules) and becomes "
             "a full account: its games, notifications and token stay; from now on its games are "
-            "rated. Answers the caller's profile."
+            "rated. Answers the caller's profile. Not with a bot account's token (403 "
+            "`bot_account_scope`)."
         ),
         tags=TAGS,
         request=ClaimSerializer,
         responses={
             200: OwnProfileSerializer,
-            **errors_for("invalid", "not_authenticated", "not_a_guest", "username_taken"),
+            **errors_for(
+                "invalid", "not_authenticated", "not_a_guest", "username_taken", "bot_account_scope"
+            ),
         },
         examples=[
             OpenApiExample(
@@ -196,6 +203,35 @@ class PlayerClaimApi(APIView):
     def post(self, request: Request) -> Response:
         data = api.validated(ClaimSerializer, request.data)
         player = guest_claim(user=api.caller(request), **data)
+        return Response(OwnProfileSerializer(_profile(player, is_staff=player.is_staff)).data)
+
+
+class PlayerBotAccountApi(APIView):
+    @extend_schema(
+        operation_id="players_me_bot_account",
+        summary="Make the caller's account a bot account (its program plays it)",
+        description=(
+            "For good, and only before the account's first game (a seat in any game, waiting ones "
+            "too: 409 `account_has_played`; register a new account for the program); not for a "
+            "guest (409 `guest_account`: claim it first). Asked again, it changes nothing and "
+            "answers the same. A bot account is shown as one (`bot_account: true` in its "
+            "profile, its seats and its leaderboard row), is rated like anyone, and plays through "
+            "the API (docs/bot-api.md): its tokens are scoped to play (403 `bot_account_scope` "
+            "on the account changes), it takes a seat in a public game itself only where "
+            "`bots_welcome` is set (quick match: send `bots_welcome: true`), a host seats it by "
+            "its username (`bot_accounts` of `POST /api/v1/games/`), and it answers its "
+            "challenges itself. Answers the caller's profile."
+        ),
+        tags=TAGS,
+        request=None,
+        responses={
+            200: OwnProfileSerializer,
+            **errors_for("not_authenticated", "account_has_played", "guest_account"),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        player = api.caller(request)
+        bot_account_mark(user=player)
         return Response(OwnProfileSerializer(_profile(player, is_staff=player.is_staff)).data)
 
 
@@ -321,6 +357,7 @@ def _entry(rank: int, row: Rating) -> dict[str, Any]:
         "player": {"id": user.pk, "username": user.username},
         **_rated(shown(row)),
         **({"bot": user.bot.level} if hasattr(user, "bot") else {}),
+        **({"bot_account": True} if hasattr(user, "bot_account") else {}),
     }
 
 

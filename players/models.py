@@ -238,3 +238,24 @@ class RefreshToken(models.Model):
 
     def __str__(self) -> str:
         return f"Refresh token of session {self.session_id}"
+
+
+class BotAccount(models.Model):
+    """A player's own account marked as played by their program (``POST
+    /api/v1/players/me/bot-account/``, only before it has sat in a game; for good). Unlike a
+    ``Bot`` the server plays nothing for it: the program signs in with the account's tokens and
+    plays through the API (docs/bot-api.md). It is shown as ``"bot_account": true`` (profiles,
+    seats, the leaderboard), rated as any player, its token is scoped to play
+    (``players.scopes``), it joins public games only where bots are welcome, and a host may seat
+    it by name."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="bot_account",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Bot account {self.user_id}"

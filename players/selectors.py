@@ -72,4 +72,6 @@ def _team_games_won(player: User) -> int:
 
 def leaderboard() -> QuerySet[Rating]:
     """Every rated player, by ordinal (highest first; equal ordinals by id, so pages are stable)."""
-    return Rating.objects.select_related("user", "user__bot").order_by("-ordinal", "user_id")
+    return Rating.objects.select_related("user", "user__bot", "user__bot_account").order_by(
+        "-ordinal", "user_id"
+    )

@@ -21,6 +21,11 @@ GUEST_HELP = (
     f"a username and a password it becomes a full account; unclaimed, it is removed after "
     f"{GUEST_DAYS} days."
 )
+BOT_ACCOUNT_HELP = (
+    "A bot account: a program plays it through the API (POST /api/v1/players/me/bot-account/, "
+    "docs/bot-api.md); rated on the same leaderboard as everyone."
+)
+BOT_ACCOUNT_SHOWN = "Sent when true: " + BOT_ACCOUNT_HELP
 USERNAME_MAX_LENGTH = 150
 PASSWORD_MAX_LENGTH = 4096
 
@@ -72,6 +77,7 @@ class LeaderboardEntrySerializer(serializers.Serializer[dict[str, Any]]):
     bot = serializers.ChoiceField(
         choices=BOT_LEVELS, required=False, help_text="A bot's level (bots only)."
     )
+    bot_account = serializers.BooleanField(required=False, help_text=BOT_ACCOUNT_SHOWN)
 
 
 @extend_schema_serializer(component_name="LeaderboardPage")
@@ -127,6 +133,7 @@ class PublicProfileSerializer(RatedFields):
         choices=BOT_LEVELS, required=False, help_text="A bot's level (bots only)."
     )
     guest = serializers.BooleanField(help_text=GUEST_HELP)
+    bot_account = serializers.BooleanField(help_text=BOT_ACCOUNT_HELP)
 
 
 @extend_schema_serializer(component_name="OwnProfile")
@@ -137,6 +144,7 @@ class OwnProfileSerializer(RatedFields):
     is_staff = serializers.BooleanField()
     stats = PlayerStatsSerializer()
     guest = serializers.BooleanField(help_text=GUEST_HELP)
+    bot_account = serializers.BooleanField(help_text=BOT_ACCOUNT_HELP)
 
 
 # --- sessions (players.sessions) ----------------------------------------------------------------

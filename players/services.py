@@ -1,4 +1,4 @@
-"""Writes of the players app: registration, guests, API tokens and vacations.
+"""Writes of the players app: registration, guests, bot accounts, API tokens and vacations.
 
 Every refusal is a ``DomainError`` with the API contract's code, so callers other than the HTTP
 API (management commands, tests) get the same rules and the same errors.
@@ -19,7 +19,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
-from players.models import AccessToken, Guest, Session, Vacation
+from games.models import Seat
+from players.models import AccessToken, BotAccount, Guest, Session, Vacation
 from players.sessions import Pair, session_end, session_start
 from unoservice.errors import DomainError
 
@@ -116,6 +117,42 @@ def guest_claim(*, user: User, username: str, password: str) -> User:
             raise _username_taken(user.username) from exc
         guest.delete()
     return user
+
+
+# --- bot accounts ---------------------------------------------------------------------------------
+
+
+def is_bot_account(user: User) -> bool:
+    """Whether ``user`` is a bot account (its program plays it: ``players.models.BotAccount``)."""
+    return BotAccount.objects.filter(user_id=user.pk).exists()
+
+
+def bot_account_mark(*, user: User) -> bool:
+    """Mark ``user``'s own account a bot account, for good; True if it was not one before.
+
+    Only before the account has sat in any game (waiting ones included): every seat it ever
+    takes is then marked as a bot account's in the game's roster, so no view shows an old seat
+    of it as a person's. A guest cannot (claim it first: a bot account is rated, a guest is not).
+    Asked again, an account that is one already is left as it is. The user row is locked
+    ``FOR UPDATE``, which a seat being inserted for it (a foreign key's ``KEY SHARE``) and a new
+    game's creator lock wait on, so a seat taken at the same time is either seen here or taken
+    after the mark, its roster entry read after it (``service.lobby``: marked)."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if BotAccount.objects.filter(user_id=user.pk).exists():
+            return False
+        if Guest.objects.filter(user_id=user.pk).exists():
+            raise DomainError(
+                "guest_account", "A guest cannot become a bot account: claim the account first."
+            )
+        if Seat.objects.filter(player_id=user.pk).exists():
+            raise DomainError(
+                "account_has_played",
+                "This account has sat in a game: a bot account is made before its first game "
+                "(register a new account for the program).",
+            )
+        BotAccount.objects.create(user=user)
+    return True
 
 
 def token_issue(

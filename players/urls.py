@@ -4,6 +4,7 @@ from django.urls import URLPattern, URLResolver, path
 
 from players.apis import (
     LeaderboardApi,
+    PlayerBotAccountApi,
     PlayerClaimApi,
     PlayerDetailApi,
     PlayerGuestApi,
@@ -21,6 +22,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("players/guest/", PlayerGuestApi.as_view(), name="players-guest"),
     path("players/me/", PlayerMeApi.as_view(), name="players-me"),
     path("players/me/claim/", PlayerClaimApi.as_view(), name="players-me-claim"),
+    path("players/me/bot-account/", PlayerBotAccountApi.as_view(), name="players-me-bot-account"),
     path("players/<int:player_id>/", PlayerDetailApi.as_view(), name="players-detail"),
     path("leaderboard/", LeaderboardApi.as_view(), name="leaderboard"),
     path("auth/token/", TokenIssueApi.as_view(), name="auth-token"),

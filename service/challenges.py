@@ -42,7 +42,16 @@ from unoservice.errors import DomainError
 
 # Settings of a game's creation body a challenge does not take: it is a game of two, seated
 # by the challenge, private, dealt as any game is.
-_NOT_TAKEN = ("max_players", "bots", "seed", "deck", "private", "teams")
+_NOT_TAKEN = (
+    "max_players",
+    "bots",
+    "seed",
+    "deck",
+    "private",
+    "teams",
+    "bot_accounts",
+    "bots_welcome",
+)
 
 
 def taken(settings: dict[str, Any], given: set[str]) -> dict[str, Any]:

@@ -23,8 +23,10 @@ from games.engine.options import Bank, preset_rules
 from games.engine.rules import check_deck, check_teams
 from games.models import TEAMS_KEY, Game, GameStatus, Seat
 from games.selectors import seat_of
-from notifications.outbox import Joined
+from notifications.outbox import Invited, Joined
 from players import safety
+from players.models import BotAccount
+from players.services import is_bot_account
 from service import bots
 from service.unit_of_work import GameWrite, game_write
 from unoservice.errors import DomainError
@@ -44,6 +46,8 @@ class NewGame:
     teams: int | None = None
     preset: str = "official"
     bots: tuple[str, ...] = ()  # bot levels for the next seats
+    bot_accounts: tuple[str, ...] = ()  # usernames of bot accounts, seated before the bots
+    bots_welcome: bool = False  # bot accounts may take a free seat themselves
     bot_takeover: bool = False
     private: bool = False
     spectator_chat: bool = False
@@ -86,8 +90,31 @@ def _require_room_for_a_waiting_game(player: Player) -> None:
         )
 
 
-def _roster_entry(player: Player) -> dict[str, Any]:
-    return {"id": player.pk, "username": player.get_username()}
+def _roster_entry(player: Player, bot_account: bool | None = None) -> dict[str, Any]:
+    """A seat's player in the roster; a bot account's is marked (``selectors.SEAT_MARKERS``).
+    ``bot_account``: whether the player is one, when the caller knows."""
+    if bot_account is None:
+        bot_account = is_bot_account(player)
+    return {
+        "id": player.pk,
+        "username": player.get_username(),
+        **({"bot_account": True} if bot_account else {}),
+    }
+
+
+def require_welcome(game: Game, player: Player) -> bool:
+    """Refuse a bot account a seat it takes itself in a public game where bots are not welcome
+    (``bots_welcome``): quick match and lists are for people unless the game says otherwise. A
+    private game (joined by its code, a challenge, a rematch) was offered to whoever holds it.
+    Answers whether ``player`` is a bot account."""
+    bot_account = is_bot_account(player)
+    if bot_account and not game.private and not game.bots_welcome:
+        raise DomainError(
+            "bots_not_welcome",
+            "This game is for people: a bot account takes a seat itself only in a game whose "
+            "settings say bots_welcome (quick match: send bots_welcome true).",
+        )
+    return bot_account
 
 
 def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
@@ -119,9 +146,11 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
     if not limits.SEED.holds(seed):
         raise DomainError("invalid", limits.SEED.message())
     levels = [bots.check_level(level) for level in spec.bots]
-    if 1 + len(levels) > spec.max_players:
+    if 1 + len(levels) + len(spec.bot_accounts) > spec.max_players:
         raise DomainError(
-            "invalid", f"{len(levels)} bots and you do not fit {spec.max_players} seats."
+            "invalid",
+            f"{len(levels) + len(spec.bot_accounts)} bots and you do not fit "
+            f"{spec.max_players} seats.",
         )
     game = Game(
         max_players=spec.max_players,
@@ -132,10 +161,11 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
         seed=seed,
         deck=spec.deck,
         created_by=player,
-        roster=[_roster_entry(player)],
+        roster=[_roster_entry(player, bot_account=False)],  # marked by game_save, under its lock
         bot_takeover=spec.bot_takeover,
         private=spec.private,
         spectator_chat=spec.spectator_chat,
+        bots_welcome=spec.bots_welcome,
         clock=None
         if not options.bank
         else {
@@ -153,20 +183,25 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
 
 
 def game_create(*, player: Player, spec: NewGame) -> Game:
-    """A new game waiting for players; the creator takes seat 0."""
+    """A new game waiting for players; the creator takes seat 0, the bot accounts named and the
+    bots the next seats."""
     game, levels = game_build(player=player, spec=spec)
     with transaction.atomic():
-        return game_save(game, levels)
+        return game_save(game, levels, spec.bot_accounts)
 
 
-def game_save(game: Game, levels: Sequence[str] = ()) -> Game:
+def game_save(game: Game, levels: Sequence[str] = (), accounts: Sequence[str] = ()) -> Game:
     """Save a game of ``game_build`` (in the caller's transaction): its creator takes seat 0,
-    the bots the next seats; a game they fill starts."""
-    _require_room_for_a_waiting_game(game.created_by)
+    the bot accounts of ``accounts`` (usernames) and then the bots of ``levels`` the next seats;
+    a game they fill starts."""
+    _require_room_for_a_waiting_game(game.created_by)  # locks the creator's row: read it now
+    game.roster = [_roster_entry(game.created_by), *game.roster[1:]]
     game.save()
     Seat.objects.create(game=game, number=0, player=game.created_by)
-    if levels:
+    if levels or accounts:
         with game_write(game.pk) as write:
+            for name in accounts:
+                seat_bot_account(write, game.created_by, name)
             for level in levels:
                 _seat_bot(write.game, level)
             if len(write.game.roster) == write.game.max_players:
@@ -190,9 +225,49 @@ def seat_bot_user(game: Game, user: User, level: str) -> None:
     game.save(update_fields=["roster", "updated_at"])
 
 
-def game_add_bot(*, player: Player, game_id: str | uuid.UUID, level: str) -> Game:
-    """The host seats a bot of ``level`` in a waiting game; a game it fills starts."""
-    level = bots.check_level(level)
+def bot_account_named(name: str) -> User:
+    """The bot account whose username is ``name`` (ignoring case, as usernames are unique)."""
+    user = User.objects.filter(
+        username__iexact=name, pk__in=BotAccount.objects.values("user_id")
+    ).first()
+    if user is None:
+        raise DomainError("not_a_bot_account", f"No bot account is named {name!r}.")
+    return user
+
+
+def seat_bot_account(write: GameWrite, host: Player, name: str) -> int:
+    """The host seats the bot account named ``name`` in the next free seat of the locked game,
+    as a person's seat (its program plays it; the server never does), and it is told so: the
+    ``invited`` notification (its player stream, webhooks), and ``player_joined`` to the others.
+    No waiting-games limit of its own: the host's bounds it. The caller starts a full game."""
+    game = write.game
+    user = bot_account_named(name)
+    if seat_of(game, user) is not None:
+        raise DomainError("already_seated", f"{user.get_username()} has a seat in this game.")
+    if len(game.roster) >= game.max_players:
+        raise DomainError("game_full", "Every seat of this game is taken.")
+    if safety.any_apart(user.pk, (entry["id"] for entry in game.roster)):
+        raise DomainError("blocked", "A player at this table and this bot account keep apart.")
+    seat = len(game.roster)
+    Seat.objects.create(game=game, number=seat, player=user)
+    game.roster = [*game.roster, _roster_entry(user, bot_account=True)]
+    game.save(update_fields=["roster", "updated_at"])
+    write.record(Joined(seat, user.pk, user.get_username()))
+    write.record(Invited(user.pk, host.pk, host.get_username()))
+    return seat
+
+
+def game_add_bot(
+    *,
+    player: Player,
+    game_id: str | uuid.UUID,
+    level: str | None = None,
+    account: str | None = None,
+) -> Game:
+    """The host seats a bot of ``level`` (or the bot account named ``account``) in a waiting
+    game; a game it fills starts."""
+    if account is None:
+        level = bots.check_level(level)
     with game_write(game_id, viewer=player) as write:
         game = write.game
         number = require_seat(game, player)
@@ -201,7 +276,11 @@ def game_add_bot(*, player: Player, game_id: str | uuid.UUID, level: str) -> Gam
         _require_waiting(game)
         if number != 0:
             raise DomainError("permission_denied", "Only the host (seat 0) seats bots.")
-        _seat_bot(game, level)
+        if account is not None:
+            seat_bot_account(write, player, account)
+        else:
+            assert level is not None
+            _seat_bot(game, level)
         if len(game.roster) == game.max_players:
             _start(write)
     return game
@@ -226,12 +305,14 @@ def take_seat(write: GameWrite, player: Player, *, start_when_full: bool = True)
     if len(game.roster) >= game.max_players:
         raise DomainError("game_full", "Every seat of this game is taken.")
     _require_waiting(game)
+    require_welcome(game, player)
     if safety.any_apart(player.pk, (entry["id"] for entry in game.roster)):
         raise DomainError("blocked", "A player at this table and you keep apart (a block).")
     if len(game.roster) + 1 < game.max_players:  # the game stays waiting after this join
         _require_room_for_a_waiting_game(player)
     seat = len(game.roster)
     Seat.objects.create(game=game, number=seat, player=player)
+    # Read after the seat's row: a mark racing this seat committed before it, or sees it.
     game.roster = [*game.roster, _roster_entry(player)]
     game.save(update_fields=["roster", "updated_at"])
     write.record(Joined(seat, player.pk, player.get_username()))

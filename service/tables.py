@@ -79,19 +79,26 @@ class Match:
     target_score: int = lobby.NewGame.target_score
     turn_timeout: int = lobby.NewGame.turn_timeout
     fill_with_bots_after: int | None = None
+    bots_welcome: bool = False  # match among games open to bot accounts (players' programs)
 
 
 def game_matchmake(*, player: Player, match: Match) -> Game:
     """Seat ``player`` in the oldest waiting public game of the asked settings with a free seat,
-    or in a new one; a caller already seated in such a game gets it back."""
+    or in a new one; a caller already seated in such a game gets it back.
+
+    ``bots_welcome`` is one of the settings (``Game.bots_welcome``, in the match key): people who
+    leave it off are matched among games bot accounts cannot join; a bot account must send it
+    (``bots_not_welcome``), and so meets only those who welcome bots."""
     spec = lobby.NewGame(
         max_players=match.players,
         rules=match.rules,
         preset=match.preset,
         target_score=match.target_score,
         turn_timeout=match.turn_timeout,
+        bots_welcome=match.bots_welcome,
     )
     candidate, _ = lobby.game_build(player=player, spec=spec)
+    lobby.require_welcome(candidate, player)  # before any lock: refused, nothing is made
     key = candidate.match_key
     assert key is not None  # a public game without a given deck or seed always has one
     fill_at = None

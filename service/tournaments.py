@@ -28,6 +28,7 @@ from games.models import (
     TournamentFormat,
     TournamentStatus,
 )
+from players import services as players_services
 from players.models import Bot
 from service import lobby, tournament_steps
 from service.tournament_records import (
@@ -42,7 +43,7 @@ from unoservice.errors import DomainError
 
 # Settings of a game's creation body a tournament does not take: the table size gives the
 # seats, the tournament seats the players and the bots, and deals the cards.
-NOT_TAKEN = ("max_players", "bots", "seed", "deck", "private")
+NOT_TAKEN = ("max_players", "bots", "seed", "deck", "private", "bot_accounts", "bots_welcome")
 ROUNDS_FORMATS = (TournamentFormat.SWISS, TournamentFormat.DUPLICATE)
 
 
@@ -129,10 +130,8 @@ def _locked(tournament_id: str) -> Tournament:
 
 
 def is_bot_account(user: User) -> bool:
-    """A player's own account marked as a bot account (players' ``bot_account``, when the
-    account has that mark)."""
-    profile = getattr(user, "profile", None)
-    return bool(getattr(profile, "bot_account", False) or getattr(user, "bot_account", False))
+    """A player's own account marked as a bot account (``players.BotAccount``)."""
+    return players_services.is_bot_account(user)
 
 
 def entrant_allowed(tournament: Tournament, user: User) -> None:

@@ -122,11 +122,13 @@ async def game_stream(
 class Feed(Generic[K]):
     """What a feed stream serves, given by the caller (the application layer): ``read`` the
     frames after an id and the last id among them (None: nothing new), ``latest`` the newest id
-    now. The stream only waits for the hub's wake-ups and the keep-alives. ``K``: what the feed
-    is of (a player id, a tournament id)."""
+    now, ``opening`` the frames sent first, once the cursor is fixed (``opening(key, cursor)``:
+    the player stream's snapshot). The stream only waits for the hub's wake-ups and the
+    keep-alives. ``K``: what the feed is of (a player id, a tournament id)."""
 
     read: Callable[[K, int], tuple[bytes, int] | None]
     latest: Callable[[K], int]
+    opening: Callable[[K, int], bytes] | None = None
 
 
 async def player_stream(player_id: int, after: int | None, feed: Feed[int]) -> AsyncIterator[bytes]:
@@ -163,6 +165,8 @@ async def _feed_stream(
         # commits once it has would otherwise fall behind the cursor and never be sent.
         cursor = after if after is not None else await processes.run(feed.latest, key)
         yield OPENING
+        if feed.opening is not None:  # read after the cursor is fixed: news since come after it
+            yield await processes.run(feed.opening, key, cursor)
         look = True
         while True:
             if processes.closing:
@@ -187,9 +191,11 @@ async def _feed_stream(
 
 
 def feed_backlog(key: K, after: int | None, feed: Feed[K]) -> Iterator[bytes]:
-    """Under a WSGI server: the rows missed since ``after``, then the end (a player's feed, or a
-    tournament's)."""
+    """Under a WSGI server: the opening, the rows missed since ``after``, then the end (a
+    player's feed, or a tournament's)."""
     yield OPENING
+    if feed.opening is not None:
+        yield feed.opening(key, after if after is not None else feed.latest(key))
     found = None if after is None else feed.read(key, after)
     if found is not None:
         yield found[0]

@@ -130,6 +130,23 @@ SERVICE_CODES: dict[str, Code] = {
         403, "Spectators chat only in games whose host enabled spectator_chat."
     ),
     # --- end of the table chat ---
+    # --- bot accounts (players.services, players.scopes, service.lobby) ---
+    "account_has_played": Code(
+        409, "A bot account is made before the account's first game: this one has sat in one."
+    ),
+    "guest_account": Code(409, "A guest cannot become a bot account: claim it first."),
+    "bot_account_scope": Code(
+        403,
+        "A bot account's token is scoped to play: it changes nothing of the account (a claim, "
+        "a Web Push subscription).",
+    ),
+    "bots_not_welcome": Code(
+        403,
+        "A bot account takes a public game's seat only where bots are welcome (quick match: "
+        "send bots_welcome true).",
+    ),
+    "not_a_bot_account": Code(400, "No bot account has this username."),
+    # --- end of bot accounts ---
     # --- tournaments (service.tournaments) ---
     "invalid_table_size": Code(400, "A tournament's table seats 2 to 10 players."),
     "start_in_past": Code(400, "A tournament's starts_at is in the past (or over a year ahead)."),

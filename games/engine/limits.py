@@ -92,6 +92,9 @@ CHALLENGE_EXPIRY: Final = Bound("expires_in", 10, 7 * 24 * 3600)
 CHALLENGE_LIVE_SECONDS: Final = 60
 CHALLENGE_CORRESPONDENCE_SECONDS: Final = 24 * 3600
 
+# The player stream's opening snapshot lists at most this many of the caller's current games
+# (the oldest first; ``more_games`` says when there are more: ``GET /games/?mine=true`` pages them).
+SNAPSHOT_GAMES: Final = 200
 # Tournaments (service.tournaments): a table seats 2 to 10 (the game's own bound), a Swiss or
 # duplicate tournament plays 1 to 50 rounds, an arena lasts 1 minute to a week, a name is 1 to 100
 # characters, and a tournament starts at most a year ahead.

@@ -398,6 +398,15 @@ class Settings(TypedDict):
     spectator_chat: NotRequired[
         Annotated[bool, Doc("Sent when true: spectators chat, in a channel of their own.")]
     ]
+    bots_welcome: NotRequired[
+        Annotated[
+            bool,
+            Doc(
+                "Sent when true: bot accounts (players' programs) may take a seat themselves "
+                "(join, quick match)."
+            ),
+        ]
+    ]
 
 
 class SeatView(TypedDict):
@@ -423,6 +432,9 @@ class SeatView(TypedDict):
             Enum("BotLevelEnum", BOT_LEVELS),
             Doc("The level of the bot that plays the seat."),
         ]
+    ]
+    bot_account: NotRequired[
+        Annotated[bool, Doc("Sent when true: a bot account's program plays the seat.")]
     ]
 
 
@@ -551,6 +563,7 @@ class ExportedSeat(TypedDict):
     status: Annotated[SeatStatus, Enum("SeatStatusEnum", ("playing", "forfeited", "out"))]
     team: NotRequired[Annotated[int, Doc("With teams: the seat's team, seat % teams.")]]
     bot: NotRequired[Annotated[str, Enum("BotLevelEnum", BOT_LEVELS)]]
+    bot_account: NotRequired[Annotated[bool, Doc("Sent when true: a bot account's seat.")]]
 
 
 class ExportedEvent(TypedDict):

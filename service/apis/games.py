@@ -88,7 +88,9 @@ class GameListApi(APIView):
                 "invalid_rules",
                 "invalid_deck",
                 "invalid_clock",
+                "not_a_bot_account",
                 "permission_denied",
+                "blocked",
                 "too_many_waiting_games",
                 "not_authenticated",
             ),
@@ -98,6 +100,11 @@ class GameListApi(APIView):
                 "Four players with stacking",
                 request_only=True,
                 value={"max_players": 4, "turn_timeout": 3600, "rules": {"stacking": True}},
+            ),
+            OpenApiExample(
+                "Against a bot account (a player's program) and a basic bot",
+                request_only=True,
+                value={"max_players": 3, "bot_accounts": ["deep-uno"], "bots": ["basic"]},
             ),
             OpenApiExample(
                 "Correspondence play with a time bank",
@@ -112,8 +119,9 @@ class GameListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = api.validated(GameCreateSerializer, request.data)
-        if "bots" in data:
-            data["bots"] = tuple(data["bots"])
+        for seated in ("bots", "bot_accounts"):
+            if seated in data:
+                data[seated] = tuple(data[seated])
         data["bank"] = bank_of(data.pop("clock", None))
         game = lobby.game_create(player=api.caller(request), spec=lobby.NewGame(**data))
         body = away.game_view(game, api.caller(request))
@@ -204,7 +212,8 @@ class MatchmakingApi(APIView):
             "a free seat, or creates one (never two half-filled games of the same settings at "
             "once). A caller already seated in such a game gets it back. With "
             "`fill_with_bots_after`, basic bots fill the free seats that many seconds from now "
-            "and the game starts."
+            "and the game starts. Bot accounts (players' programs) match only with "
+            "`bots_welcome: true`, among the games made so (403 `bots_not_welcome` otherwise)."
         ),
         tags=["games"],
         request=MatchmakingSerializer,
@@ -214,6 +223,7 @@ class MatchmakingApi(APIView):
                 "invalid",
                 "invalid_rules",
                 "not_authenticated",
+                "bots_not_welcome",
                 "game_full",
                 "too_many_waiting_games",
             ),
@@ -260,7 +270,12 @@ class GameRematchApi(APIView):
 class GameBotsApi(APIView):
     @extend_schema(
         operation_id="games_bots_add",
-        summary="The host seats a bot in a waiting game",
+        summary="The host seats a bot (or a bot account, by name) in a waiting game",
+        description=(
+            "`level`: a built-in bot, played by the server. `account`: a bot account's username "
+            "(a player's program, docs/bot-api.md): it takes the seat as a player, is told so "
+            "(`invited`) and plays through the API itself."
+        ),
         request=BotAddSerializer,
         responses={
             200: GameViewSerializer,
@@ -269,18 +284,27 @@ class GameBotsApi(APIView):
                 "invalid",
                 "not_a_player",
                 "permission_denied",
+                "not_a_bot_account",
+                "already_seated",
+                "blocked",
                 "game_full",
                 "game_not_waiting",
             ),
         },
         examples=[
             OpenApiExample("A basic bot", request_only=True, value={"level": "basic"}),
+            OpenApiExample("A bot account", request_only=True, value={"account": "deep-uno"}),
             GAME_EXAMPLE,
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = api.validated(BotAddSerializer, request.data)
-        game = lobby.game_add_bot(player=api.caller(request), game_id=game_id, level=data["level"])
+        game = lobby.game_add_bot(
+            player=api.caller(request),
+            game_id=game_id,
+            level=data.get("level"),
+            account=data.get("account"),
+        )
         return _game_answer(game, request)
 
 

@@ -9,9 +9,12 @@ there and ends; the client's reconnection (``retry``, ``Last-Event-ID``) picks u
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -30,8 +33,10 @@ from rest_framework.views import APIView
 
 from games import selectors
 from games.engine import limits
+from games.models import Challenge
 from players.authentication import AccessTokenAuthentication
-from service import attention, chat, clock
+from service import attention, challenges, chat, clock, player_stream
+from service.apis.challenges import challenge_view
 from service.player_stream import NOTIFICATIONS
 from streams import sse
 from streams.authentication import StreamTicketAuthentication
@@ -206,15 +211,38 @@ class GameStreamApi(StreamApi):
         return event_stream(sse.game_backlog(str(game.pk), viewer, after, talk))
 
 
+def _with_snapshot(player: User) -> sse.Feed:
+    """The caller's notifications, opened by the snapshot of their current games and open
+    challenges (``player_stream.snapshot_frame``)."""
+
+    def shown(row: Challenge) -> Any:  # as the challenge API's answers render it
+        return json.loads(JSONRenderer().render(challenge_view(row)))
+
+    def opening(player_id: int, cursor: int) -> bytes:
+        mine = [row for row in challenges.challenges_of(player) if challenges.is_open(row)]
+        received = [shown(row) for row in mine if row.challenged_id == player.pk]
+        sent = [shown(row) for row in mine if row.challenged_id != player.pk]
+        return player_stream.snapshot_frame(player_id, cursor, received, sent)
+
+    return replace(NOTIFICATIONS, opening=opening)
+
+
 class PlayerStreamApi(StreamApi):
     @extend_schema(
         operation_id="players_me_stream",
         summary="The caller's notifications as they happen (Server-Sent Events)",
         description=(
             "Each message is `id: <notification id>` (increasing, in the order the "
-            "notifications committed), `event: <kind>`, `data: <the notification JSON>`. With "
-            "`Last-Event-ID` (or `after`), first the notifications missed since; with neither, "
-            "new ones only. A comment line (`: keep-alive`) at least every 15 s."
+            "notifications committed), `event: <kind>`, `data: <the notification JSON>`. It "
+            "opens (every connection, a reconnection too) with one `event: snapshot` message, "
+            "`id: <the id it goes on from>`, whose data is where the caller stands: `games` "
+            "(each waiting or active game they sit in: `id`, `status`, `version`, `seat`, "
+            "`seat_status`, `current_seat`, `my_turn`, `turn_deadline`; the oldest "
+            f"{limits.SNAPSHOT_GAMES}, `more_games` when there are more), and `challenges`: "
+            "`received` and `sent`, the open ones as `GET /api/v1/challenges/` shows them. So a "
+            "program that (re)connects knows everything without other calls. Then, with "
+            "`Last-Event-ID` (or `after`), the notifications missed since; with neither, new "
+            "ones only. A comment line (`: keep-alive`) at least every 15 s."
         ),
         tags=TAGS,
         parameters=[PlayerStreamQuerySerializer, RESUME_PARAMETER],
@@ -228,9 +256,10 @@ class PlayerStreamApi(StreamApi):
         header = last_event_id(request)
         resume = header if header is not None else query.get("after")
         player = api.caller(request)
+        feed = _with_snapshot(player)
         if under_asgi(request):
-            return event_stream(sse.player_stream(player.pk, resume, NOTIFICATIONS))
-        return event_stream(sse.player_backlog(player.pk, resume, NOTIFICATIONS))
+            return event_stream(sse.player_stream(player.pk, resume, feed))
+        return event_stream(sse.feed_backlog(player.pk, resume, feed))
 
 
 class StreamTicketApi(APIView):

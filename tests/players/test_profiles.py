@@ -65,8 +65,9 @@ def test_public_profile(authed: APIClient, make_player: MakeUser) -> None:
         "games_played",
         "games_won",
         "guest",
+        "bot_account",
     }
-    assert body["guest"] is False
+    assert body["guest"] is False and body["bot_account"] is False
     assert body["id"] == bob.pk
     assert body["username"] == "bob"
     assert body["stats"] == {"games_played": 0, "games_won": 0, "games_active": 0}

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 HOST = "127.0.0.1"
+PLAYER_STREAM = "/api/v1/players/me/stream/"
 
 
 WAIT = 15.0  # seconds: the most any awaited frame may take (a bound, never a sleep)
@@ -186,6 +187,7 @@ class Stream:
     body: Any  # the error body when status is not 200
     messages: queue.Queue[Message] = field(default_factory=queue.Queue)
     sock: socket.socket | None = None
+    snapshot: Message | None = None  # the player stream's opening ``snapshot`` message
 
     def next(self, timeout: float = WAIT) -> Message:
         try:
@@ -317,6 +319,9 @@ def open_stream(server: Server, path: str, *, token: str | None = None, **header
     reader.start()
     first = stream.next()
     assert first.comment is None and first.event is None, first  # the opening ``retry``
+    if path.startswith(PLAYER_STREAM):  # then the snapshot of where the player stands
+        stream.snapshot = stream.next()
+        assert stream.snapshot.event == "snapshot", stream.snapshot
     return stream
 
 

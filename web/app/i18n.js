@@ -95,6 +95,7 @@ const STRINGS = {
   uno_said: ['UNO', 'UNO'],
   you: ['you', 'você'],
   bot: ['bot', 'bot'],
+  bot_account: ['bot account', 'conta bot'],
   forfeited: ['forfeited', 'desistiu'],
   out: ['out', 'fora'],
   on_vacation: ['on vacation', 'de férias'],

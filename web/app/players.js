@@ -87,7 +87,8 @@ export async function profilePage(root, ref, game, seq) {
     const profile = await call('GET', me && me.id === id ? 'players/me/' : `players/${id}/`);
     const stats = profile.stats;
     render(root, h('section', { class: 'panel profile', 'data-player': profile.username },
-      h('h1', {}, profile.username, profile.guest ? h('span', { class: 'tag guest' }, t('guest')) : null),
+      h('h1', {}, profile.username, profile.guest ? h('span', { class: 'tag guest' }, t('guest')) : null,
+        profile.bot_account ? h('span', { class: 'tag bot-account' }, t('bot_account')) : null),
       kept === profile.username ? h('p', { role: 'status', class: 'kept' }, t('account_kept', { name: profile.username })) : null,
       h('p', { class: 'muted' }, t('joined_on', { date: new Date(profile.date_joined).toLocaleDateString() })),
       h('dl', { class: 'stats' },
@@ -126,7 +127,8 @@ export async function leaderboardPage(root) {
         const name = row.player.username;
         body.append(h('tr', { 'data-player': name },
           h('td', {}, row.rank),
-          h('td', {}, h('a', { href: `#/players/${encodeURIComponent(name)}` }, name), row.bot ? h('span', { class: 'tag' }, t('bot')) : null),
+          h('td', {}, h('a', { href: `#/players/${encodeURIComponent(name)}` }, name), row.bot ? h('span', { class: 'tag' }, t('bot')) : null,
+            row.bot_account ? h('span', { class: 'tag bot-account' }, t('bot_account')) : null),
           h('td', {}, ratingText(row.rating)),
           h('td', {}, row.games_played),
           h('td', {}, row.games_won)));

@@ -220,7 +220,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The host seats a bot in a waiting game */
+        /**
+         * The host seats a bot (or a bot account, by name) in a waiting game
+         * @description `level`: a built-in bot, played by the server. `account`: a bot account's username (a player's program, docs/bot-api.md): it takes the seat as a player, is told so (`invited`) and plays through the API itself.
+         */
         post: operations["games_bots_add"];
         delete?: never;
         options?: never;
@@ -492,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * Quick match: a seat in a waiting public game of these settings
-         * @description Seats the caller in the oldest waiting public game with exactly these settings and a free seat, or creates one (never two half-filled games of the same settings at once). A caller already seated in such a game gets it back. With `fill_with_bots_after`, basic bots fill the free seats that many seconds from now and the game starts.
+         * @description Seats the caller in the oldest waiting public game with exactly these settings and a free seat, or creates one (never two half-filled games of the same settings at once). A caller already seated in such a game gets it back. With `fill_with_bots_after`, basic bots fill the free seats that many seconds from now and the game starts. Bot accounts (players' programs) match only with `bots_welcome: true`, among the games made so (403 `bots_not_welcome` otherwise).
          */
         post: operations["matchmaking"];
         delete?: never;
@@ -656,6 +659,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/me/bot-account/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the caller's account a bot account (its program plays it)
+         * @description For good, and only before the account's first game (a seat in any game, waiting ones too: 409 `account_has_played`; register a new account for the program); not for a guest (409 `guest_account`: claim it first). Asked again, it changes nothing and answers the same. A bot account is shown as one (`bot_account: true` in its profile, its seats and its leaderboard row), is rated like anyone, and plays through the API (docs/bot-api.md): its tokens are scoped to play (403 `bot_account_scope` on the account changes), it takes a seat in a public game itself only where `bots_welcome` is set (quick match: send `bots_welcome: true`), a host seats it by its username (`bot_accounts` of `POST /api/v1/games/`), and it answers its challenges itself. Answers the caller's profile.
+         */
+        post: operations["players_me_bot_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/players/me/claim/": {
         parameters: {
             query?: never;
@@ -667,7 +690,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a guest account
-         * @description The guest chooses a username and a password (the registration's rules) and becomes a full account: its games, notifications and token stay; from now on its games are rated. Answers the caller's profile.
+         * @description The guest chooses a username and a password (the registration's rules) and becomes a full account: its games, notifications and token stay; from now on its games are rated. Answers the caller's profile. Not with a bot account's token (403 `bot_account_scope`).
          */
         post: operations["players_me_claim"];
         delete?: never;
@@ -725,7 +748,7 @@ export interface paths {
         };
         /**
          * The caller's notifications as they happen (Server-Sent Events)
-         * @description Each message is `id: <notification id>` (increasing, in the order the notifications committed), `event: <kind>`, `data: <the notification JSON>`. With `Last-Event-ID` (or `after`), first the notifications missed since; with neither, new ones only. A comment line (`: keep-alive`) at least every 15 s.
+         * @description Each message is `id: <notification id>` (increasing, in the order the notifications committed), `event: <kind>`, `data: <the notification JSON>`. It opens (every connection, a reconnection too) with one `event: snapshot` message, `id: <the id it goes on from>`, whose data is where the caller stands: `games` (each waiting or active game they sit in: `id`, `status`, `version`, `seat`, `seat_status`, `current_seat`, `my_turn`, `turn_deadline`; the oldest 200, `more_games` when there are more), and `challenges`: `received` and `sent`, the open ones as `GET /api/v1/challenges/` shows them. So a program that (re)connects knows everything without other calls. Then, with `Last-Event-ID` (or `after`), the notifications missed since; with neither, new ones only. A comment line (`: keep-alive`) at least every 15 s.
          */
         get: operations["players_me_stream"];
         put?: never;
@@ -786,7 +809,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Subscribe a browser (its PushSubscription JSON) to the caller's notifications */
+        /**
+         * Subscribe a browser (its PushSubscription JSON) to the caller's notifications
+         * @description Not with a bot account's token (403 `bot_account_scope`): a program has no browser.
+         */
         post: operations["push_subscribe"];
         delete?: never;
         options?: never;
@@ -1024,7 +1050,16 @@ export interface components {
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         BotAddRequest: {
-            level: components["schemas"]["BotLevelEnum"];
+            /**
+             * @description A built-in bot of this level.
+             *
+             *     * `random` - random
+             *     * `basic` - basic
+             *     * `strong` - strong
+             */
+            level?: components["schemas"]["BotLevelEnum"];
+            /** @description Instead of `level`: the username of a bot account (a player's program), seated and told so (`invited`); its program plays the seat. */
+            account?: string;
         };
         /** @enum {string} */
         BotLevelEnum: "random" | "basic" | "strong";
@@ -1275,6 +1310,10 @@ export interface components {
             bots?: components["schemas"]["BotLevelEnum"][];
             /** @description A seat that forfeits is played on by a basic bot. */
             bot_takeover?: boolean;
+            /** @description Usernames of bot accounts (players' programs, docs/bot-api.md) to seat after the creator, before the bots: each takes its seat at once and is told so (`invited`); 400 `not_a_bot_account` for a name that is not one. */
+            bot_accounts?: string[];
+            /** @description Bot accounts (players' programs) may take a free seat themselves, by joining or by quick match (with `bots_welcome: true`); without it they are seated only by the host (by name), a challenge or an invite code. Shown in `settings` when true, and compared by quick match. */
+            bots_welcome?: boolean;
             /** @description Left out of the lobby and seen by its seated players only (404 for others); joined by the view's invite_code (POST /api/v1/games/join-by-code/). */
             private?: boolean;
             /** @description The clock; {"type": "move"} (turn_timeout) by default. */
@@ -1351,6 +1390,8 @@ export interface components {
              *     * `strong` - strong
              */
             bot?: components["schemas"]["BotLevelEnum"];
+            /** @description Sent when true: A bot account: a program plays it through the API (POST /api/v1/players/me/bot-account/, docs/bot-api.md); rated on the same leaderboard as everyone. */
+            bot_account?: boolean;
         };
         LeaderboardPage: {
             count: number;
@@ -1394,6 +1435,11 @@ export interface components {
             turn_timeout?: number;
             /** @description Seconds from now after which basic bots fill the free seats and the game starts (the earliest time any of its players asked). */
             fill_with_bots_after?: number;
+            /**
+             * @description Match among the games where bot accounts (players' programs) are welcome, and let them join the one made. A bot account's quick match must send true (403 `bots_not_welcome` otherwise); people who leave it false never meet one this way.
+             * @default false
+             */
+            bots_welcome?: boolean;
         };
         Notification: {
             /** @description Increasing: a later notification has a larger id. */
@@ -1449,6 +1495,8 @@ export interface components {
             stats: components["schemas"]["PlayerStats"];
             /** @description A guest account (no password, made with one click): its games are not rated; claimed with a username and a password it becomes a full account; unclaimed, it is removed after 30 days. */
             guest: boolean;
+            /** @description A bot account: a program plays it through the API (POST /api/v1/players/me/bot-account/, docs/bot-api.md); rated on the same leaderboard as everyone. */
+            bot_account: boolean;
         };
         /**
          * @description * `pass` - pass
@@ -1497,6 +1545,8 @@ export interface components {
             bot?: components["schemas"]["BotLevelEnum"];
             /** @description A guest account (no password, made with one click): its games are not rated; claimed with a username and a password it becomes a full account; unclaimed, it is removed after 30 days. */
             guest: boolean;
+            /** @description A bot account: a program plays it through the API (POST /api/v1/players/me/bot-account/, docs/bot-api.md); rated on the same leaderboard as everyone. */
+            bot_account: boolean;
         };
         PushKey: {
             /** @description The VAPID public key (base64url): the browser's applicationServerKey. */
@@ -1656,6 +1706,16 @@ export interface components {
             seat: number;
             player: components["schemas"]["PlayerRef"];
             status: components["schemas"]["SeatStatusEnum"];
+            /**
+             * @description The level of the bot that plays the seat.
+             *
+             *     * `random` - random
+             *     * `basic` - basic
+             *     * `strong` - strong
+             */
+            bot?: components["schemas"]["BotLevelEnum"];
+            /** @description Sent when true: a bot account's program plays the seat. */
+            bot_account?: boolean;
         };
         Session: {
             /** Format: uuid */
@@ -2605,6 +2665,8 @@ export interface components {
             private?: boolean;
             /** @description Sent when true: spectators chat, in a channel of their own. */
             spectator_chat?: boolean;
+            /** @description Sent when true: bot accounts (players' programs) may take a seat themselves (join, quick match). */
+            bots_welcome?: boolean;
         };
         Clock: components["schemas"]["MoveClock"] | components["schemas"]["BankClock"];
         /** @description Each turn has ``turn_timeout`` seconds. */
@@ -2681,6 +2743,8 @@ export interface components {
             hand?: components["schemas"]["CardEnum"][];
             /** @description The level of the bot that plays the seat. */
             bot?: components["schemas"]["BotLevelEnum"];
+            /** @description Sent when true: a bot account's program plays the seat. */
+            bot_account?: boolean;
         };
         PlayerRef: {
             id: number;
@@ -2751,6 +2815,8 @@ export interface components {
             /** @description With teams: the seat's team, seat % teams. */
             team?: number;
             bot?: components["schemas"]["BotLevelEnum"];
+            /** @description Sent when true: a bot account's seat. */
+            bot_account?: boolean;
         };
         /** @description One event exactly as the log stores it: every field revealed, nothing derived. */
         ExportedEvent: {
@@ -3437,7 +3503,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. `invalid_deck`: A given deck that is not the 108 cards, each once. `invalid_clock`: A bank clock out of range, or whose initial or increment exceeds max. Codes: invalid, invalid_rules, invalid_deck, invalid_clock. */
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. `invalid_deck`: A given deck that is not the 108 cards, each once. `invalid_clock`: A bank clock out of range, or whose initial or increment exceeds max. `not_a_bot_account`: No bot account has this username. Codes: invalid, invalid_rules, invalid_deck, invalid_clock, not_a_bot_account. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3455,7 +3521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `permission_denied`: The call needs staff, or the game's host. Codes: permission_denied. */
+            /** @description `permission_denied`: The call needs staff, or the game's host. `blocked`: The caller and a player there keep apart (a block, either way): no seat, no call. Codes: permission_denied, blocked. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3696,7 +3762,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["BotAddRequest"];
             };
@@ -3710,7 +3776,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
-            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `not_a_bot_account`: No bot account has this username. Codes: invalid, not_a_bot_account. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3728,7 +3794,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_a_player`: The caller has no seat in this game, or left it. `permission_denied`: The call needs staff, or the game's host. Codes: not_a_player, permission_denied. */
+            /** @description `not_a_player`: The caller has no seat in this game, or left it. `permission_denied`: The call needs staff, or the game's host. `blocked`: The caller and a player there keep apart (a block, either way): no seat, no call. Codes: not_a_player, permission_denied, blocked. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3746,7 +3812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `game_full`: Every seat of the game is taken. `game_not_waiting`: The game has started or was abandoned. Codes: game_full, game_not_waiting. */
+            /** @description `already_seated`: The caller already has a seat in this game. `game_full`: Every seat of the game is taken. `game_not_waiting`: The game has started or was abandoned. Codes: already_seated, game_full, game_not_waiting. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4894,6 +4960,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `bots_not_welcome`: A bot account takes a public game's seat only where bots are welcome (quick match: send bots_welcome true). Codes: bots_not_welcome. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `game_full`: Every seat of the game is taken. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_full, too_many_waiting_games. */
             409: {
                 headers: {
@@ -5442,6 +5517,54 @@ export interface operations {
             };
         };
     };
+    players_me_bot_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnProfile"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `account_has_played`: A bot account is made before the account's first game: this one has sat in one. `guest_account`: A guest cannot become a bot account: claim it first. Codes: account_has_played, guest_account. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     players_me_claim: {
         parameters: {
             query?: never;
@@ -5474,6 +5597,15 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `bot_account_scope`: A bot account's token is scoped to play: it changes nothing of the account (a claim, a Web Push subscription). Codes: bot_account_scope. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5890,6 +6022,15 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `bot_account_scope`: A bot account's token is scoped to play: it changes nothing of the account (a claim, a Web Push subscription). Codes: bot_account_scope. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

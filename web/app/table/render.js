@@ -162,6 +162,7 @@ function seatsList(state, legal, send) {
         h('a', { href: `#/players/${encodeURIComponent(s.player.username)}?game=${v.id}&seq=${v.version}` }, s.player.username),
         mine ? h('span', { class: 'tag' }, t('you')) : null,
         s.bot ? h('span', { class: 'tag' }, `${t('bot')} ${t(/** @type {'bot_basic'} */ (`bot_${s.bot}`))}`) : null,
+        s.bot_account && !s.bot ? h('span', { class: 'tag bot-account' }, t('bot_account')) : null,
         s.team !== undefined && v.settings.teams ? h('span', { class: `tag team-${s.team}` }, t('team_n', { n: s.team + 1 })) : null),
       h('div', { class: 'seat-stats' },
         h('span', { class: 'count', 'data-hand-count': s.hand_count }, s.hand_count === 1 ? t('card_1') : t('cards_n', { n: s.hand_count })),

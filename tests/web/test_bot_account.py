@@ -1,0 +1,44 @@
+"""A bot account (a player's program, docs/bot-api.md) is tagged as one in the browser: its seat
+at the table, its profile and its leaderboard row, in English and in Portuguese."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import OpenPage
+from tests.web.pages import open_table, register
+from tests.web.site import GAMES, Site
+
+
+def test_a_bot_account_is_tagged_at_the_table_on_its_profile_and_the_leaderboard(
+    site: Site, open_page: OpenPage
+) -> None:
+    page = open_page(site)
+    register(page, "kim")
+    program = site.register("deepuno")
+    site.api("POST", "/api/v1/players/me/bot-account/", program)
+    game = site.api(
+        "POST",
+        GAMES,
+        site.token("kim"),
+        {"max_players": 3, "bot_accounts": ["deepuno"], "bots": ["basic"]},
+        status=201,
+    )
+    assert game["status"] == "active"
+
+    open_table(page, str(game["id"]))
+    seats = page.locator('[data-region="seats"]')
+    expect(seats.locator('[data-seat="1"]')).to_contain_text("bot account")
+    expect(seats.locator('[data-seat="0"]')).not_to_contain_text("bot account")
+    expect(seats.locator('[data-seat="2"]')).not_to_contain_text("bot account")  # a built-in bot
+
+    site.api("POST", f"{GAMES}{game['id']}/resign/", program)
+    site.api("POST", f"{GAMES}{game['id']}/resign/", site.token("kim"))  # finished: all rated
+    page.goto("/#/leaderboard")
+    expect(page.locator('tr[data-player="deepuno"]')).to_contain_text("bot account")
+    expect(page.locator('tr[data-player="kim"]')).not_to_contain_text("bot account")
+
+    page.goto("/#/players/deepuno")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("bot account")
+    page.get_by_role("button", name="Português").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("conta bot")
