@@ -273,7 +273,7 @@ class IdempotentRequest(models.Model):
 
 
 class ChallengeStatus(models.TextChoices):
-    PENDING = "pending"
+    OPEN = "open"
     ACCEPTED = "accepted"
     DECLINED = "declined"
     CANCELLED = "cancelled"
@@ -283,7 +283,7 @@ class ChallengeStatus(models.TextChoices):
 class Challenge(models.Model):
     """``challenger`` asks ``challenged`` to a game of two with ``settings`` (a game's creation
     body); accepted, the game is made private, both seated, and started (``service.challenges``).
-    A pending challenge past ``expires_at`` is expired, whether or not the row says so yet."""
+    An open challenge past ``expires_at`` is expired, whether or not the row says so yet."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     challenger = models.ForeignKey(
@@ -294,7 +294,7 @@ class Challenge(models.Model):
     )
     settings = models.JSONField(default=dict)
     status = models.CharField(
-        max_length=16, choices=ChallengeStatus.choices, default=ChallengeStatus.PENDING
+        max_length=16, choices=ChallengeStatus.choices, default=ChallengeStatus.OPEN
     )
     expires_at = models.DateTimeField()
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)

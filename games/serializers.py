@@ -510,7 +510,9 @@ class GamePageSerializer(serializers.Serializer):
 
 
 class ChallengeCreateSerializer(StrictSerializer):
-    player = StrictIntegerField(help_text="The id of the player (or bot) challenged.")
+    to = StrictCharField(
+        max_length=150, help_text="The username of the player (or bot) challenged."
+    )
     settings = GameCreateSerializer(
         required=False,
         help_text=(
@@ -530,6 +532,8 @@ class ChallengeCreateSerializer(StrictSerializer):
 
 class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
+    from_ = serializers.CharField(help_text="The username of the challenger.")
+    to = serializers.CharField(help_text="The username of the player challenged.")
     challenger = _PlayerField()
     challenged = _PlayerField()
     settings = serializers.JSONField(help_text="The settings the game is made with.")
@@ -537,6 +541,10 @@ class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
     expires_at = serializers.DateTimeField()
     game = serializers.UUIDField(allow_null=True, help_text="Once accepted: the game.")
     created_at = serializers.DateTimeField()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        return {("from" if name == "from_" else name): field for name, field in fields.items()}
 
 
 class ChallengeListSerializer(serializers.Serializer[dict[str, Any]]):

@@ -21,7 +21,8 @@ class Kind(models.TextChoices):
     GAME_FINISHED = "game_finished"
     PLAYER_JOINED = "player_joined"
     INVITED = "invited"
-    CHALLENGED = "challenged"
+    CHALLENGE = "challenge"  # a player challenged the notified one
+    CHALLENGE_ACCEPTED = "challenge_accepted"  # the notified player's challenge was accepted
     TOURNAMENT_STARTING = "tournament_starting"
     TOURNAMENT_TABLE = "tournament_table"  # data.game: the table's game
     TOURNAMENT_FINISHED = "tournament_finished"

@@ -30,6 +30,14 @@ def player_get(*, player_id: int) -> User:
     return player
 
 
+def player_named(*, username: str) -> User:
+    """The player with that username (ignoring case, as usernames are unique), or ``not_found``."""
+    player = User.objects.filter(username__iexact=username).first()
+    if player is None:
+        raise DomainError("not_found", f"No player is named {username!r}.")
+    return player
+
+
 def player_stats(*, player: User) -> PlayerStats:
     """Count the player's games in one query (a player holds at most one seat per game)."""
     finished = Q(game__status=GameStatus.FINISHED)

@@ -1,14 +1,20 @@
 """Challenges: one player asks another (or a bot) to a game of two with settings of their choice.
 
-- Made (``challenge_create``): the challenged player is notified (``challenged``: inbox, player
-  stream, webhooks, Web Push). Refused to oneself (``invalid``), to a player kept apart by a
-  block either way (``blocked``), with settings a game of two cannot have (``invalid``).
+- Made (``challenge_create``) to a player named by username: the challenged player is notified
+  (``challenge``: inbox, player stream, webhooks, Web Push). Refused to oneself
+  (``cannot_challenge_yourself``), to an unknown name (``not_found``), to a player kept apart by
+  a block either way (``blocked``), with settings a game of two cannot have (``invalid``).
 - A bot accepts at once: the game is made and started in the same call.
 - Accepted by the challenged player: a private game of two is made with the settings, the
   challenger in seat 0, the challenged in seat 1, and started (a full game starts); the
-  challenge links it. Declined, or cancelled by its challenger, it is over.
+  challenge links it, and the challenger is notified (``challenge_accepted``). Declined by the
+  challenged player, or cancelled by its challenger, it is over; one answered cannot be answered
+  again (``challenge_not_open``).
 - It expires ``expires_in`` seconds after it was made (default: a minute for live play, a day
-  for correspondence); an expired one cannot be answered (``challenge_answered``).
+  for correspondence); an expired one cannot be answered (``challenge_expired``).
+
+Each notification row is written in the challenge's own transaction (the outbox), and handed to
+the delivery after its commit, as a game write's are.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from games.timekeeping import is_live
 from notifications import delivery
 from notifications.models import Kind, Notification
 from players import safety
-from players.selectors import player_get
+from players.selectors import player_named
 from service import lobby
 from service.unit_of_work import game_write
 from unoservice.errors import DomainError
@@ -56,23 +62,40 @@ def _spec(settings: dict[str, Any]) -> lobby.NewGame:
     return lobby.NewGame(max_players=2, private=True, **fields)
 
 
-def is_pending(challenge: Challenge) -> bool:
-    return challenge.status == ChallengeStatus.PENDING and challenge.expires_at > timezone.now()
+def is_open(challenge: Challenge) -> bool:
+    return challenge.status == ChallengeStatus.OPEN and challenge.expires_at > timezone.now()
 
 
 def status_of(challenge: Challenge) -> str:
-    """The status as it stands now: a pending challenge past its time is expired."""
-    if challenge.status == ChallengeStatus.PENDING and not is_pending(challenge):
+    """The status as it stands now: an open challenge past its time is expired."""
+    if challenge.status == ChallengeStatus.OPEN and not is_open(challenge):
         return ChallengeStatus.EXPIRED
     return challenge.status
 
 
+def ref(user: User) -> dict[str, Any]:
+    return {"id": user.pk, "username": user.get_username()}
+
+
+def _notify(player: User, kind: Kind, challenge: Challenge, by: User, **data: Any) -> None:
+    """A notification row in the caller's transaction; delivered once it commits."""
+    Notification.objects.create(
+        player=player,
+        kind=kind,
+        game=challenge.game,
+        version=0,
+        at=timezone.now(),
+        data={"challenge": str(challenge.pk), "by": ref(by), **data},
+    )
+    transaction.on_commit(delivery.queue_drain)
+
+
 def challenge_create(
-    *, challenger: User, challenged_id: int, settings: dict[str, Any], expires_in: int | None
+    *, challenger: User, to: str, settings: dict[str, Any], expires_in: int | None
 ) -> Challenge:
-    if challenged_id == challenger.pk:
-        raise DomainError("invalid", "You cannot challenge yourself.")
-    challenged = player_get(player_id=challenged_id)
+    challenged = player_named(username=to)
+    if challenged.pk == challenger.pk:
+        raise DomainError("cannot_challenge_yourself", "You cannot challenge yourself.")
     if safety.apart(challenger.pk, challenged.pk):
         raise DomainError("blocked", "You and this player keep apart (a block): no challenge.")
     spec = _spec(settings)
@@ -96,19 +119,13 @@ def challenge_create(
                 *lobby.game_build(player=challenger, spec=_with_bot(spec, bot.level))
             )
             return _accepted(challenge, game)
-        Notification.objects.create(
-            player=challenged,
-            kind=Kind.CHALLENGED,
-            game=None,
-            version=0,
-            at=now,
-            data={
-                "challenge": str(challenge.pk),
-                "by": {"id": challenger.pk, "username": challenger.get_username()},
-                "expires_at": challenge.expires_at.isoformat(),
-            },
+        _notify(
+            challenged,
+            Kind.CHALLENGE,
+            challenge,
+            challenger,
+            expires_at=challenge.expires_at.isoformat(),
         )
-        transaction.on_commit(delivery.queue_drain)
     return challenge
 
 
@@ -124,8 +141,9 @@ def _accepted(challenge: Challenge, game: Game) -> Challenge:
     return challenge
 
 
-def _pending_for_update(challenge_id: str, player: User) -> Challenge:
-    """The challenge, locked, if the player is one of its two, else ``not_found``."""
+def _open_for_update(challenge_id: str, player: User) -> Challenge:
+    """The challenge, locked, if the player is one of its two (else ``not_found``) and it is
+    still open (else ``challenge_expired`` or ``challenge_not_open``)."""
     challenge = (
         Challenge.objects.select_for_update()
         .filter(Q(challenger=player) | Q(challenged=player), pk=challenge_id)
@@ -133,14 +151,17 @@ def _pending_for_update(challenge_id: str, player: User) -> Challenge:
     )
     if challenge is None:
         raise DomainError("not_found", "No such challenge.")
-    if not is_pending(challenge):
-        raise DomainError("challenge_answered", f"The challenge is {status_of(challenge)}.")
+    now = status_of(challenge)
+    if now == ChallengeStatus.EXPIRED:
+        raise DomainError("challenge_expired", "The challenge has expired.")
+    if now != ChallengeStatus.OPEN:
+        raise DomainError("challenge_not_open", f"The challenge is {now}.")
     return challenge
 
 
 def challenge_accept(*, player: User, challenge_id: str) -> Challenge:
     with transaction.atomic():
-        challenge = _pending_for_update(challenge_id, player)
+        challenge = _open_for_update(challenge_id, player)
         if challenge.challenged_id != player.pk:
             raise DomainError("permission_denied", "Only the player challenged accepts.")
         challenger = challenge.challenger
@@ -149,15 +170,30 @@ def challenge_accept(*, player: User, challenge_id: str) -> Challenge:
         game = lobby.game_create(player=challenger, spec=_spec(challenge.settings))
         with game_write(game.pk) as write:
             lobby.take_seat(write, player)  # the game is full: it starts
-        return _accepted(challenge, write.game)
+        accepted = _accepted(challenge, write.game)
+        _notify(challenger, Kind.CHALLENGE_ACCEPTED, accepted, player, game=str(write.game.pk))
+        return accepted
 
 
 def challenge_decline(*, player: User, challenge_id: str) -> Challenge:
-    """The challenged player declines, or the challenger cancels."""
+    """The challenged player declines (the challenger cancels: ``challenge_cancel``)."""
+    return _close(player, challenge_id, ChallengeStatus.DECLINED)
+
+
+def challenge_cancel(*, player: User, challenge_id: str) -> Challenge:
+    """The challenger takes the challenge back before it is answered."""
+    return _close(player, challenge_id, ChallengeStatus.CANCELLED)
+
+
+def _close(player: User, challenge_id: str, status: ChallengeStatus) -> Challenge:
     with transaction.atomic():
-        challenge = _pending_for_update(challenge_id, player)
-        mine = challenge.challenger_id == player.pk
-        challenge.status = ChallengeStatus.CANCELLED if mine else ChallengeStatus.DECLINED
+        challenge = _open_for_update(challenge_id, player)
+        cancelled = status == ChallengeStatus.CANCELLED
+        answerer = challenge.challenger_id if cancelled else challenge.challenged_id
+        if answerer != player.pk:
+            who = "challenger cancels" if cancelled else "player challenged declines"
+            raise DomainError("permission_denied", f"Only the {who}.")
+        challenge.status = status
         challenge.answered_at = timezone.now()
         challenge.save(update_fields=["status", "answered_at"])
     return challenge

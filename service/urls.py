@@ -50,6 +50,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         challenges.ChallengeDeclineApi.as_view(),
         name="challenge-decline",
     ),
+    path(
+        "challenges/<uuid:challenge_id>/cancel/",
+        challenges.ChallengeCancelApi.as_view(),
+        name="challenge-cancel",
+    ),
     path("tournaments/", tournaments.TournamentListApi.as_view(), name="tournaments"),
     path(
         "tournaments/<str:tournament_id>/",

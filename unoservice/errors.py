@@ -85,8 +85,10 @@ SERVICE_CODES: dict[str, Code] = {
     "blocked": Code(
         403, "The caller and a player there keep apart (a block, either way): no seat, no call."
     ),
-    "challenge_answered": Code(
-        409, "The challenge was accepted, declined, cancelled or has expired: nothing to answer."
+    "cannot_challenge_yourself": Code(400, "A challenge goes to another player (or a bot)."),
+    "challenge_expired": Code(409, "The challenge's time to answer has passed."),
+    "challenge_not_open": Code(
+        409, "The challenge was accepted, declined or cancelled: nothing to answer."
     ),
     "already_seated": Code(409, "The caller already has a seat in this game."),
     "game_full": Code(409, "Every seat of the game is taken."),

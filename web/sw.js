@@ -10,7 +10,7 @@
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = 'uno-shell-v4';
+const CACHE = 'uno-shell-v5';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -39,6 +39,7 @@ const SHELL = [
   '/app/table/actions.js',
   '/app/table/render.js',
   '/app/table/state.js',
+  '/app/tournaments.js',
 ];
 
 worker.addEventListener('install', (event) => {
@@ -97,7 +98,11 @@ const TITLES = {
   game_finished: ['Game finished', 'O jogo terminou'],
   player_joined: ['A player joined', 'Entrou um jogador'],
   invited: ['You were invited', 'Foi convidado'],
-  challenged: ['You were challenged', 'Foi desafiado'],
+  challenge: ['You were challenged', 'Foi desafiado'],
+  challenge_accepted: ['Your challenge was accepted', 'O seu desafio foi aceite'],
+  tournament_starting: ['A tournament starts', 'Um torneio começa'],
+  tournament_table: ['Your tournament table is ready', 'A sua mesa do torneio está pronta'],
+  tournament_finished: ['A tournament is over', 'Um torneio terminou'],
 };
 
 worker.addEventListener('push', (event) => {

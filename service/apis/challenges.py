@@ -24,15 +24,13 @@ from unoservice.schema import errors_for
 TAGS = ["challenges"]
 
 
-def _ref(user: Any) -> dict[str, Any]:
-    return {"id": user.pk, "username": user.get_username()}
-
-
 def challenge_view(row: Challenge) -> dict[str, Any]:
     return {
         "id": row.pk,
-        "challenger": _ref(row.challenger),
-        "challenged": _ref(row.challenged),
+        "from": row.challenger.get_username(),
+        "to": row.challenged.get_username(),
+        "challenger": challenges.ref(row.challenger),
+        "challenged": challenges.ref(row.challenged),
         "settings": row.settings,
         "status": challenges.status_of(row),
         "expires_at": row.expires_at,
@@ -46,10 +44,11 @@ class ChallengeListApi(APIView):
         operation_id="challenges_create",
         summary="Challenge a player (or a bot) to a game of two",
         description=(
-            "The player is notified (`challenged`: inbox, player stream, webhooks, Web Push) and "
-            "accepts or declines before `expires_at`. A bot accepts at once: the answer is then "
-            "`accepted`, with the started game. 403 `blocked` when either of the two blocked the "
-            "other."
+            "`to` names the player by username. The player is notified (`challenge`: inbox, "
+            "player stream, webhooks, Web Push) and accepts or declines before `expires_at`. A "
+            "bot accepts at once: the answer is then `accepted`, with the started game. 400 "
+            "`cannot_challenge_yourself`, 404 `not_found` for an unknown name, 403 `blocked` when "
+            "either of the two blocked the other."
         ),
         tags=TAGS,
         request=ChallengeCreateSerializer,
@@ -58,6 +57,7 @@ class ChallengeListApi(APIView):
             **errors_for(
                 "invalid",
                 "invalid_rules",
+                "cannot_challenge_yourself",
                 "not_authenticated",
                 "blocked",
                 "not_found",
@@ -67,7 +67,7 @@ class ChallengeListApi(APIView):
         examples=[
             OpenApiExample(
                 "Live, a minute to answer",
-                value={"player": 42, "settings": {"turn_timeout": 30, "target_score": 200}},
+                value={"to": "bea", "settings": {"turn_timeout": 30, "target_score": 200}},
                 request_only=True,
             )
         ],
@@ -80,7 +80,7 @@ class ChallengeListApi(APIView):
         )
         row = challenges.challenge_create(
             challenger=api.caller(request),
-            challenged_id=data["player"],
+            to=data["to"],
             settings=settings,
             expires_in=data.get("expires_in"),
         )
@@ -110,7 +110,8 @@ class ChallengeAcceptApi(APIView):
                 "permission_denied",
                 "blocked",
                 "not_found",
-                "challenge_answered",
+                "challenge_expired",
+                "challenge_not_open",
                 "too_many_waiting_games",
             ),
         },
@@ -122,19 +123,40 @@ class ChallengeAcceptApi(APIView):
         return Response(challenge_view(row))
 
 
+_ANSWER_ERRORS = errors_for(
+    "not_authenticated",
+    "permission_denied",
+    "not_found",
+    "challenge_expired",
+    "challenge_not_open",
+)
+
+
 class ChallengeDeclineApi(APIView):
     @extend_schema(
         operation_id="challenges_decline",
-        summary="Decline a challenge (or, its challenger, cancel it)",
+        summary="Decline a challenge (the player challenged)",
         tags=TAGS,
         request=None,
-        responses={
-            200: ChallengeSerializer,
-            **errors_for("not_authenticated", "not_found", "challenge_answered"),
-        },
+        responses={200: ChallengeSerializer, **_ANSWER_ERRORS},
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         row = challenges.challenge_decline(
+            player=api.caller(request), challenge_id=str(challenge_id)
+        )
+        return Response(challenge_view(row))
+
+
+class ChallengeCancelApi(APIView):
+    @extend_schema(
+        operation_id="challenges_cancel",
+        summary="Take a challenge back before it is answered (its challenger)",
+        tags=TAGS,
+        request=None,
+        responses={200: ChallengeSerializer, **_ANSWER_ERRORS},
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        row = challenges.challenge_cancel(
             player=api.caller(request), challenge_id=str(challenge_id)
         )
         return Response(challenge_view(row))

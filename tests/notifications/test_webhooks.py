@@ -34,7 +34,8 @@ ALL_KINDS = [
     "game_finished",
     "player_joined",
     "invited",
-    "challenged",
+    "challenge",
+    "challenge_accepted",
 ]
 
 

@@ -1,6 +1,9 @@
 """Challenges through HTTP: a player challenges another (or a bot) with settings; accepted, a
 private game of two starts with both seated; declined or cancelled it is over; it expires after
-its time; a block either way refuses it (403 ``blocked``); the challenged player is notified."""
+its time; a block either way refuses it (403 ``blocked``); the challenged player is notified
+(``challenge``), and the challenger once it is accepted (``challenge_accepted``). The names are
+the contract's (../shared/api.md, part three): ``to`` a username, ``from``/``to`` in the answer,
+status ``open``."""
 
 from __future__ import annotations
 
@@ -30,16 +33,25 @@ def decline(player: Player, challenge: str) -> Any:
     return player.client.post(f"{CHALLENGES}{challenge}/decline/")
 
 
+def cancel(player: Player, challenge: str) -> Any:
+    return player.client.post(f"{CHALLENGES}{challenge}/cancel/")
+
+
+def challenge(by: Player, to: Player | str, **body: Any) -> Any:
+    name = to if isinstance(to, str) else to.user.username
+    return by.client.post(CHALLENGES, {"to": name, **body}, format="json")
+
+
 def test_a_challenge_accepted_starts_a_private_game_of_the_two(players: list[Player]) -> None:
     ada, bob, cy, _ = players
-    body = {"player": bob.id, "settings": {"target_score": 200, "turn_timeout": 30}}
-    made = ok(ada.client.post(CHALLENGES, body, format="json"), 201)
-    assert made["status"] == "pending" and made["game"] is None
+    made = ok(challenge(ada, bob, settings={"target_score": 200, "turn_timeout": 30}), 201)
+    assert made["status"] == "open" and made["game"] is None
+    assert (made["from"], made["to"]) == (ada.user.username, bob.user.username)
     assert made["challenger"]["id"] == ada.id and made["challenged"]["id"] == bob.id
     # Live play: a minute to answer, by default.
     left = Challenge.objects.get().expires_at - timezone.now()
     assert timedelta(seconds=50) < left <= timedelta(seconds=limits.CHALLENGE_LIVE_SECONDS)
-    note = Notification.objects.get(player=bob.user, kind="challenged")
+    note = Notification.objects.get(player=bob.user, kind="challenge")
     assert note.data["challenge"] == made["id"] and note.data["by"]["id"] == ada.id
     assert [c["id"] for c in ok(bob.client.get(CHALLENGES))["challenges"]] == [made["id"]]
     assert ok(cy.client.get(CHALLENGES))["challenges"] == []
@@ -52,28 +64,33 @@ def test_a_challenge_accepted_starts_a_private_game_of_the_two(players: list[Pla
     assert game.status == "active" and game.private and game.max_players == 2
     assert game.target_score == 200 and game.turn_timeout == 30
     assert [entry["id"] for entry in game.roster] == [ada.id, bob.id]
-    refused(accept(bob, made["id"]), 409, "challenge_answered")  # once
+    told = Notification.objects.get(player=ada.user, kind="challenge_accepted")
+    assert told.data["game"] == accepted["game"] and told.data["by"]["id"] == bob.id
+    refused(accept(bob, made["id"]), 409, "challenge_not_open")  # once
 
 
 def test_declined_cancelled_or_expired_it_is_over(players: list[Player]) -> None:
     ada, bob, _, _ = players
-    first = ok(ada.client.post(CHALLENGES, {"player": bob.id}, format="json"), 201)
+    first = ok(challenge(ada, bob), 201)
     # Correspondence (the default turn of a day): a day to answer.
     left = Challenge.objects.get(pk=first["id"]).expires_at - timezone.now()
     assert left > timedelta(hours=23)
+    refused(cancel(bob, first["id"]), 403, "permission_denied")  # only its challenger cancels
     assert ok(decline(bob, first["id"]))["status"] == "declined"
-    refused(accept(bob, first["id"]), 409, "challenge_answered")
+    refused(accept(bob, first["id"]), 409, "challenge_not_open")
+    refused(cancel(ada, first["id"]), 409, "challenge_not_open")
 
-    second = ok(ada.client.post(CHALLENGES, {"player": bob.id}, format="json"), 201)
-    assert ok(decline(ada, second["id"]))["status"] == "cancelled"
+    second = ok(challenge(ada, bob), 201)
+    refused(decline(ada, second["id"]), 403, "permission_denied")  # only the challenged declines
+    assert ok(cancel(ada, second["id"]))["status"] == "cancelled"
+    refused(decline(bob, second["id"]), 409, "challenge_not_open")
 
-    third = ok(
-        ada.client.post(CHALLENGES, {"player": bob.id, "expires_in": 10}, format="json"), 201
-    )
+    third = ok(challenge(ada, bob, expires_in=10), 201)
     Challenge.objects.filter(pk=third["id"]).update(
         expires_at=timezone.now() - timedelta(seconds=1)
     )
-    refused(accept(bob, third["id"]), 409, "challenge_answered")
+    refused(accept(bob, third["id"]), 409, "challenge_expired")
+    refused(decline(bob, third["id"]), 409, "challenge_expired")
     listed = {c["id"]: c["status"] for c in ok(bob.client.get(CHALLENGES))["challenges"]}
     assert listed == {first["id"]: "declined", second["id"]: "cancelled", third["id"]: "expired"}
     assert not Game.objects.exists()
@@ -85,23 +102,23 @@ def test_a_bot_accepts_at_once(players: list[Player]) -> None:
         ada.client.post("/api/v1/games/", {"max_players": 2, "bots": ["strong"]}, format="json"),
         201,
     )
-    bot = vs["seats"][1]["player"]["id"]
-    made = ok(ada.client.post(CHALLENGES, {"player": bot}, format="json"), 201)
+    bot = vs["seats"][1]["player"]["username"]
+    made = ok(challenge(ada, bot), 201)
     assert made["status"] == "accepted"
     game = Game.objects.get(pk=made["game"])
     assert game.status == "active" and len(game.roster) == 2
     assert game.roster[1].get("bot") == "strong"
-    assert not Notification.objects.filter(kind="challenged").exists()
+    assert not Notification.objects.filter(kind__startswith="challenge").exists()
 
 
 def test_a_block_either_way_refuses_a_challenge(players: list[Player]) -> None:
     ada, bob, _, _ = players
     Block.objects.create(blocker=bob.user, blocked=ada.user)
-    refused(ada.client.post(CHALLENGES, {"player": bob.id}, format="json"), 403, "blocked")
-    refused(bob.client.post(CHALLENGES, {"player": ada.id}, format="json"), 403, "blocked")
+    refused(challenge(ada, bob), 403, "blocked")
+    refused(challenge(bob, ada), 403, "blocked")
     # A block made after the challenge refuses its acceptance.
     Block.objects.all().delete()
-    made = ok(ada.client.post(CHALLENGES, {"player": bob.id}, format="json"), 201)
+    made = ok(challenge(ada, bob), 201)
     Block.objects.create(blocker=ada.user, blocked=bob.user)
     refused(accept(bob, made["id"]), 403, "blocked")
     assert not Game.objects.exists()
@@ -117,18 +134,22 @@ def test_a_block_either_way_refuses_a_challenge(players: list[Player]) -> None:
         ({"settings": {"colour": "red"}}, 400, "invalid"),
         ({"expires_in": 5}, 400, "invalid"),
         ({"expires_in": 8 * 24 * 3600}, 400, "invalid"),
-        ({"player": 999999}, 404, "not_found"),
-        ({"player": "bob"}, 400, "invalid"),
+        ({"to": "nobody-of-that-name"}, 404, "not_found"),
+        ({"to": 7}, 400, "invalid"),
+        ({"to": ""}, 400, "invalid"),
     ],
 )
 def test_a_bad_challenge_is_refused_and_stores_nothing(
     players: list[Player], body: dict[str, Any], status: int, code: str
 ) -> None:
     ada, bob, _, _ = players
-    refused(ada.client.post(CHALLENGES, {"player": bob.id, **body}, format="json"), status, code)
+    sent = {"to": bob.user.username, **body}
+    refused(ada.client.post(CHALLENGES, sent, format="json"), status, code)
     assert not Challenge.objects.exists() and not Notification.objects.exists()
 
 
 def test_a_challenge_to_oneself_is_refused(players: list[Player]) -> None:
     ada = players[0]
-    refused(ada.client.post(CHALLENGES, {"player": ada.id}, format="json"), 400, "invalid")
+    refused(challenge(ada, ada), 400, "cannot_challenge_yourself")
+    refused(challenge(ada, ada.user.username.upper()), 400, "cannot_challenge_yourself")
+    assert not Challenge.objects.exists()

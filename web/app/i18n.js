@@ -9,6 +9,7 @@ const STRINGS = {
   nav_lobby: ['Lobby', 'Salão'],
   nav_inbox: ['Inbox', 'Caixa'],
   nav_leaderboard: ['Leaderboard', 'Classificação'],
+  nav_tournaments: ['Tournaments', 'Torneios'],
   nav_profile: ['Profile', 'Perfil'],
   sign_in: ['Sign in', 'Entrar'],
   sign_out: ['Sign out', 'Sair'],
@@ -203,6 +204,7 @@ const STRINGS = {
   // challenges
   challenges: ['Challenges', 'Desafios'],
   n_challenged: ['You were challenged', 'Foi desafiado'],
+  n_challenge_accepted: ['Your challenge was accepted', 'O seu desafio foi aceite'],
   n_tournament_starting: ['A tournament starts', 'Um torneio começa'],
   n_tournament_table: ['Your tournament table is ready', 'A sua mesa do torneio está pronta'],
   n_tournament_finished: ['A tournament is over', 'Um torneio terminou'],

@@ -29,11 +29,22 @@ const KINDS = {
   game_finished: 'n_game_finished',
   player_joined: 'n_player_joined',
   invited: 'n_invited',
-  challenged: 'n_challenged',
+  challenge: 'n_challenged',
+  challenge_accepted: 'n_challenge_accepted',
   tournament_starting: 'n_tournament_starting',
   tournament_table: 'n_tournament_table',
   tournament_finished: 'n_tournament_finished',
 };
+
+/**
+ * Where a notification leads: its game, else its tournament, else the inbox.
+ * @param {Notification} note
+ */
+function noteLink(note) {
+  if (note.game) return `#/game/${note.game}`;
+  const tournament = note.data && typeof note.data === 'object' ? /** @type {Record<string, unknown>} */ (note.data).tournament : undefined;
+  return typeof tournament === 'string' ? `#/tournaments/${tournament}` : '#/inbox';
+}
 
 /** @type {EventSource | null} */
 let source = null;
@@ -108,7 +119,7 @@ function toast(note) {
   const here = location.hash === `#/game/${note.game}`;
   if (here && note.kind === 'your_turn') return; // the table already says so
   const item = h('div', { class: 'toast', 'data-kind': note.kind },
-    h('a', { href: note.game ? `#/game/${note.game}` : '#/inbox' }, t(KINDS[note.kind] ?? 'notifications')),
+    h('a', { href: noteLink(note) }, t(KINDS[note.kind] ?? 'notifications')),
     h('button', { type: 'button', class: 'link', 'aria-label': 'Dismiss', onclick: () => item.remove() }, '×'));
   while (box.children.length >= 3) box.firstElementChild?.remove();
   box.append(item);
@@ -171,14 +182,14 @@ export async function inboxPage(root) {
       /** @type {NotificationPage} */
       const page = await call('GET', 'notifications/', { query: { page_size: 20 } });
       render(notes, page.results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind },
-        h('a', { href: note.game ? `#/game/${note.game}` : '#/inbox' }, t(KINDS[note.kind] ?? 'notifications')),
+        h('a', { href: noteLink(note) }, t(KINDS[note.kind] ?? 'notifications')),
         ' ', h('time', { class: 'muted small', datetime: note.at }, new Date(note.at).toLocaleString()))));
     } catch { /* shown empty */ }
   };
   /**
    * Answer a challenge; accepted, its game opens.
    * @param {string} id
-   * @param {'accept' | 'decline'} how
+   * @param {'accept' | 'decline' | 'cancel'} how
    */
   const answer = async (id, how) => {
     challengeAlert.textContent = '';
@@ -197,7 +208,7 @@ export async function inboxPage(root) {
       /** @type {import('./api.js').Schemas['ChallengeList']} */
       const list = await call('GET', 'challenges/');
       const me = session()?.id;
-      const open = list.challenges.filter((c) => c.status === 'pending');
+      const open = list.challenges.filter((c) => c.status === 'open');
       render(challenges, open.length ? open.map((c) => {
         const mine = c.challenger.id === me;
         const other = mine ? c.challenged : c.challenger;
@@ -206,7 +217,7 @@ export async function inboxPage(root) {
             h('strong', {}, mine ? fill(tr(WORDS.challenge_to), { name: other.username }) : fill(tr(WORDS.challenge_from), { name: other.username })),
             h('div', { class: 'muted small' }, t('due_in', { t: countdown((Date.parse(c.expires_at) - Date.now()) / 1000) }))),
           mine ? null : h('button', { type: 'button', class: 'primary', onclick: () => void answer(c.id, 'accept') }, t('accept')),
-          h('button', { type: 'button', onclick: () => void answer(c.id, 'decline') }, mine ? t('cancel') : tr(WORDS.decline)));
+          h('button', { type: 'button', onclick: () => void answer(c.id, mine ? 'cancel' : 'decline') }, mine ? t('cancel') : tr(WORDS.decline)));
       }) : h('li', { class: 'muted' }, tr(WORDS.no_challenges)));
     } catch { /* shown empty */ }
   };

@@ -16,6 +16,8 @@ const ROUTES = [
   [/^\/join\/([^/]+)$/, async () => (await import('./lobby.js')).joinPage, true],
   [/^\/replay\/([^/]+)$/, async () => (await import('./replay.js')).replayPage, true],
   [/^\/inbox$/, async () => (await import('./inbox.js')).inboxPage, true],
+  [/^\/tournaments$/, async () => (await import('./tournaments.js')).tournamentsPage, true],
+  [/^\/tournaments\/([^/]+)$/, async () => (await import('./tournaments.js')).tournamentPage, true],
   [/^\/leaderboard$/, async () => (await import('./players.js')).leaderboardPage, true],
   [/^\/players\/([^/?]+)(?:\?game=([^&]+)&seq=(\d+))?$/, async () => (await import('./players.js')).profilePage, true],
 ];
@@ -52,6 +54,7 @@ function drawHeader() {
         link('/', t('nav_lobby')),
         h('a', { href: '#/inbox', 'aria-current': here === '/inbox' ? 'page' : false, id: 'nav-inbox' },
           t('nav_inbox'), h('span', { class: 'badge', id: 'unread', hidden: true })),
+        link('/tournaments', t('nav_tournaments')),
         link('/leaderboard', t('nav_leaderboard')),
         // A guest's name carries the mark; their profile is where they keep the account.
         isGuest()

@@ -280,7 +280,7 @@ function challengeForm(player) {
     alert.textContent = '';
     try {
       /** @type {import('./api.js').Schemas['Challenge']} */
-      const made = await call('POST', 'challenges/', { body: { player: player.id, settings: { turn_timeout: Number(clock.value) } } });
+      const made = await call('POST', 'challenges/', { body: { to: player.username, settings: { turn_timeout: Number(clock.value) } } });
       if (made.game) go(`/game/${made.game}`);
       else status.textContent = fill(tr(WORDS.challenge_sent), { name: player.username });
     } catch (error) {

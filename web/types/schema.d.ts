@@ -96,7 +96,7 @@ export interface paths {
         put?: never;
         /**
          * Challenge a player (or a bot) to a game of two
-         * @description The player is notified (`challenged`: inbox, player stream, webhooks, Web Push) and accepts or declines before `expires_at`. A bot accepts at once: the answer is then `accepted`, with the started game. 403 `blocked` when either of the two blocked the other.
+         * @description `to` names the player by username. The player is notified (`challenge`: inbox, player stream, webhooks, Web Push) and accepts or declines before `expires_at`. A bot accepts at once: the answer is then `accepted`, with the started game. 400 `cannot_challenge_yourself`, 404 `not_found` for an unknown name, 403 `blocked` when either of the two blocked the other.
          */
         post: operations["challenges_create"];
         delete?: never;
@@ -122,6 +122,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/challenges/{challenge_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a challenge back before it is answered (its challenger) */
+        post: operations["challenges_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/challenges/{challenge_id}/decline/": {
         parameters: {
             query?: never;
@@ -131,7 +148,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline a challenge (or, its challenger, cancel it) */
+        /** Decline a challenge (the player challenged) */
         post: operations["challenges_decline"];
         delete?: never;
         options?: never;
@@ -1021,6 +1038,10 @@ export interface components {
         Challenge: {
             /** Format: uuid */
             id: string;
+            /** @description The username of the challenger. */
+            from: string;
+            /** @description The username of the player challenged. */
+            to: string;
             challenger: components["schemas"]["PlayerRef"];
             challenged: components["schemas"]["PlayerRef"];
             /** @description The settings the game is made with. */
@@ -1043,8 +1064,8 @@ export interface components {
         ChallengeActionActionEnum: "challenge";
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         ChallengeCreateRequest: {
-            /** @description The id of the player (or bot) challenged. */
-            player: number;
+            /** @description The username of the player (or bot) challenged. */
+            to: string;
             /** @description The game's settings, as when creating a game, without max_players (2), bots, seed, deck, private and teams. */
             settings?: components["schemas"]["GameCreateRequest"];
             /** @description Seconds it waits for an answer; by default 60 for live play (turns under an hour), 86400 otherwise. */
@@ -1055,14 +1076,14 @@ export interface components {
             challenges: components["schemas"]["Challenge"][];
         };
         /**
-         * @description * `pending` - pending
+         * @description * `open` - open
          *     * `accepted` - accepted
          *     * `declined` - declined
          *     * `cancelled` - cancelled
          *     * `expired` - expired
          * @enum {string}
          */
-        ChallengeStatusEnum: "pending" | "accepted" | "declined" | "cancelled" | "expired";
+        ChallengeStatusEnum: "open" | "accepted" | "declined" | "cancelled" | "expired";
         /**
          * @description * `players` - players
          *     * `spectators` - spectators
@@ -1395,13 +1416,14 @@ export interface components {
          *     * `game_finished` - Game Finished
          *     * `player_joined` - Player Joined
          *     * `invited` - Invited
-         *     * `challenged` - Challenged
+         *     * `challenge` - Challenge
+         *     * `challenge_accepted` - Challenge Accepted
          *     * `tournament_starting` - Tournament Starting
          *     * `tournament_table` - Tournament Table
          *     * `tournament_finished` - Tournament Finished
          * @enum {string}
          */
-        NotificationKindEnum: "your_turn" | "deadline_soon" | "game_started" | "game_finished" | "player_joined" | "invited" | "challenged" | "tournament_starting" | "tournament_table" | "tournament_finished";
+        NotificationKindEnum: "your_turn" | "deadline_soon" | "game_started" | "game_finished" | "player_joined" | "invited" | "challenge" | "challenge_accepted" | "tournament_starting" | "tournament_table" | "tournament_finished";
         NotificationPage: {
             count: number;
             /** Format: uri */
@@ -3045,7 +3067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. Codes: invalid, invalid_rules. */
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_rules`: House rules that are unknown, out of range or do not combine. `cannot_challenge_yourself`: A challenge goes to another player (or a bot). Codes: invalid, invalid_rules, cannot_challenge_yourself. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3167,7 +3189,75 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `challenge_answered`: The challenge was accepted, declined, cancelled or has expired: nothing to answer. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: challenge_answered, too_many_waiting_games. */
+            /** @description `challenge_expired`: The challenge's time to answer has passed. `challenge_not_open`: The challenge was accepted, declined or cancelled: nothing to answer. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: challenge_expired, challenge_not_open, too_many_waiting_games. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    challenges_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `permission_denied`: The call needs staff, or the game's host. Codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `challenge_expired`: The challenge's time to answer has passed. `challenge_not_open`: The challenge was accepted, declined or cancelled: nothing to answer. Codes: challenge_expired, challenge_not_open. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3217,6 +3307,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `permission_denied`: The call needs staff, or the game's host. Codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
                 headers: {
@@ -3226,7 +3325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `challenge_answered`: The challenge was accepted, declined, cancelled or has expired: nothing to answer. Codes: challenge_answered. */
+            /** @description `challenge_expired`: The challenge's time to answer has passed. `challenge_not_open`: The challenge was accepted, declined or cancelled: nothing to answer. Codes: challenge_expired, challenge_not_open. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,124 @@
+"""Tournaments in the browser (issue 26, item 4): a host creates one from the Tournaments page,
+players find it in the list and join (one withdraws), the start comes, and each person's page,
+told by the tournament's stream, offers their table, which opens with their hand. The page
+speaks Portuguese too."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from games.engine.bots import choose
+from games.models import Tournament
+from tests.web.axe import assert_accessible, audit
+from tests.web.conftest import OpenPage
+from tests.web.pages import button, hand, register, table
+from tests.web.screens import take
+from tests.web.site import Site
+
+
+def _open_from_the_list(page: Page, name: str) -> None:
+    page.goto("/#/tournaments")
+    page.get_by_role("link", name=name, exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+
+
+def _play_out(site: Site, game: str, tokens: list[str]) -> dict[str, Any]:
+    """Both seats play the game through the server's API until it ends (random legal play)."""
+    rng = random.Random(26)
+    for _ in range(5000):
+        views = [site.view(game, token) for token in tokens]
+        if views[0]["status"] != "active":
+            return views[0]
+        for token, view in zip(tokens, views, strict=True):
+            if view["you"]["legal_actions"]:
+                action = choose(rng, view, prefer_play=0.95)
+                path, body = (
+                    f"/api/v1/games/{game}/actions/",
+                    {**action, "expected_version": view["version"]},
+                )
+                answered, data = site.server.request("POST", path, token, body, timeout=30)
+                assert answered in (200, 409), (answered, data)  # 409: the other moved first
+                break
+    raise AssertionError("the game does not end")
+
+
+def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: OpenPage) -> None:
+    ana, bea, cy = open_page(site), open_page(site), open_page(site)
+    for page, name in ((ana, "ana"), (bea, "bea"), (cy, "cy")):
+        register(page, name)
+
+    ana.get_by_role("link", name="Tournaments", exact=True).click()
+    expect(ana.get_by_text("No tournament yet.")).to_be_visible()
+    ana.get_by_label("Name", exact=True).fill("Friday cup")
+    ana.get_by_label("Format", exact=True).select_option("swiss")
+    ana.get_by_label("Players per table", exact=True).fill("2")
+    ana.get_by_label("Rounds", exact=True).fill("1")
+    ana.get_by_label("Target score", exact=True).fill("1")
+    ana.get_by_role("button", name="Create a tournament").click()
+    expect(ana).to_have_url(re.compile(r"#/tournaments/[^/]+$"))
+    tournament = ana.url.rsplit("/", 1)[1]
+    made = Tournament.objects.get(pk=tournament)
+    assert (made.format, made.table_size, made.rounds, made.host.username) == ("swiss", 2, 1, "ana")
+    assert made.settings["target_score"] == 1
+    button(ana, "Join").click()
+    expect(ana.get_by_text("You take part.")).to_be_visible()
+
+    _open_from_the_list(bea, "Friday cup")
+    button(bea, "Join").click()
+    expect(bea.get_by_text("You take part.")).to_be_visible()
+    _open_from_the_list(cy, "Friday cup")
+    button(cy, "Join").click()
+    button(cy, "Withdraw").click()
+    expect(cy.get_by_text("You withdrew: no new table for you.")).to_be_visible()
+    take(bea, "tournament-upcoming")
+
+    # Its start comes (the stored start moves back): ana's page reads the tournament again and
+    # starts it; bea's page learns of her table from the tournament's stream, unreloaded.
+    Tournament.objects.filter(pk=tournament).update(starts_at=timezone.now() - timedelta(seconds=1))
+    ana.reload()
+    for page in (ana, bea):
+        expect(page.locator("[data-status]").first).to_have_attribute("data-status", "running")
+        expect(page.locator("[data-region=your-table]")).to_be_visible()
+    expect(cy.locator("[data-region=your-table]")).to_have_count(0)
+    expect(bea.locator("[data-round='1'] [data-game-id]")).to_have_count(1)
+    take(bea, "tournament-running")
+
+    bea.locator("[data-region=your-table]").click()
+    expect(bea).to_have_url(re.compile(r"#/game/[^/]+$"))
+    expect(table(bea)).to_have_attribute("data-game-status", "active")
+    expect(hand(bea).locator("[data-card]")).to_have_count(7)
+    game = bea.url.rsplit("/", 1)[1]
+    seated = {seat["player"]["username"] for seat in site.view(game, site.token("bea"))["seats"]}
+    assert seated == {"ana", "bea"}
+
+    # The table is played out: ana's page, on the tournament, shows the standings and the end.
+    ended = _play_out(site, game, [site.token("ana"), site.token("bea")])
+    assert ended["status"] == "finished"
+    standings = ana.locator("[data-region=standings] tbody tr")
+    expect(standings).to_have_count(3)  # cy, withdrawn, stays in them with no game
+    expect(standings.last).to_contain_text("cy")
+    winner = next(
+        s["player"]["username"] for s in ended["seats"] if s["seat"] == ended["winner_seat"]
+    )
+    expect(standings.first).to_contain_text(winner)
+    expect(standings.first.locator("td").nth(1)).to_have_text("1")  # table size - 1 for first
+    expect(ana.locator("[data-status]").first).to_have_attribute("data-status", "finished")
+    take(ana, "tournament-finished")
+    ana.set_viewport_size({"width": 375, "height": 812})
+    assert_accessible([audit(ana, "tournament at 375px")])
+    ana.goto("/#/tournaments")
+    expect(ana.locator(f"[data-tournament-id='{tournament}']")).to_be_visible()
+    assert_accessible([audit(ana, "tournaments at 375px")])
+
+    # In Portuguese.
+    cy.goto("/#/tournaments")
+    cy.get_by_role("button", name="Português").click()
+    expect(cy.get_by_role("heading", level=1)).to_have_text("Torneios")
+    expect(cy.get_by_role("button", name="Criar um torneio")).to_be_visible()
+    expect(cy.locator(f"[data-tournament-id='{tournament}']")).to_contain_text("Terminado")
