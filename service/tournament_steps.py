@@ -144,12 +144,19 @@ def caught_up(tournament: Tournament) -> Tournament:
 
 
 def sweep(now: datetime | None = None) -> int:
-    """Advance every tournament that is due to start or running (a lost task, a worker that was
-    down); return how many changed."""
+    """Advance every tournament with a step due (a lost task, a worker that was down): due to
+    start, a finished table whose result is not in, or a running arena (its seating and its
+    end); return how many changed."""
     now = now or timezone.now()
     due = Q(status=TournamentStatus.UPCOMING, starts_at__lte=now)
-    running = Q(status=TournamentStatus.RUNNING)
-    ids = [str(pk) for pk in Tournament.objects.filter(due | running).values_list("pk", flat=True)]
+    unrecorded = Q(
+        status=TournamentStatus.RUNNING,
+        tables__recorded=False,
+        tables__game__status=GameStatus.FINISHED,
+    )
+    arena = Q(status=TournamentStatus.RUNNING, format=TournamentFormat.ARENA)
+    found = Tournament.objects.filter(due | unrecorded | arena).values_list("pk", flat=True)
+    ids = [str(pk) for pk in dict.fromkeys(found)]
     return sum(1 for tournament_id in ids if advance(tournament_id, now))
 
 

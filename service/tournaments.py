@@ -17,7 +17,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import tournament_log as log
@@ -205,7 +206,18 @@ def tournament_get(tournament_id: str) -> Tournament:
 
 
 def tournament_list(*, status: str | None = None, mine: User | None = None) -> QuerySet[Tournament]:
-    rows = Tournament.objects.select_related("host").order_by("-starts_at", "-created_at")
+    taking_part = (
+        Entrant.objects.filter(tournament=OuterRef("pk"), withdrawn_at__isnull=True)
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    rows = (
+        Tournament.objects.select_related("host")
+        .annotate(player_count=Coalesce(Subquery(taking_part), 0))
+        .order_by("-starts_at", "-created_at")
+    )
     if status:
         rows = rows.filter(status=status)
     if mine is not None:
@@ -238,8 +250,10 @@ def _summary(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def tournament_summary(tournament: Tournament, player_count: int | None = None) -> dict[str, Any]:
+def tournament_summary(tournament: Tournament) -> dict[str, Any]:
+    """A row of the list (``tournament_list`` counts its players)."""
     body = _summary(tournament)
+    player_count: int | None = getattr(tournament, "player_count", None)
     if player_count is None:
         player_count = Entrant.objects.filter(
             tournament=tournament, withdrawn_at__isnull=True
@@ -283,11 +297,7 @@ def tournament_detail(tournament: Tournament, viewer: User | None = None) -> dic
     body["standings"] = [standing_json(row, names) for row in table]
     you = None
     if viewer is not None and viewer.pk in folded.players:
-        playing = [
-            t.game
-            for t in folded.tables
-            if t.result is None and viewer.pk in t.seats[: len(t.seats)]
-        ]
+        playing = [t.game for t in folded.tables if t.result is None and viewer.pk in t.seats]
         you = {
             "withdrawn": viewer.pk in folded.withdrawn,
             "table": playing[-1] if playing else None,

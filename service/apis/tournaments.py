@@ -110,7 +110,10 @@ class TournamentListApi(APIView):
         summary="List tournaments, the latest start first",
         tags=TAGS,
         parameters=[TournamentListQuerySerializer],
-        responses={200: TournamentPageSerializer, **errors_for("invalid", "not_authenticated")},
+        responses={
+            200: TournamentPageSerializer,
+            **errors_for("invalid", "not_authenticated", "not_found"),
+        },
     )
     def get(self, request: Request) -> Response:
         query = api.query(TournamentListQuerySerializer, request)

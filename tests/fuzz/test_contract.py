@@ -72,6 +72,14 @@ def aim(case: Any, world: World) -> dict[str, str]:
     params = case.path_parameters
     if params is not None and "game_id" in params and not _keep_generated(params["game_id"]):
         params["game_id"] = str(game.pk)
+    if (
+        params is not None
+        and "tournament_id" in params
+        and not _keep_generated(params["tournament_id"])
+    ):
+        params["tournament_id"] = str(world.tournament.pk)
+        if operation == "tournaments_withdraw":
+            caller = world.guest
     if params is not None and "player_id" in params and not _keep_generated(params["player_id"]):
         params["player_id"] = world.other.pk
     query = case.query

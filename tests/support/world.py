@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games import engine
 from games.engine.snapshot import state_from_data
-from games.models import Game
+from games.models import Game, Tournament
 from service.lobby import NewGame, game_create, game_join
+from service.tournaments import NewTournament, tournament_create, tournament_join
 
 SEED = 20260601
 _names = itertools.count(1)
@@ -34,6 +37,7 @@ class World:
     tokens: dict[int, str]
     active: Game
     lobby: Game
+    tournament: Tournament  # upcoming: ``guest`` entered it, ``host`` made it
 
     def token(self, user: User) -> str:
         return self.tokens[user.pk]
@@ -54,4 +58,16 @@ def make_world() -> World:
     actor, other = (a, b) if engine.legal_actions(state, 0) else (b, a)
     lobby = game_create(player=host, spec=NewGame(max_players=4))
     lobby = game_join(player=guest, game_id=lobby.pk)
-    return World(actor, other, host, guest, newcomer, tokens, active, lobby)
+    tournament = tournament_create(
+        host=host,
+        new=NewTournament(
+            name="Fuzzed cup",
+            format="swiss",
+            table_size=4,
+            settings={},
+            starts_at=timezone.now() + timedelta(hours=1),
+            rounds=2,
+        ),
+    )
+    tournament_join(player=guest, tournament_id=str(tournament.pk))
+    return World(actor, other, host, guest, newcomer, tokens, active, lobby, tournament)

@@ -195,3 +195,24 @@ def test_a_player_who_withdraws_finishes_their_game_and_gets_no_new_table(
     row = next(r for r in detail["standings"] if r["player"] == leaver.id)
     assert row["games"] == 1  # the game they finished counts
     assert ok(leaver.client.get(url(tid)))["you"] == {"withdrawn": True, "table": None}
+
+
+@pytest.mark.django_db(transaction=True)  # the steps follow the commits
+def test_an_arena_takes_players_until_its_end(make_player: MakePlayer) -> None:
+    host, *people = (make_player(f"a{i}") for i in range(6))
+    tournament = create(host, format="arena", rounds=None, minutes=30, table_size=2)
+    tid = tournament["id"]
+    join_all(tid, people[:3])
+    start_now(tid)
+    detail = ok(host.client.get(url(tid)))
+    (first,) = detail["rounds"][0]["tables"]  # two seated, one waits
+    waiting = next(p.id for p in people[:3] if p.id not in first["seats"])
+    # A newcomer while it runs sits at once with the one waiting.
+    late = ok(people[3].client.post(url(tid, "join")))
+    tables = late["rounds"][0]["tables"]
+    assert len(tables) == 2 and sorted(tables[1]["seats"]) == sorted([waiting, people[3].id])
+    assert late["you"]["table"] == tables[1]["game"]
+    # Its time up (moved, not waited for), nobody joins and no table starts.
+    Tournament.objects.filter(pk=tid).update(starts_at=timezone.now() - timedelta(minutes=31))
+    refused(people[4].client.post(url(tid, "join")), 409, "tournament_finished")
+    assert len(ok(host.client.get(url(tid)))["rounds"][0]["tables"]) == 2

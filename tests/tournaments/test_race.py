@@ -71,3 +71,25 @@ def test_the_sweep_takes_a_step_whose_task_was_lost(make_player: MakePlayer) -> 
     paired = [e for e in log_of(tournament["id"]) if e["type"] == "round_paired"]
     assert len(paired) == 1 and len(paired[0]["data"]["tables"]) == 2
     assert sweep_tournaments() == 0  # nothing due any more
+
+
+def test_the_sweep_records_a_table_whose_step_was_lost(
+    make_player: MakePlayer, broker: Any
+) -> None:
+    """A table ended while no worker ran (its step's task waits on the broker, unconsumed): the
+    sweep records it and pairs the next round."""
+    host, *people = (make_player(f"l{i}") for i in range(3))
+    tournament = create(host, table_size=2, rounds=2)
+    join_all(tournament["id"], people)
+    due(tournament["id"])
+    assert sweep_tournaments() == 1
+    (table,) = TournamentTable.objects.filter(tournament_id=tournament["id"])
+    resigner = next(p for p in people if p.id == table.seats[0])
+    answer = resigner.client.post(f"/api/v1/games/{table.game_id}/resign/")
+    assert answer.status_code == 200, answer.json()
+    assert Game.objects.get(pk=table.game_id).status == "finished"
+    assert not any(e["type"] == "table_finished" for e in log_of(tournament["id"]))
+
+    assert sweep_tournaments() == 1
+    types = [e["type"] for e in log_of(tournament["id"])]
+    assert types.count("table_finished") == 1 and types.count("round_paired") == 2
