@@ -109,7 +109,9 @@ def new_players(count: int, prefix: str) -> dict[int, str]:
     users = User.objects.bulk_create(
         [User(username=f"{prefix}{i}", password="!") for i in range(count)]
     )
-    tokens = Token.objects.bulk_create([Token(user=user, key=Token.generate_key()) for user in users])
+    tokens = Token.objects.bulk_create(
+        [Token(user=user, key=Token.generate_key()) for user in users]
+    )
     return {token.user_id: token.key for token in tokens}
 
 
@@ -162,7 +164,9 @@ def build_templates(rng: random.Random, count: int) -> tuple[World, float]:
         roll = rng.random()
         turn = TURNS[i % 2]
         if roll < 0.15:
-            game = start_game([a, b, rng.choice(pool[1:])], next(seeds), turn=turn, target=500, joined=1)
+            game = start_game(
+                [a, b, rng.choice(pool[1:])], next(seeds), turn=turn, target=500, joined=1
+            )
             kinds["waiting"].append(game.id)
         elif roll < 0.45:
             game = start_game([a, b], next(seeds), turn=turn, target=1)
@@ -306,7 +310,9 @@ def grow(world: World, rng: random.Random, target: int) -> float:
         ) as copy:
             for row in rows:
                 copy.write_row(row)
-        cursor.execute(copy_sql("games_game", game, "FROM bench_clone m JOIN games_game t ON t.id = m.src"))
+        cursor.execute(
+            copy_sql("games_game", game, "FROM bench_clone m JOIN games_game t ON t.id = m.src")
+        )
         seat_player = "(ARRAY[m.p0, m.p1, m.p2])[t.number + 1]"
         cursor.execute(
             copy_sql(
@@ -323,9 +329,34 @@ def grow(world: World, rng: random.Random, target: int) -> float:
             [world.long_games[:2]],
         )
         world.long_games += [str(row[0]) for row in cursor.fetchall()][:8]
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
     return time.perf_counter() - started
+
+
+def catch_up() -> tuple[int, float]:
+    """What the beat would have done as the copies' time passed: their due reminders written,
+    through the service's sweep (``service.reminders.remind_due``, a unit of work each); then
+    the tables vacuumed and analyzed as autovacuum leaves them. (reminders, seconds)"""
+    from django.db import connection
+
+    from service import reminders
+
+    started = time.perf_counter()
+    written = 0
+    while True:
+        batch = reminders.remind_due()
+        written += batch
+        if batch == 0:
+            break
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    return written, time.perf_counter() - started
+
+
+def grown(world: World, rng: random.Random, target: int) -> None:
+    seconds = grow(world, rng, target)
+    print(f"grew to {game_count()} games by copies in {seconds:.1f} s")
+    written, seconds = catch_up()
+    print(f"  {written} due reminders written by the sweep, then VACUUM ANALYZE: {seconds:.1f} s")
 
 
 # --- the figures ----------------------------------------------------------------------------------
@@ -334,7 +365,11 @@ def grow(world: World, rng: random.Random, target: int) -> float:
 def start_server(workers: int) -> subprocess.Popen[bytes]:
     """gunicorn with the Procfile's web configuration (ASGI workers)."""
     argv = gunicorn_argv(
-        PORT, "unoservice.asgi:application", "--workers", str(workers), config="unoservice.gunicorn_asgi"
+        PORT,
+        "unoservice.asgi:application",
+        "--workers",
+        str(workers),
+        config="unoservice.gunicorn_asgi",
     )
     server = spawn(argv, environment(), subprocess.DEVNULL)
     try:
@@ -375,7 +410,9 @@ def active_games(count: int) -> list[tuple[str, int]]:
 def seated_player(game_id: str) -> int:
     from games.models import Seat
 
-    return int(Seat.objects.filter(game_id=game_id, number=0).values_list("player_id", flat=True)[0])
+    return int(
+        Seat.objects.filter(game_id=game_id, number=0).values_list("player_id", flat=True)[0]
+    )
 
 
 def measure(world: World, rng: random.Random, samples: int) -> dict[str, tuple[float, float]]:
@@ -385,7 +422,6 @@ def measure(world: World, rng: random.Random, samples: int) -> dict[str, tuple[f
     http = Client(PORT)
     hero = world.tokens[world.hero]
     some_token = world.tokens[next(iter(world.tokens))]
-    players = list(world.tokens)
     longs = [(pk, seated_player(pk), Game.objects.get(pk=pk).version) for pk in world.long_games]
     games = iter(active_games(samples * 2))
     results: dict[str, list[float]] = {}
@@ -422,7 +458,7 @@ def measure(world: World, rng: random.Random, samples: int) -> dict[str, tuple[f
         ("lobby: open games", lambda: f"{API}/games/?status=waiting", some_token),
         ("a player's game list", lambda: f"{API}/games/?mine=true", hero),
         ("leaderboard", lambda: f"{API}/leaderboard/", some_token),
-        ("profile", lambda: f"{API}/players/{rng.choice(players)}/", some_token),
+        ("profile (50 games)", lambda: f"{API}/players/{world.hero}/", some_token),
     ]
     for _ in range(10):  # warm the workers and their connections
         http.call("GET", f"{API}/games/?status=waiting", some_token)
@@ -502,7 +538,11 @@ def sweep_figures(label: str, explain_dir: Path) -> dict[str, float]:
         execution = next(line for line in lines if line.startswith("Execution Time"))
         print(f"  sweep read: {lines[0][:90]}...\n    {top.strip()[:110]}\n    {execution}")
     print(f"  sweep plans: {path}")
-    return {"idle_ms": statistics.median(idle) * 1000, "due_ms": due * 1000, "reads": len(statements)}
+    return {
+        "idle_ms": statistics.median(idle) * 1000,
+        "due_ms": due * 1000,
+        "reads": len(statements),
+    }
 
 
 def statements_per_action(world: World) -> int:
@@ -574,7 +614,9 @@ def figures_at(label: str, world: World, args: argparse.Namespace, rng: random.R
 
 def table(small: Figures, big: Figures) -> None:
     games = (int(small.size["games"]), int(big.size["games"]))
-    print(f"\n| | {games[0]:,} games p50 / p99 (ms) | {games[1]:,} games p50 / p99 (ms) | p99 big/small |")
+    print(
+        f"\n| | {games[0]:,} games p50 / p99 (ms) | {games[1]:,} games p50 / p99 (ms) | p99 big/small |"
+    )
     print("| --- | --- | --- | --- |")
     for name, (p50, p99) in small.latencies.items():
         b50, b99 = big.latencies[name]
@@ -597,8 +639,10 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=1000, help="games of the small world")
     parser.add_argument("--big", type=int, default=50000, help="games of the big world")
     parser.add_argument("--small-only", action="store_true", help="measure the small world only")
-    parser.add_argument("--templates", type=int, default=250, help="games built through the service")
-    parser.add_argument("--samples", type=int, default=200, help="requests per endpoint and size")
+    parser.add_argument(
+        "--templates", type=int, default=250, help="games built through the service"
+    )
+    parser.add_argument("--samples", type=int, default=300, help="requests per endpoint and size")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--explain-dir", type=Path, default=Path("/tmp/uno-scale"))
     args = parser.parse_args()
@@ -614,13 +658,11 @@ def main() -> None:
         f"built {game_count()} games through the service in {seconds:.1f} s "
         f"({os.cpu_count()} cores, Python {sys.version.split()[0]})"
     )
-    seconds = grow(world, rng, args.small)
-    print(f"grew to {game_count()} games by copies in {seconds:.1f} s")
+    grown(world, rng, args.small)
     small = figures_at(f"small ({game_count()} games)", world, args, rng)
     if args.small_only:
         return
-    seconds = grow(world, rng, args.big)
-    print(f"grew to {game_count()} games by copies in {seconds:.1f} s")
+    grown(world, rng, args.big)
     big = figures_at(f"big ({game_count()} games)", world, args, rng)
     table(small, big)
 
