@@ -5,6 +5,9 @@ Scheduled like the turn deadline: an ETA task with the game id and version when 
 falls within ``UNO_SCHEDULE_HORIZON``, the beat sweep for the rest and for lost tasks, and a lazy
 path (a player reading their inbox first gets the reminders they are due). Each goes through the
 game's unit of work, which locks the game, so a turn gets one reminder however many paths try.
+A reminded turn's ``remind_at`` is cleared (and a finished game has none), so the sweep's read
+(``notifications.reminders.due_games``, by the ``remind_at`` index) grows with the reminders due,
+not with the games stored.
 """
 
 from __future__ import annotations
@@ -50,6 +53,10 @@ def remind(game_id: str | uuid.UUID, version: int | None = None) -> bool:
                 return False
             assert game.current_seat is not None and game.turn_deadline is not None
             write.record(DeadlineNear(game.current_seat, game.turn_deadline))
+            # The turn is reminded: the sweep's read by ``remind_at`` finds it no more, so it
+            # reads only the turns still due a reminder, however many wait in their last 20%.
+            game.remind_at = None
+            game.save(update_fields=["remind_at"])
             return True
     except DomainError as refusal:
         if refusal.code == "not_found":  # the game is gone: nothing to remind of
