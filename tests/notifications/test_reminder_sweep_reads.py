@@ -5,7 +5,6 @@ turns alone, however many games wait reminded or lie finished. Checked on the pl
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
