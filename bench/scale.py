@@ -505,13 +505,13 @@ def sweep_once() -> tuple[float, list[str]]:
 
 
 def explain(statements: list[str]) -> Iterator[str]:
-    """Each distinct read of the sweep under ``EXPLAIN (ANALYZE, BUFFERS)``, in a transaction
-    rolled back (a ``FOR UPDATE`` in a plan takes its locks only for it)."""
+    """Each distinct read of the sweep (and the drain's ``WITH … UPDATE``) under ``EXPLAIN
+    (ANALYZE, BUFFERS)``, in a transaction rolled back (what a plan locks or marks, it undoes)."""
     from django.db import connection, transaction
 
     seen: set[str] = set()
     for sql in statements:
-        if not sql.lstrip().upper().startswith("SELECT") or sql in seen:
+        if not sql.lstrip().upper().startswith(("SELECT", "WITH")) or sql in seen:
             continue
         seen.add(sql)
         with transaction.atomic(), connection.cursor() as cursor:
