@@ -144,10 +144,10 @@ class Game(models.Model):
                 condition=models.Q(status="active"),
                 name="game_reminder_due",
             ),
-            # The lobby's open games: its page and its count read this index only (the count
-            # checks ``private`` too), not the wide rows of every waiting game.
+            # The lobby's open games: its count reads this index only (``private`` and ``id``
+            # for the filter of who may see a game), not the wide rows of every waiting game.
             models.Index(
-                fields=["-created_at", "private"],
+                fields=["-created_at", "private", "id"],
                 condition=models.Q(status="waiting"),
                 name="game_lobby_waiting",
             ),

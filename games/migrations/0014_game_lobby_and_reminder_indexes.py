@@ -23,6 +23,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='game',
-            index=models.Index(condition=models.Q(('status', 'waiting')), fields=['-created_at', 'private'], name='game_lobby_waiting'),
+            index=models.Index(condition=models.Q(('status', 'waiting')), fields=['-created_at', 'private', 'id'], name='game_lobby_waiting'),
         ),
     ]
