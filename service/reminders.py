@@ -53,15 +53,21 @@ def remind(game_id: str | uuid.UUID, version: int | None = None) -> bool:
                 return False
             assert game.current_seat is not None and game.turn_deadline is not None
             write.record(DeadlineNear(game.current_seat, game.turn_deadline))
-            # The turn is reminded: the sweep's read by ``remind_at`` finds it no more, so it
-            # reads only the turns still due a reminder, however many wait in their last 20%.
-            game.remind_at = None
-            game.save(update_fields=["remind_at"])
-            return True
     except DomainError as refusal:
         if refusal.code == "not_found":  # the game is gone: nothing to remind of
             return False
         raise
+    _forget_reminded_turn(game)
+    return True
+
+
+def _forget_reminded_turn(game: Game) -> None:
+    """Once the turn's reminder row is written (the outbox leaves it out while the player
+    watches a live game), the turn's ``remind_at`` is cleared, at that version only: the sweep's
+    read (by the ``game_reminder_due`` index) finds it no more, so it reads only the turns still
+    due a reminder, however many wait in their last 20%."""
+    if reminders.reminded(game):
+        Game.objects.filter(pk=game.pk, version=game.version).update(remind_at=None)
 
 
 def remind_due(limit: int = 500) -> int:
