@@ -12,7 +12,7 @@ MYPY_PATHS := $(wildcard unoservice games players streams notifications service 
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test check-clients web-tools web-types check-web-types check-web lint format \
-	bench bench-bots bench-service bench-streams bench-tournament bench-web clean
+	bench bench-bots bench-service bench-scale bench-streams bench-tournament bench-web clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
@@ -28,6 +28,8 @@ help:
 	@echo "make bench    run the engine benchmark, beside RLCard's UnoGame (installs the bench extra)"
 	@echo "make bench-bots  the bots' win rates and think times (BENCH_ARGS='--rounds 200 ...')"
 	@echo "make bench-service  measure the HTTP service (gunicorn + PostgreSQL)"
+	@echo "make bench-scale  the reads, an action and the sweep at 1,000 and 50,000 stored games"
+	@echo "             (BENCH_ARGS='--small-only' or '--big 20000' ...)"
 	@echo "make bench-streams  2,000 open event streams: delivery latency, memory, throughput"
 	@echo "make bench-web  the web client in Chromium: page weights, time to show a game"
 	@echo "make bench-tournament  pair a Swiss round of 10,000 players (target under 2 s)"
@@ -115,6 +117,11 @@ bench: install
 
 bench-service: install
 	$(BIN)/python bench/service.py
+
+# One database grown from about 1,000 games to 50,000 (docs/performance.md, "Cost against stored
+# work"): e.g. make bench-scale BENCH_ARGS='--small-only'
+bench-scale: install
+	$(BIN)/python bench/scale.py $(BENCH_ARGS)
 
 # The bots' strength (docs/bots.md): e.g. make bench-bots BENCH_ARGS='--rounds 200 --cpu'
 bench-bots: install

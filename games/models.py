@@ -113,7 +113,7 @@ class Game(models.Model):
         null=True, blank=True, help_text="When the clock of the seat that must act started."
     )
     remind_at = models.DateTimeField(
-        null=True, blank=True, db_index=True, help_text="When the seat to act is reminded."
+        null=True, blank=True, help_text="When the seat to act is reminded."
     )
     away = models.JSONField(
         null=True,
@@ -147,6 +147,20 @@ class Game(models.Model):
                 fields=["fill_bots_at"],
                 condition=models.Q(status="waiting"),
                 name="game_fill_bots_waiting",
+            ),
+            # The sweep's read of due reminders: only active games' turns not reminded yet hold
+            # a ``remind_at`` (service.reminders clears it), so this index holds just those.
+            models.Index(
+                fields=["remind_at"],
+                condition=models.Q(status="active"),
+                name="game_reminder_due",
+            ),
+            # The lobby's open games: its count reads this index only (``private`` and ``id``
+            # for the filter of who may see a game), not the wide rows of every waiting game.
+            models.Index(
+                fields=["-created_at", "private", "id"],
+                condition=models.Q(status="waiting"),
+                name="game_lobby_waiting",
             ),
         ]
 

@@ -56,8 +56,8 @@ def project_summary(game: Game, state: engine.GameState) -> None:
     game.status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
     game.winner_seat = state.winner
     game.current_seat = None if finished else state.actor
-    if finished:
-        game.turn_deadline = None
+    if finished:  # no turn: no deadline and no reminder (the sweep's reads skip the game)
+        game.turn_deadline = game.remind_at = None
 
 
 def _summary(game: Game) -> tuple[object, ...]:

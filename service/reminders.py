@@ -5,6 +5,9 @@ Scheduled like the turn deadline: an ETA task with the game id and version when 
 falls within ``UNO_SCHEDULE_HORIZON``, the beat sweep for the rest and for lost tasks, and a lazy
 path (a player reading their inbox first gets the reminders they are due). Each goes through the
 game's unit of work, which locks the game, so a turn gets one reminder however many paths try.
+A reminded turn's ``remind_at`` is cleared (and a finished game has none), so the sweep's read
+(``notifications.reminders.due_games``, by the ``remind_at`` index) grows with the reminders due,
+not with the games stored.
 """
 
 from __future__ import annotations
@@ -50,11 +53,21 @@ def remind(game_id: str | uuid.UUID, version: int | None = None) -> bool:
                 return False
             assert game.current_seat is not None and game.turn_deadline is not None
             write.record(DeadlineNear(game.current_seat, game.turn_deadline))
-            return True
     except DomainError as refusal:
         if refusal.code == "not_found":  # the game is gone: nothing to remind of
             return False
         raise
+    _forget_reminded_turn(game)
+    return True
+
+
+def _forget_reminded_turn(game: Game) -> None:
+    """Once the turn's reminder row is written (the outbox leaves it out while the player
+    watches a live game), the turn's ``remind_at`` is cleared, at that version only: the sweep's
+    read (by the ``game_reminder_due`` index) finds it no more, so it reads only the turns still
+    due a reminder, however many wait in their last 20%."""
+    if reminders.reminded(game):
+        Game.objects.filter(pk=game.pk, version=game.version).update(remind_at=None)
 
 
 def remind_due(limit: int = 500) -> int:
