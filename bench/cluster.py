@@ -319,19 +319,19 @@ class Cluster:
 
 def cluster_env(database_url: str, replica: Replica | None, **extra: str) -> dict[str, str]:
     database = database_url.rsplit("/", 1)[1]
-    env = service_env(
-        database_url,
-        DJANGO_ALLOWED_HOSTS="*",
-        DJANGO_NUM_PROXIES="1",
-        CELERY_BROKER_URL=REDIS_URL,
-        CACHE_URL=REDIS_URL,
-        LOG_LEVEL="INFO",
-        UNO_THROTTLE_ACTIONS="off",
-        UNO_THROTTLE_REGISTRATION="off",
-        UNO_THROTTLE_TOKEN="off",
+    settings = {
+        "DJANGO_ALLOWED_HOSTS": "*",
+        "DJANGO_NUM_PROXIES": "1",
+        "CELERY_BROKER_URL": REDIS_URL,
+        "CACHE_URL": REDIS_URL,
+        "LOG_LEVEL": "INFO",
+        "UNO_THROTTLE_ACTIONS": "off",
+        "UNO_THROTTLE_REGISTRATION": "off",
+        "UNO_THROTTLE_TOKEN": "off",
         **LIMITS_OFF,
         **extra,
-    )
+    }
+    env = service_env(database_url, **settings)
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.pop("DATABASE_REPLICA_URL", None)
     if replica is not None:
