@@ -45,6 +45,7 @@ from bench.harness import (
     LIMITS_OFF,
     SERVER,
     Client,
+    Mirror,
     NoAnswer,
     answers,
     free_port,
@@ -54,6 +55,7 @@ from bench.harness import (
     stop,
     wait_until,
 )
+from bench.service import new_game, play_one
 
 PRIMARY_PORT = 5432
 PRIMARY = f"host={HOST} port={PRIMARY_PORT} user=postgres dbname=postgres"
@@ -388,12 +390,15 @@ def running_cluster(
         for i in range(workers):
             name = f"worker-{i + 1}"
             argv = [*celery, "worker", "-l", "info", "--concurrency", "1", "-n", f"{name}@%h"]
-            pool.append(launch(Proc(name, argv, environment, workdir / f"{name}.log")))
+            # INFO: a worker says when it is ready, and which tasks it takes.
+            worker_env = {**environment, "LOG_LEVEL": "INFO"}
+            pool.append(launch(Proc(name, argv, worker_env, workdir / f"{name}.log")))
         beat_proc = None
         if beat:
             schedule = workdir / "celerybeat-schedule"
             argv = [*celery, "beat", "-l", "info", "--schedule", str(schedule)]
-            beat_proc = launch(Proc("beat", argv, environment, workdir / "beat.log"))
+            beat_env = {**environment, "LOG_LEVEL": "INFO"}
+            beat_proc = launch(Proc("beat", argv, beat_env, workdir / "beat.log"))
         for node in web:
             node.wait_ready()
         binary = frontend.nginx_binary()
@@ -490,7 +495,7 @@ def next_action(http: Client, game: str, tokens: list[str], rng: random.Random) 
 
 @dataclass
 class Pair:
-    game: str
+    game: Mirror  # a game in play, folded locally from its seed: who acts and what is legal
     tokens: list[str]
     finished: str  # a finished game of the pair (its log and replay may come from the replica)
 
@@ -517,33 +522,40 @@ def xacts(dsn: str, database: str) -> int:
     return int(total)
 
 
-def run_clients(port: int, pairs: list[Pair], seconds: float, kind: str) -> Rate:
+# What each phase's clients do, one call a count: act (a legal action, known from the local fold,
+# so no read before it), view (the game view, a read of the primary), or read a mix of what a
+# lobby page and a profile read (the lists, the leaderboard, a finished game's log: the replica's).
+PHASES = ("actions", "views", "reads")
+
+
+def reads_of(pair: Pair) -> list[str]:
+    return [
+        f"{API}/games/{pair.game.id}/",
+        f"{API}/games/?mine=true",
+        f"{API}/leaderboard/",
+        f"{API}/games/{pair.finished}/events/?after=0&limit=50",
+    ]
+
+
+def run_clients(port: int, pairs: list[Pair], seconds: float, phase: str) -> Rate:
     rate = Rate()
     stop_at = time.monotonic() + seconds
 
     def client(pair: Pair, seed: int) -> None:
         http = Client(port)
         rng = random.Random(seed)
+        paths = reads_of(pair) if phase == "reads" else reads_of(pair)[:1]
         try:
             while time.monotonic() < stop_at:
-                if kind == "actions":
-                    view = read(http, f"{API}/games/{pair.game}/", pair.tokens[0])
-                    if view["status"] != "active":
+                if phase == "actions":
+                    if pair.game.state.status != "active":
                         return
-                    seat = view["round"]["current_seat"]
-                    legal = read(http, f"{API}/games/{pair.game}/", pair.tokens[seat])
-                    action = rng.choice(legal["you"]["legal_actions"])
-                    act(http, pair.game, pair.tokens[seat], action)
+                    play_one(http, pair.game, rng)
                     rate.add(True)
-                else:
-                    for path in (
-                        f"{API}/games/{pair.game}/",
-                        f"{API}/games/?mine=true",
-                        f"{API}/leaderboard/",
-                        f"{API}/games/{pair.finished}/events/?after=0&limit=50",
-                    ):
-                        status, _ = http.call("GET", path, pair.tokens[0])
-                        rate.add(status == 200)
+                    continue
+                for path in paths:
+                    status, _ = http.call("GET", path, pair.tokens[0])
+                    rate.add(status == 200)
         finally:
             http.close()
 
@@ -558,7 +570,8 @@ def run_clients(port: int, pairs: list[Pair], seconds: float, kind: str) -> Rate
 def bench_level(
     replica: Replica, url: str, nodes: int, clients: int, seconds: float, out: IO[str]
 ) -> dict[str, float]:
-    with running_cluster(url, replica, nodes=nodes, workers=2, web_concurrency=1) as cluster:
+    env = {"LOG_LEVEL": "WARNING"}  # a log line per request is not what is measured
+    with running_cluster(url, replica, nodes=nodes, env=env) as cluster:
         http = Client(cluster.port)
         pairs = []
         for i in range(clients):
@@ -566,29 +579,25 @@ def bench_level(
             finished = two_player_game(http, tokens)
             status, body = http.call("POST", f"{API}/games/{finished}/resign/", tokens[1])
             assert status == 200 and body["status"] == "finished", body
-            pairs.append(Pair(two_player_game(http, tokens), tokens, finished))
+            pairs.append(Pair(new_game(http, tokens, seed=1000 * nodes + i), tokens, finished))
         http.close()
-        replica.catch_up()
-        actions = run_clients(cluster.port, pairs, seconds, "actions")
-        replica.catch_up()
-        before = (xacts(PRIMARY, DB_NAME), xacts(replica.dsn, DB_NAME))
-        reads = run_clients(cluster.port, pairs, seconds, "reads")
-        after = (xacts(PRIMARY, DB_NAME), xacts(replica.dsn, DB_NAME))
-        on_primary, on_replica = after[0] - before[0], after[1] - before[1]
-        figures = {
-            "actions_per_s": actions.count / seconds,
-            "reads_per_s": reads.count / seconds,
-            "read_errors": float(reads.errors),
-            "replica_share": on_replica / max(1, on_primary + on_replica),
-        }
-        print(
-            f"{nodes} web node(s), {clients} clients: {figures['actions_per_s']:.0f} actions/s, "
-            f"{figures['reads_per_s']:.0f} reads/s ({reads.errors} errors), "
-            f"replica {on_replica} of {on_primary + on_replica} transactions "
-            f"({figures['replica_share']:.0%})",
-            file=out,
-            flush=True,
-        )
+        figures: dict[str, float] = {}
+        for phase in PHASES:
+            replica.catch_up()
+            before = (xacts(PRIMARY, DB_NAME), xacts(replica.dsn, DB_NAME))
+            rate = run_clients(cluster.port, pairs, seconds, phase)
+            after = (xacts(PRIMARY, DB_NAME), xacts(replica.dsn, DB_NAME))
+            on_primary, on_replica = after[0] - before[0], after[1] - before[1]
+            share = on_replica / max(1, on_primary + on_replica)
+            figures[f"{phase}_per_s"] = rate.count / seconds
+            figures[f"{phase}_replica_share"] = share
+            print(
+                f"{nodes} web node(s), {clients} clients, {phase}: {rate.count / seconds:.0f}/s "
+                f"({rate.errors} errors); queries on the replica: {on_replica} of "
+                f"{on_primary + on_replica} ({share:.0%})",
+                file=out,
+                flush=True,
+            )
         return figures
 
 
@@ -607,12 +616,12 @@ def main() -> None:
             nodes: bench_level(replica, url, nodes, args.clients, args.seconds, sys.stdout)
             for nodes in (1, 2)
         }
-    print("\n| web nodes | actions/s | reads/s | replica's share of reads' queries |")
-    print("| --- | --- | --- | --- |")
+    print("\n| web nodes | actions/s | game views/s | reads/s (mix) | replica's share of the mix |")
+    print("| --- | --- | --- | --- | --- |")
     for nodes, fig in results.items():
         print(
-            f"| {nodes} | {fig['actions_per_s']:.0f} | {fig['reads_per_s']:.0f} | "
-            f"{fig['replica_share']:.0%} |"
+            f"| {nodes} | {fig['actions_per_s']:.0f} | {fig['views_per_s']:.0f} | "
+            f"{fig['reads_per_s']:.0f} | {fig['reads_replica_share']:.0%} |"
         )
 
 
