@@ -607,6 +607,9 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=15.0, help="per phase and level")
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument(
+        "--levels", default="1,2", help="web node counts, in the order run (e.g. 2,1)"
+    )
     args = parser.parse_args()
     url = f"{SERVER}/{DB_NAME}"
     prepare_database(DB_NAME, service_env(url))
@@ -614,8 +617,10 @@ def main() -> None:
         replica.catch_up()
         results = {
             nodes: bench_level(replica, url, nodes, args.clients, args.seconds, sys.stdout)
-            for nodes in (1, 2)
+            for nodes in (int(n) for n in args.levels.split(","))
         }
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"\nload average at the end (1, 5, 15 min, {os.cpu_count()} cores): {load}")
     print("\n| web nodes | actions/s | game views/s | reads/s (mix) | replica's share of the mix |")
     print("| --- | --- | --- | --- | --- |")
     for nodes, fig in results.items():
