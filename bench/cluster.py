@@ -361,8 +361,6 @@ def running_cluster(
     """nginx before ``nodes`` web nodes, ``workers`` Celery workers and a beat over the database
     at ``database_url`` (and ``replica``); everything stopped and removed however it ends."""
     workdir = Path(tempfile.mkdtemp(prefix="uno-cluster-"))
-    environment = cluster_env(database_url, replica, **dict(env or {}))
-    flush_broker()
     started: list[Proc] = []
 
     def launch(proc: Proc) -> Proc:
@@ -371,6 +369,8 @@ def running_cluster(
         return proc
 
     try:
+        environment = cluster_env(database_url, replica, **dict(env or {}))
+        flush_broker()
         web = []
         for i in range(nodes):
             port = free_port()
