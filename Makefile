@@ -12,7 +12,8 @@ MYPY_PATHS := $(wildcard unoservice games players streams notifications service 
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test check-clients web-tools web-types check-web-types check-web lint format \
-	bench bench-bots bench-service bench-scale bench-streams bench-tournament bench-web clean
+	check-cluster bench bench-bots bench-service bench-scale bench-streams bench-tournament \
+	bench-web bench-cluster clean
 
 help:
 	@echo "make install  create $(VENV) and install the project with its dev tools"
@@ -23,6 +24,7 @@ help:
 	@echo "make web-types  regenerate the web client's types (web/types/schema.d.ts) from the schema"
 	@echo "make check-web-types  the checked-in types match the schema; tsc --checkJs --strict over web/"
 	@echo "make check-web  check-web-types, then the web client in Debian's Chromium (Playwright)"
+	@echo "make check-cluster  a replica, nginx before two web nodes, two workers and a beat: the cluster test"
 	@echo "make lint     ruff check, ruff format --check, mypy, lint-imports (the layers)"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make bench    run the engine benchmark, beside RLCard's UnoGame (installs the bench extra)"
@@ -31,6 +33,7 @@ help:
 	@echo "make bench-scale  the reads, an action and the sweep at 1,000 and 50,000 stored games"
 	@echo "             (BENCH_ARGS='--small-only' or '--big 20000' ...)"
 	@echo "make bench-streams  2,000 open event streams: delivery latency, memory, throughput"
+	@echo "make bench-cluster  one and two web nodes behind nginx, with a replica: actions/s, reads/s"
 	@echo "make bench-web  the web client in Chromium: page weights, time to show a game"
 	@echo "make bench-tournament  pair a Swiss round of 10,000 players (target under 2 s)"
 
@@ -56,7 +59,7 @@ run: install
 # The clients check (about 1.5 minutes) and the browser tests (check-web) have targets of their own
 # (run by .ci/run), not part of `make test`: they need Node and Chromium.
 test: install
-	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest --ignore=tests/clients --ignore=tests/web $(PYTEST_ARGS)
+	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest --ignore=tests/clients --ignore=tests/web --ignore=tests/cluster $(PYTEST_ARGS)
 
 # Node 20 and npm: the pinned generators are installed with `npm ci` (package-lock.json).
 check-clients: install
@@ -100,6 +103,12 @@ check-web: check-web-types
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" \
 		$(BIN)/pytest tests/web $(PYTEST_ARGS)
 
+# The cluster test (about 2 minutes): a pg_basebackup replica of the PostgreSQL at 127.0.0.1:5432
+# (it adds a `host replication` line to its pg_hba.conf once, as root), nginx, two web nodes,
+# two Celery workers and a beat on Redis database 12 (UNO_CLUSTER_REDIS_URL).
+check-cluster: install
+	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" $(BIN)/pytest tests/cluster $(PYTEST_ARGS)
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -133,6 +142,9 @@ bench-streams: install
 # A Swiss round of 10,000 players: the standings and the pairing (docs/performance.md).
 bench-tournament: install
 	$(BIN)/python bench/tournament.py $(BENCH_ARGS)
+
+bench-cluster: install
+	$(BIN)/python bench/cluster.py $(BENCH_ARGS)
 
 bench-web: install
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python bench/webclient.py

@@ -20,6 +20,7 @@ from games.engine.snapshot import state_from_data
 from games.eventstore import parse_game_id, select_events
 from games.fairness import commitment
 from games.models import Game, GameStatus, Seat
+from unoservice import replica
 from unoservice.errors import DomainError
 
 Player = User
@@ -193,6 +194,7 @@ def get_game(game_id: str | uuid.UUID, viewer: Player) -> Game:
     return require_visible(game, viewer)
 
 
+@replica.lagging  # a list may be a moment behind; each game's own view is not
 def game_list(
     player: Player, *, status: str | None = None, mine: bool = False, my_turn: bool = False
 ) -> QuerySet[Game]:
@@ -278,6 +280,18 @@ def event_body(row: StoredEvent, seat: int | None, revealed: bool) -> dict[str, 
     return _event_body(row, seat, revealed)
 
 
+def settled_on_replica(game: Game) -> bool:
+    """Is ``game`` finished, and does the replica already hold it at its last event? Then its log
+    never changes again and the replica may serve it; a game that just ended (the replica is
+    behind) or one still played reads the primary."""
+    if game.status != GameStatus.FINISHED or not replica.enabled():
+        return False
+    on_replica = Game.objects.using(replica.REPLICA).filter(
+        pk=game.pk, status=GameStatus.FINISHED, version=game.version
+    )
+    return on_replica.exists()
+
+
 def game_export(game: Game) -> dict[str, Any]:
     """A finished game as one document (``shapes.GameExport``): every event as stored, with its
     hash, and the seed and salt the deck commitment commits to (``games.fairness`` checks it)."""
@@ -300,7 +314,8 @@ def game_export(game: Game) -> dict[str, Any]:
             if extra in entry:
                 seat[extra] = entry[extra]
         seats.append(seat)
-    rows = select_events(game.pk)
+    with replica.lagging_reads(when=settled_on_replica(game)):
+        rows = list(select_events(game.pk))
     return {
         "id": str(game.id),
         "settings": settings_of(game),
@@ -325,7 +340,8 @@ def game_events(game: Game, player: Player, *, after: int, limit: int) -> list[d
     """The log after seq ``after``, at most ``limit`` events, as ``player`` may see it."""
     seat = seat_of(game, player)
     revealed = game.revealed
-    rows = select_events(game.pk, after, limit)
+    with replica.lagging_reads(when=settled_on_replica(game)):
+        rows = list(select_events(game.pk, after, limit))
     return [_event_body(row, seat, revealed) for row in rows]
 
 
@@ -338,7 +354,8 @@ def game_replay(game: Game, player: Player, *, at: int) -> dict[str, Any]:
             if game.version
             else "The game has no events yet.",
         )
-    state = checkpoints.state_at(game, at)
+    with replica.lagging_reads(when=settled_on_replica(game)):
+        state = checkpoints.state_at(game, at)
     revealed = game.revealed
     seat = seat_of(game, player)
     shown = revealed or (state.status == "finished" and not game.sealed)

@@ -9,6 +9,7 @@ from django.db.models import Count, F, Q, QuerySet
 
 from games.models import TEAMS_KEY, GameStatus, Seat
 from players.models import Rating
+from unoservice import replica
 from unoservice.errors import DomainError
 
 
@@ -38,6 +39,7 @@ def player_named(*, username: str) -> User:
     return player
 
 
+@replica.lagging  # a profile's counts may be a moment behind
 def player_stats(*, player: User) -> PlayerStats:
     """Count the player's games in one query (a player holds at most one seat per game)."""
     finished = Q(game__status=GameStatus.FINISHED)
@@ -70,6 +72,7 @@ def _team_games_won(player: User) -> int:
     return won
 
 
+@replica.lagging
 def leaderboard() -> QuerySet[Rating]:
     """Every rated player, by ordinal (highest first; equal ordinals by id, so pages are stable)."""
     return Rating.objects.select_related("user", "user__bot", "user__bot_account").order_by(

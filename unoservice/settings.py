@@ -8,6 +8,7 @@ full list, with production values, is ``docker/.env.example`` (``docs/deploy.md`
   HTTPS settings below default to what ``manage.py check --deploy`` asks for.
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated; ``*`` in debug, ``localhost,127.0.0.1`` otherwise.
 - ``DATABASE_URL``: any URL dj-database-url understands; a local SQLite file by default.
+- ``DATABASE_REPLICA_URL``: a streaming replica of it, for the reads that may lag; unset: none.
 - ``CELERY_BROKER_URL``: unset means tasks run in-process (``CELERY_TASK_ALWAYS_EAGER``).
 - ``CELERY_RESULT_BACKEND``: optional.
 - ``CACHE_URL``: a ``redis://`` URL for a cache shared by every process (throttling counts);
@@ -169,6 +170,20 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+# A streaming replica of the primary (docs/deploy.md, "Past one machine"): only the reads marked
+# as allowed to lag go there (unoservice.replica); unset, every query goes to the primary.
+_replica_url = os.environ.get("DATABASE_REPLICA_URL", "").strip()
+if _replica_url:
+    DATABASES["replica"] = {
+        **dj_database_url.parse(
+            _replica_url,
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+            conn_health_checks=True,
+        ),
+        # Tests read the primary's test database through this alias (no second test database).
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_ROUTERS = ["unoservice.replica.ReplicaRouter"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # ``make run``: requests, bots and timeouts write from several threads of one process. A
     # transaction takes SQLite's write lock when it begins (a deferred one that reads first fails

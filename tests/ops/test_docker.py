@@ -34,10 +34,15 @@ APP_SERVICES = ("migrate", "web", "worker", "beat")
 LONG_RUNNING = ("web", "worker", "beat")
 
 
+CLUSTER = ("postgres-replica", "web-2", "worker-2")
+
+
 def test_compose_has_the_whole_stack() -> None:
     services = compose()["services"]
+    default = {name for name, service in services.items() if "profiles" not in service}
 
-    assert set(services) == {"postgres", "redis", "proxy", *APP_SERVICES}
+    assert default == {"postgres", "redis", "proxy", *APP_SERVICES}
+    assert set(services) - default == set(CLUSTER)
     for name in ("postgres", "redis"):
         assert services[name]["healthcheck"]["test"], name
 
@@ -258,7 +263,11 @@ def test_nginx_is_the_only_door_from_outside() -> None:
 
     assert proxy["volumes"] == ["./nginx.conf:/etc/nginx/nginx.conf:ro"]
     assert (DOCKER / "nginx.conf").is_file()
-    assert proxy["depends_on"] == {"web": {"condition": "service_healthy"}}
+    assert proxy["depends_on"] == {
+        "web": {"condition": "service_healthy"},
+        # Only with --profile cluster; it answers to `web` too, so the upstream holds both.
+        "web-2": {"condition": "service_healthy", "required": False},
+    }
     listen = int(nginx["listen"][0])
     assert [str(p) for p in proxy["ports"]] == [f"8000:{listen}"]
     assert f"127.0.0.1:{listen}/healthz" in " ".join(proxy["healthcheck"]["test"])
@@ -304,3 +313,50 @@ def test_the_image_installs_every_package_of_the_project() -> None:
 
     assert packages == {"unoservice", "games", "players", "streams", "notifications", "service"}
     assert packages <= copied, sorted(packages - copied)
+
+
+def test_the_cluster_profile_adds_a_replica_a_second_web_node_and_a_second_worker() -> None:
+    """``--profile cluster`` (docs/deploy.md): the shape bench/cluster.py and tests/cluster run."""
+    services = compose()["services"]
+    for name in CLUSTER:
+        assert services[name]["profiles"] == ["cluster"], name
+    for second, first in (("web-2", "web"), ("worker-2", "worker")):
+        assert services[second]["image"] == services[first]["image"]
+        assert services[second]["env_file"] == services[first]["env_file"]
+        assert services[second]["depends_on"] == services[first]["depends_on"]
+        assert check_command(services[second]["command"]) == first
+    assert services["web-2"]["networks"]["default"]["aliases"] == ["web"]
+    assert "-n" in services["worker-2"]["command"]  # a node name of its own
+    replica = services["postgres-replica"]
+    script = " ".join(replica["entrypoint"])
+    assert "pg_basebackup -h postgres" in script and " -R " in script
+    assert replica["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    mounted = services["postgres"]["volumes"][1].split(":")
+    assert (DOCKER / mounted[0]).resolve().is_file()
+    assert mounted[1].startswith("/docker-entrypoint-initdb.d/")
+    replica_url = env_example()["DATABASE_REPLICA_URL"]
+    assert urlsplit(replica_url).hostname == "postgres-replica"
+
+
+def _docker_compose() -> list[str]:
+    """``docker compose`` where Docker's client and its compose plugin exist, else skip."""
+    import shutil
+
+    if shutil.which("docker") is None:
+        pytest.skip("no docker client here")
+    probe = subprocess.run(["docker", "compose", "version"], capture_output=True, timeout=60)
+    if probe.returncode != 0:
+        pytest.skip("the docker client has no compose plugin here")
+    return ["docker", "compose", "-f", str(COMPOSE)]
+
+
+@pytest.mark.parametrize("profile", [[], ["--profile", "cluster"]])
+def test_docker_compose_config_accepts_the_file(profile: list[str]) -> None:
+    """``docker compose config`` (no engine needed) with and without the cluster profile."""
+    base = _docker_compose()
+    run = subprocess.run(
+        [*base, *profile, "config", "--services"], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    expected = {"postgres", "redis", "proxy", *APP_SERVICES, *(CLUSTER if profile else ())}
+    assert set(run.stdout.split()) == expected
