@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 
 from hypothesis import given, settings
@@ -16,27 +15,7 @@ from games.pairing import (
     table_sizes,
 )
 from games.standings import Result, game_points, placing_points, standings
-
-
-def brute_fewest(players: list[int], sizes: list[int], met: dict[int, set[int]]) -> int:
-    best = len(players) ** 2
-
-    def search(free: list[int], caps: list[int], cost: int) -> None:
-        nonlocal best
-        if not caps:
-            best = min(best, cost)
-            return
-        first, rest = free[0], free[1:]
-        for cap in set(caps):
-            left = list(caps)
-            left.remove(cap)
-            for others in itertools.combinations(rest, cap - 1):
-                table = [first, *others]
-                added = sum(1 for a, b in itertools.combinations(table, 2) if b in met[a])
-                search([p for p in rest if p not in others], left, cost + added)
-
-    search(players, sizes, 0)
-    return best
+from tests.support.pairing import fewest_repeats
 
 
 def history(players: list[int], size: int, rounds: int, rng: random.Random) -> dict[int, set[int]]:
@@ -78,7 +57,7 @@ def test_nobody_meets_again_where_another_seating_exists() -> None:
     assert tables[0] == [1, 5, 9, 13]  # the leader and the best of each other group
     # Eight players from two such groups cannot avoid repeats: the fewest (4) then.
     eight = list(range(1, 9))
-    assert repeats(swiss_tables(eight, 4, met), met) == brute_fewest(eight, [4, 4], met) == 4
+    assert repeats(swiss_tables(eight, 4, met), met) == fewest_repeats(eight, [4, 4], met) == 4
 
 
 @settings(max_examples=60, deadline=None)
@@ -101,7 +80,7 @@ def test_small_rounds_seat_everyone_once_with_the_fewest_repeats(
     assert sorted(seated) == sorted(players)  # everyone, once
     assert sorted(map(len, tables), reverse=True) == table_sizes(count, size)
     assert all(len(t) <= size for t in tables)
-    assert repeats(tables, met) == brute_fewest(order, table_sizes(count, size), met)
+    assert repeats(tables, met) == fewest_repeats(order, table_sizes(count, size), met)
 
 
 @settings(max_examples=15, deadline=None)

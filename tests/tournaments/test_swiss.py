@@ -5,7 +5,6 @@ standings are checked against a recomputation from the games' results."""
 
 from __future__ import annotations
 
-import itertools
 import random
 from typing import Any
 
@@ -15,6 +14,7 @@ from games.models import Tournament
 from games.pairing import repeats, swiss_tables, table_sizes
 from notifications.models import Notification
 from players.models import Rating
+from tests.support.pairing import fewest_repeats
 from tests.support.players import MakePlayer, Player
 from tests.support.table import game_url, ok
 from tests.support.tournaments import create, join_all, log_of, play_game, start_now, url, wait_for
@@ -43,28 +43,6 @@ def points_of(places: list[int]) -> list[float]:
         filled = range(place - 1, place - 1 + tied)
         result.append(sum(size - 1 - k for k in filled) / tied)
     return result
-
-
-def fewest_repeats(players: list[int], sizes: list[int], met: dict[int, set[int]]) -> int:
-    """Every seating of ``players`` at tables of ``sizes``, searched: the fewest repeats."""
-    best = len(players) ** 2
-
-    def search(free: list[int], caps: list[int], cost: int) -> None:
-        nonlocal best
-        if not caps:
-            best = min(best, cost)
-            return
-        first, rest = free[0], free[1:]
-        for cap in set(caps):
-            left = list(caps)
-            left.remove(cap)
-            for others in itertools.combinations(rest, cap - 1):
-                table = [first, *others]
-                added = sum(1 for a, b in itertools.combinations(table, 2) if b in met[a])
-                search([p for p in rest if p not in others], left, cost + added)
-
-    search(players, sizes, 0)
-    return best
 
 
 def test_a_swiss_tournament_of_seven_plays_to_its_end(make_player: MakePlayer, worker: Any) -> None:
