@@ -165,6 +165,7 @@ def test_guests_unclaimed_for_the_days_are_removed_with_their_waiting_games(
 
     # The beat's daily task runs this (its result backend is left alone: the worker suites
     # configure one of their own).
+    celery_app.loader.import_default_modules()  # what a worker imports as it starts
     assert "players.remove_stale_guests" in celery_app.tasks
     assert remove_stale_guests() == 2
 
