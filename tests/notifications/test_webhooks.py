@@ -36,6 +36,9 @@ ALL_KINDS = [
     "invited",
     "challenge",
     "challenge_accepted",
+    "tournament_starting",
+    "tournament_table",
+    "tournament_finished",
 ]
 
 

@@ -3,7 +3,6 @@ and a real Celery worker on a Redis database of this suite's own."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,12 +10,13 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 
 from tests.games.conftest import _postgresql_only, make_player, outsider, players, staff
+from tests.timeouts.conftest import REDIS_URL
 from unoservice.celery import app as celery_app
 
 __all__ = ["_postgresql_only", "make_player", "outsider", "players", "staff"]
 
-# A Redis database of the suite's own, so it never reads another suite's messages.
-REDIS_URL = os.environ.get("TEST_TOURNAMENT_REDIS_URL", "redis://127.0.0.1:6379/9")
+# The worker suites' one Redis database: Celery keeps the producer pool of the first broker a
+# test process uses, so a second URL would send the tasks where this suite's worker never reads.
 
 
 @pytest.fixture(autouse=True)
