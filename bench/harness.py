@@ -78,6 +78,7 @@ def service_env(database_url: str, **extra: str) -> dict[str, str]:
         "DJANGO_SECURE_COOKIES": "0",
         "DATABASE_URL": database_url,
         "DATABASE_CONN_MAX_AGE": "600",
+        "UNO_ACCESS_TOKEN_SECONDS": "86400",  # the benchmarks' players never refresh
         **extra,
     }
 
@@ -103,14 +104,17 @@ def setup_django(env: Mapping[str, str]) -> None:
 
 
 def make_tokens(count: int, prefix: str, password: str | None = None) -> list[str]:
-    """``count`` players with a DRF token each (no password: they only use tokens)."""
+    """``count`` players, each signed in once: their sessions' access tokens, what clients send
+    (``players.sessions``; no password unless given: they only use tokens). The access tokens
+    live ``UNO_ACCESS_TOKEN_SECONDS``, a day in the benchmarks' environment (``service_env``)."""
     from django.contrib.auth.models import User
-    from rest_framework.authtoken.models import Token
+
+    from players.sessions import session_start
 
     tokens = []
     for i in range(count):
         user = User.objects.create_user(f"{prefix}{i}", password=password)
-        tokens.append(Token.objects.create(user=user).key)
+        tokens.append(session_start(user=user).access)
     return tokens
 
 

@@ -2,21 +2,27 @@
 
 Run with ``make bench-service`` (or ``.venv/bin/python bench/service.py``). It makes a database of
 its own (``unoservice_bench``), starts gunicorn on loopback, and drives it with keep-alive clients
-in threads, in rounds of two phases:
+in threads, in rounds of phases, each game phase beside its trivial twin (``--pairs``):
 
-1. ``POST /bench/trivial/`` (authenticated; locks the caller's row, inserts one row), then
-2. ``POST /api/v1/games/{id}/actions/`` over many 2-player games, each client playing its games
-   with random legal actions. The client folds the same actions through the engine locally (it
-   knows the seed), so it always knows who must act and what is legal without extra reads.
+- ``write``: ``POST /bench/trivial/`` (authenticated; locks the caller's row, inserts one row)
+  against ``POST /api/v1/games/{id}/actions/`` over many 2-player games, each client playing its
+  games with random legal actions. The client folds the same actions through the engine locally
+  (it knows the seed), so it always knows who must act and what is legal without extra reads.
+- ``read``: ``GET /bench/trivial/`` (authenticated; reads the caller's row) against
+  ``GET /api/v1/games/{id}/``, the view of the seat to act (its hand and legal actions).
+- ``loop``: a trivial read then a trivial write, against a game view then an action: what a
+  client that reads the view before each move does.
 
-Each phase reports the CPU time per request of the web server, PostgreSQL and the load generator
-(from /proc). Then it measures the latency of one action past the 2,000th event of a game against
-one near the 20th, and counts the SQL queries of one action in-process.
+Every call carries a session's access token, as clients do. Each phase reports the CPU time per
+request of the web server, PostgreSQL and the load generator (from /proc). Then it measures the
+latency of one action past the 2,000th event of a game against one near the 20th, and counts the
+SQL queries of one action and of one view in-process.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import statistics
@@ -135,6 +141,18 @@ def play_one(http: Client, game: Mirror, rng: random.Random) -> float:
     return latency
 
 
+def view_one(http: Client, game: Mirror) -> float:
+    """The view of the seat to act (hand, legal actions); returns its latency in seconds."""
+    started = time.perf_counter()
+    status, body = http.call("GET", f"{API}/games/{game.id}/", game.tokens[game.state.actor])
+    latency = time.perf_counter() - started
+    if status != 200:
+        raise RuntimeError(f"view refused: {status} {body}")
+    if body["version"] != game.version:
+        raise RuntimeError("the server and the local engine disagree")
+    return latency
+
+
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -223,7 +241,20 @@ def run_clients(clients: int, seconds: float, work: Any, server_pid: int) -> tup
     return total, elapsed
 
 
-NAMES = {"trivial": "trivial lock+insert", "action": "game action"}
+NAMES = {
+    "trivial": "trivial lock+insert",
+    "action": "game action",
+    "trivial_read": "trivial read",
+    "view": "game view",
+    "trivial_loop": "trivial read + write",
+    "loop": "game view + action",
+}
+# Each pair: the trivial phase, then the game's phase measured against it.
+PAIRS = {
+    "write": ("trivial", "action"),
+    "read": ("trivial_read", "view"),
+    "loop": ("trivial_loop", "loop"),
+}
 
 
 def report(name: str, load: Load, elapsed: float) -> dict[str, float]:
@@ -280,21 +311,35 @@ def latency_by_depth(tokens: list[str], samples: int) -> tuple[float, float, int
     return statistics.median(early), statistics.median(late), deep.version
 
 
-def count_queries() -> int:
+def count_queries() -> tuple[int, int]:
+    """SQL statements (round trips) of one action and of one game view, through the whole
+    request (the access token's check included), in-process."""
     from django.contrib.auth.models import User
     from django.db import connection
+    from django.test import Client as DjangoClient
     from django.test.utils import CaptureQueriesContext
 
-    from service import lobby, play
+    from service import lobby
 
     a, b = User.objects.get(username="bench0"), User.objects.get(username="bench1")
     game = lobby.game_create(player=a, spec=lobby.NewGame(max_players=2, seed=5))
     lobby.game_join(player=b, game_id=game.pk)
     game.refresh_from_db()
-    player = a if game.current_seat == 0 else b
-    with CaptureQueriesContext(connection) as queries:
-        play.game_act(player=player, game_id=game.pk, action={"action": "draw"})
-    return len(queries.captured_queries)
+    from players.sessions import session_start
+
+    to_act = a if game.current_seat == 0 else b
+    header = {"Authorization": f"Token {session_start(user=to_act).access}"}
+    client = DjangoClient()
+    path = f"{API}/games/{game.pk}/"
+    with CaptureQueriesContext(connection) as views:
+        assert client.get(path, headers=header).status_code == 200
+    draw = '{"action": "draw"}'
+    with CaptureQueriesContext(connection) as actions:
+        answer = client.post(
+            f"{path}actions/", draw, content_type="application/json", headers=header
+        )
+        assert answer.status_code == 200, answer.content
+    return len(actions.captured_queries), len(views.captured_queries)
 
 
 def main() -> None:
@@ -311,7 +356,13 @@ def main() -> None:
     )
     parser.add_argument("--games-per-client", type=int, default=4)
     parser.add_argument("--depth-samples", type=int, default=300)
+    parser.add_argument(
+        "--pairs",
+        default="write,read,loop",
+        help="which game phases to measure beside their trivial twins: write, read, loop",
+    )
     args = parser.parse_args()
+    pairs = [PAIRS[name] for name in args.pairs.split(",")]
 
     prepare_database(DB_NAME, environment())
     setup_bench()
@@ -325,60 +376,82 @@ def main() -> None:
             f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
         )
 
-        def trivial(index: int, http: Client) -> Any:
+        def trivial(method: str, index: int, http: Client) -> Any:
             token = tokens[index]
+            methods = ("GET", "POST") if method == "loop" else (method,)
 
             def step() -> float:
                 started = time.perf_counter()
-                status, _ = http.call("POST", "/bench/trivial/", token)
-                if status != 200:
-                    raise RuntimeError(f"trivial endpoint answered {status}")
+                for sent in methods:
+                    status, _ = http.call(sent, "/bench/trivial/", token)
+                    if status != 200:
+                        raise RuntimeError(f"trivial endpoint answered {status}")
                 return time.perf_counter() - started
 
             return step
 
-        def actions(index: int, http: Client) -> Any:
+        def games(mode: str, index: int, http: Client) -> Any:
             pair = tokens[2 * index : 2 * index + 2]
             rng = random.Random(index)
-            games = [
+            mirrors = [
                 new_game(http, pair, seed=index * 1000 + g) for g in range(args.games_per_client)
             ]
             turn = [0]
 
             def step() -> float:
                 turn[0] += 1
-                slot = turn[0] % len(games)
-                if games[slot].state.status != "active":
-                    games[slot] = new_game(http, pair, seed=rng.randrange(2**31))
-                return play_one(http, games[slot], rng)
+                slot = turn[0] % len(mirrors)
+                if mirrors[slot].state.status != "active":
+                    mirrors[slot] = new_game(http, pair, seed=rng.randrange(2**31))
+                game = mirrors[slot]
+                if mode == "view":
+                    return view_one(http, game)
+                if mode == "loop":
+                    return view_one(http, game) + play_one(http, game, rng)
+                return play_one(http, game, rng)
 
             return step
 
+        work: dict[str, Any] = {
+            "trivial": functools.partial(trivial, "POST"),
+            "trivial_read": functools.partial(trivial, "GET"),
+            "trivial_loop": functools.partial(trivial, "loop"),
+            "action": functools.partial(games, "action"),
+            "view": functools.partial(games, "view"),
+            "loop": functools.partial(games, "loop"),
+        }
         pid = server.pid
-        run_clients(args.clients, 2.0, trivial, pid)  # warm up the workers and connections
-        # Rounds of both phases in turn, so that a change in the machine's load during the run
-        # weighs on both alike.
-        totals = {"trivial": Load(), "action": Load()}
-        elapsed = {"trivial": 0.0, "action": 0.0}
+        run_clients(args.clients, 2.0, work["trivial"], pid)  # warm up workers and connections
+        # Rounds of every phase in turn, so that a change in the machine's load during the run
+        # weighs on all alike.
+        phases = [name for pair in pairs for name in pair]
+        totals = {name: Load() for name in phases}
+        elapsed = {name: 0.0 for name in phases}
         for number in range(1, args.rounds + 1):
-            ratios = []
-            for name, work in (("trivial", trivial), ("action", actions)):
-                load, seconds = run_clients(args.clients, args.seconds, work, pid)
+            rates = {}
+            for name in phases:
+                load, seconds = run_clients(args.clients, args.seconds, work[name], pid)
                 report(f"round {number}: {NAMES[name]}", load, seconds)
                 totals[name].add(load)
                 elapsed[name] += seconds
-                ratios.append(len(load.latencies) / seconds)
-            print(f"round {number}: game action / trivial throughput: {ratios[1] / ratios[0]:.0%}")
+                rates[name] = len(load.latencies) / seconds
+            for base, game in pairs:
+                print(
+                    f"round {number}: {NAMES[game]} / {NAMES[base]} throughput: "
+                    f"{rates[game] / rates[base]:.0%}"
+                )
         print(f"all {args.rounds} rounds:")
-        base = report(NAMES["trivial"], totals["trivial"], elapsed["trivial"])
-        game = report(NAMES["action"], totals["action"], elapsed["action"])
-        print(f"game action / trivial throughput: {game['per_second'] / base['per_second']:.0%}")
+        figures = {name: report(NAMES[name], totals[name], elapsed[name]) for name in phases}
+        for base, game in pairs:
+            ratio = figures[game]["per_second"] / figures[base]["per_second"]
+            print(f"{NAMES[game]} / {NAMES[base]} throughput: {ratio:.0%}")
         early, late, version = latency_by_depth(tokens[:2], args.depth_samples)
         print(
             f"median action latency at event ~20: {early * 1000:.2f} ms; at event ~2,000: "
             f"{late * 1000:.2f} ms ({late / early - 1:+.1%}; game reached v{version})"
         )
-        print(f"SQL queries of one action: {count_queries()}")
+        action_queries, view_queries = count_queries()
+        print(f"SQL statements of one action: {action_queries}; of one game view: {view_queries}")
     finally:
         stop(server)
 

@@ -1,4 +1,5 @@
-"""The service's URLs plus ``/bench/trivial/``: the baseline the game action is measured against."""
+"""The service's URLs plus ``/bench/trivial/``: the baselines of the game's view and action
+(``GET``: read one row; ``POST``: lock one row and insert one)."""
 
 from django.db import connection, transaction
 from django.urls import URLPattern, URLResolver, path
@@ -15,7 +16,14 @@ CREATE TABLE IF NOT EXISTS bench_tick (id bigserial PRIMARY KEY, player bigint, 
 
 
 class TrivialApi(APIView):
-    """An authenticated endpoint that locks one row (the caller's) and inserts one row."""
+    """An authenticated endpoint that reads one row (``GET``, the caller's), or locks that row and
+    inserts one row (``POST``)."""
+
+    def get(self, request: Request) -> Response:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT n FROM bench_counter WHERE id = %s", [request.user.pk])
+            row = cursor.fetchone()
+        return Response({"n": row[0] if row else None})
 
     def post(self, request: Request) -> Response:
         with transaction.atomic(), connection.cursor() as cursor:

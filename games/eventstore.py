@@ -107,50 +107,37 @@ def parse_game_id(game_id: str | uuid.UUID) -> uuid.UUID:
         raise DomainError("not_found", "No such game.") from None
 
 
-# --- the lock ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _GameReader:
-    sql: str
-    attnames: list[str]
-    converters: list[tuple[int, Any, list[Any]]]  # (column index, column, converters)
+# --- the game row ------------------------------------------------------------------------------
 
 
 @cache
-def _game_reader(vendor: str) -> _GameReader:
+def _game_reader(vendor: str) -> prepared.RowReader[Game]:
+    return prepared.RowReader.of(Game, _db(), Game._meta.db_table)
+
+
+def _read_game(game_id: str | uuid.UUID, lock: bool) -> Game:
     db = _db()
-    fields = Game._meta.concrete_fields
-    columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
-    lock = " FOR UPDATE" if db.features.has_select_for_update else ""
-    converters = []
-    for index, field in enumerate(fields):
-        column = field.get_col(Game._meta.db_table)
-        chain = db.ops.get_db_converters(column) + field.get_db_converters(db)
-        if chain:
-            converters.append((index, column, chain))
-    return _GameReader(
-        f'SELECT {columns} FROM "games_game" WHERE "id" = %s{lock}',
-        [f.attname for f in fields],
-        converters,
-    )
+    reader = _game_reader(db.vendor)
+    key = Game._meta.get_field("id").get_db_prep_value(parse_game_id(game_id), db)
+    locking = " FOR UPDATE" if lock and db.features.has_select_for_update else ""
+    sql = f"SELECT {reader.columns} FROM {Game._meta.db_table} WHERE id = %s{locking}"
+    found = prepared.fetch(db, [(sql, [key])])
+    if not found:
+        raise DomainError("not_found", "No such game.")
+    return reader.build(db, found[0])
 
 
 def lock_game(game_id: str | uuid.UUID) -> Game:
     """The game row, locked until the transaction ends (``select_for_update``)."""
-    db = _db()
-    if not db.in_atomic_block:
+    if not _db().in_atomic_block:
         raise TransactionManagementError("lock_game outside a transaction locks nothing.")
-    reader = _game_reader(db.vendor)
-    key = Game._meta.get_field("id").get_db_prep_value(parse_game_id(game_id), db)
-    found = _run(db, [(reader.sql, [key])])
-    if not found:
-        raise DomainError("not_found", "No such game.")
-    values = list(found[0])
-    for index, column, chain in reader.converters:
-        for convert in chain:
-            values[index] = convert(values[index], column, db)
-    return Game.from_db(db.alias, reader.attnames, values)
+    return _read_game(game_id, lock=True)
+
+
+def read_game(game_id: str | uuid.UUID) -> Game:
+    """The game row as it is now, unlocked (a game view's read: ``Game.objects.get`` by its key,
+    without the ORM's compile). ``not_found`` for an id that names no game."""
+    return _read_game(game_id, lock=False)
 
 
 def load_state(game: Game) -> engine.GameState:
@@ -251,22 +238,8 @@ def save(
             )
         )
     statements.extend(also)
-    returned = _run(db, statements)
+    returned = prepared.fetch(db, statements)
     game.updated_at = now
-    return returned
-
-
-def _run(db: BaseDatabaseWrapper, statements: list[Statement]) -> list[tuple[Any, ...]]:
-    """On PostgreSQL prepared, in one round trip; elsewhere (SQLite) one by one. The rows the
-    statements return, in order."""
-    if db.vendor == "postgresql":
-        return [row for rows in prepared.run(db, statements) for row in rows]
-    returned: list[tuple[Any, ...]] = []
-    with db.cursor() as cursor:
-        for sql, params in statements:
-            cursor.execute(sql, params)
-            if cursor.description is not None:
-                returned.extend(cursor.fetchall())
     return returned
 
 

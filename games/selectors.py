@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import checkpoints, engine, timekeeping
 from games.engine import shapes
 from games.engine.snapshot import state_from_data
-from games.eventstore import parse_game_id, select_events
+from games.eventstore import read_game, select_events
 from games.fairness import commitment
 from games.models import Game, GameStatus, Seat
 from unoservice import replica
@@ -186,12 +186,9 @@ def game_view(game: Game, player: Player, state: engine.GameState | None = None)
 
 
 def get_game(game_id: str | uuid.UUID, viewer: Player) -> Game:
-    """The game ``viewer`` asks for, if they may see it (``may_see``), else ``not_found``."""
-    try:
-        game = Game.objects.get(pk=parse_game_id(game_id))
-    except Game.DoesNotExist:
-        raise DomainError("not_found", "No such game.") from None
-    return require_visible(game, viewer)
+    """The game ``viewer`` asks for, if they may see it (``may_see``), else ``not_found``. Read
+    from the primary (``eventstore.read_game``): a view must show the caller's own write."""
+    return require_visible(read_game(game_id), viewer)
 
 
 @replica.lagging  # a list may be a moment behind; each game's own view is not

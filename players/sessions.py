@@ -21,14 +21,16 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from players.models import AccessToken, RefreshToken, Session
+from unoservice import prepared
 from unoservice.errors import DomainError
 
 ACCESS_PREFIX = "uat_"
@@ -195,15 +197,53 @@ def sessions_of(user: User) -> QuerySet[Session]:
     return Session.objects.filter(user=user, ended_at__isnull=True).order_by("-last_used_at", "id")
 
 
+@dataclass(frozen=True)
+class _AccessReader:
+    """The access token's row with its session and user, in one statement written once
+    (``unoservice.prepared``): every authenticated call runs it, and the ORM's compile of the
+    same join cost more than the rest of a game view."""
+
+    sql: str
+    token: prepared.RowReader[AccessToken]
+    session: prepared.RowReader[Session]
+    user: prepared.RowReader[User]
+
+
+@cache
+def _access_reader(vendor: str) -> _AccessReader:
+    db = connections[DEFAULT_DB_ALIAS]
+    t, s, u = AccessToken._meta.db_table, Session._meta.db_table, User._meta.db_table
+    token = prepared.RowReader.of(AccessToken, db, "t")
+    session = prepared.RowReader.of(Session, db, "s")
+    user = prepared.RowReader.of(User, db, "u")
+    sql = (
+        f"SELECT {token.columns}, {session.columns}, {user.columns} FROM {t} AS t"
+        f" JOIN {s} AS s ON s.id = t.session_id JOIN {u} AS u ON u.id = s.user_id"
+        " WHERE t.digest = %s AND s.ended_at IS NULL"
+    )
+    return _AccessReader(sql, token, session, user)
+
+
+def _access_row(token: str) -> AccessToken | None:
+    """The access token of ``token`` (its session and user attached), None if none or ended."""
+    db = connections[DEFAULT_DB_ALIAS]
+    reader = _access_reader(db.vendor)
+    found = prepared.fetch(db, [(reader.sql, [digest(token)])])
+    if not found:
+        return None
+    row = found[0]
+    access = reader.token.build(db, row)
+    session = reader.session.build(db, row, reader.token.width)
+    session.user = reader.user.build(db, row, reader.token.width + reader.session.width)
+    access.session = session
+    return access
+
+
 def access_check(token: str) -> AccessToken:
     """The access token row of ``token`` with its session and user, touching the session's
     ``last_used_at`` (at most once a minute). Raises ``LookupError`` for an unknown token, or
     one of an ended session, and ``TimeoutError`` for an expired one."""
-    row = (
-        AccessToken.objects.select_related("session", "session__user")
-        .filter(digest=digest(token), session__ended_at__isnull=True)
-        .first()
-    )
+    row = _access_row(token)
     if row is None:
         raise LookupError("unknown access token")
     now = timezone.now()

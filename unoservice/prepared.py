@@ -3,9 +3,15 @@
 Django's psycopg cursors bind values on the client (they quote them into the SQL text) and never
 prepare, so PostgreSQL parses, analyses and plans every statement anew: under the service
 benchmark's game actions that was about 40% of its CPU. The few statements every action runs
-(the game's lock, the write of its events) go through ``run`` instead; the rest of the service
-keeps the ORM (the hub's read of the news is prepared on its own listening connection,
-``streams.hub``). docs/performance.md has the measurements.
+(the game's lock, the write of its events) and every call makes (the access token's check, the
+game's read of a game view) go through ``run`` instead; the rest of the service keeps the ORM (the
+hub's read of the news is prepared on its own listening connection, ``streams.hub``).
+docs/performance.md has the measurements.
+
+The ORM's compiler costs more Python than PostgreSQL takes to run such a statement (about
+0.2 ms a statement, more with joins), so these statements are written out once, and their rows
+turned into model instances by ``RowReader`` exactly as the ORM turns them (the fields'
+converters, ``Model.from_db``).
 
 What these statements send still shows in Django's query log (``connection.queries``, the tests'
 query counts), one entry per round trip, and their errors are Django's (``OperationalError`` when
@@ -16,16 +22,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import psycopg
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
+from psycopg.pq import ExecStatus
 
 # psycopg prepares a statement after this many executions, or when asked: these statements ask,
 # and Django's cursors (which leave ``prepare`` unset) never reach it.
 PREPARE_WHEN_ASKED = 2**31
 
 Statement = tuple[str, Sequence[Any]]
+Row = tuple[Any, ...]
+M = TypeVar("M", bound=Model)
 
 
 def _raw(connection: BaseDatabaseWrapper) -> psycopg.Connection[Any]:
@@ -40,6 +51,13 @@ def _raw(connection: BaseDatabaseWrapper) -> psycopg.Connection[Any]:
         with psycopg.Cursor(raw) as cursor:
             cursor.execute("SET plan_cache_mode = force_generic_plan")
     return raw
+
+
+def _has_rows(cursor: psycopg.Cursor[Any]) -> bool:
+    # What ``cursor.description is not None`` tells, without building a ``Column`` for each of
+    # the result's columns (the game row has about 30: a tenth of the lock's Python).
+    result = cursor.pgresult
+    return result is not None and (result.nfields > 0 or result.status == ExecStatus.TUPLES_OK)
 
 
 def run(connection: BaseDatabaseWrapper, statements: Sequence[Statement]) -> list[list[Any]]:
@@ -60,7 +78,7 @@ def run(connection: BaseDatabaseWrapper, statements: Sequence[Statement]) -> lis
                 with raw.pipeline():
                     for cursor, (sql, params) in zip(cursors, statements, strict=True):
                         cursor.execute(sql, params, prepare=True)
-            returned = [c.fetchall() if c.description is not None else [] for c in cursors]
+            returned = [c.fetchall() if _has_rows(c) else [] for c in cursors]
         finally:
             for cursor in cursors:
                 cursor.close()
@@ -72,3 +90,60 @@ def run(connection: BaseDatabaseWrapper, statements: Sequence[Statement]) -> lis
             }
         )
     return returned
+
+
+def fetch(
+    connection: BaseDatabaseWrapper, statements: Sequence[Statement]
+) -> list[tuple[Any, ...]]:
+    """The rows ``statements`` return, in order: on PostgreSQL prepared and in one round trip
+    (``run``); elsewhere (SQLite, ``make run``) one by one through a plain cursor."""
+    if connection.vendor == "postgresql":
+        return [tuple(row) for rows in run(connection, statements) for row in rows]
+    returned: list[Row] = []
+    with connection.cursor() as cursor:
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            if cursor.description is not None:
+                returned.extend(cursor.fetchall())
+    return returned
+
+
+@dataclass(frozen=True)
+class RowReader(Generic[M]):
+    """A model's concrete columns in a SELECT (``columns``, under the table's ``alias``) and the
+    instance built from them as the ORM builds it: each field's database converters, then
+    ``Model.from_db``. Build one per database vendor (the converters are the backend's)."""
+
+    model: type[M]
+    columns: str
+    attnames: list[str]
+    converters: list[tuple[int, Any, list[Any]]]  # (column index, column, converters)
+
+    @classmethod
+    def of(cls, model: type[M], connection: BaseDatabaseWrapper, alias: str) -> RowReader[M]:
+        fields = model._meta.concrete_fields
+        quote = connection.ops.quote_name
+        converters = []
+        for index, field in enumerate(fields):
+            column = field.get_col(model._meta.db_table)
+            chain = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+            if chain:
+                converters.append((index, column, chain))
+        return cls(
+            model,
+            ", ".join(f"{alias}.{quote(str(f.column))}" for f in fields),
+            [f.attname for f in fields],
+            converters,
+        )
+
+    @property
+    def width(self) -> int:
+        return len(self.attnames)
+
+    def build(self, connection: BaseDatabaseWrapper, row: Sequence[Any], start: int = 0) -> M:
+        """The instance of the columns of ``row`` from ``start`` on."""
+        values = list(row[start : start + self.width])
+        for index, column, chain in self.converters:
+            for convert in chain:
+                values[index] = convert(values[index], column, connection)
+        return self.model.from_db(connection.alias, self.attnames, values)
