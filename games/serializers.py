@@ -595,7 +595,17 @@ class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class ChallengeListSerializer(serializers.Serializer[dict[str, Any]]):
-    challenges = ChallengeSerializer(many=True, help_text="Made and received, newest first.")
+    challenges = ChallengeSerializer(
+        many=True, help_text="Made and received, newest first: the open ones (all with ?all=true)."
+    )
+
+
+class ChallengeListQuerySerializer(StrictSerializer):
+    all = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Also the answered, cancelled and expired ones (the newest 50 in all).",
+    )
 
 
 # --- the table chat (service.chat; the fixed parts in games.chat_rules) --------------------------

@@ -208,10 +208,10 @@ def _close(player: User, challenge_id: str, status: ChallengeStatus) -> Challeng
     return challenge
 
 
-def challenges_of(player: User, limit: int = 50) -> list[Challenge]:
-    """The player's challenges, made and received, newest first."""
-    return list(
-        Challenge.objects.filter(Q(challenger=player) | Q(challenged=player))
-        .select_related("challenger", "challenged")
-        .order_by("-created_at")[:limit]
-    )
+def challenges_of(player: User, *, every: bool = False, limit: int = 50) -> list[Challenge]:
+    """The player's open challenges, made and received, newest first (``every``: whatever their
+    status, the newest ``limit``)."""
+    rows = Challenge.objects.filter(Q(challenger=player) | Q(challenged=player))
+    if not every:
+        rows = rows.filter(status=ChallengeStatus.OPEN, expires_at__gt=timezone.now())
+    return list(rows.select_related("challenger", "challenged").order_by("-created_at")[:limit])

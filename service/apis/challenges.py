@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from games.models import Challenge
 from games.serializers import (
     ChallengeCreateSerializer,
+    ChallengeListQuerySerializer,
     ChallengeListSerializer,
     ChallengeSerializer,
 )
@@ -88,12 +89,14 @@ class ChallengeListApi(APIView):
 
     @extend_schema(
         operation_id="challenges_list",
-        summary="The caller's challenges, made and received",
+        summary="The caller's open challenges, made and received",
         tags=TAGS,
-        responses={200: ChallengeListSerializer, **errors_for("not_authenticated")},
+        parameters=[ChallengeListQuerySerializer],
+        responses={200: ChallengeListSerializer, **errors_for("invalid", "not_authenticated")},
     )
     def get(self, request: Request) -> Response:
-        rows = challenges.challenges_of(api.caller(request))
+        query = api.query(ChallengeListQuerySerializer, request)
+        rows = challenges.challenges_of(api.caller(request), every=query["all"])
         return Response({"challenges": [challenge_view(row) for row in rows]})
 
 

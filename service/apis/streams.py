@@ -219,7 +219,7 @@ def _with_snapshot(player: User) -> sse.Feed:
         return json.loads(JSONRenderer().render(challenge_view(row)))
 
     def opening(player_id: int, cursor: int) -> bytes:
-        mine = [row for row in challenges.challenges_of(player) if challenges.is_open(row)]
+        mine = challenges.challenges_of(player)
         received = [shown(row) for row in mine if row.challenged_id == player.pk]
         sent = [shown(row) for row in mine if row.challenged_id != player.pk]
         return player_stream.snapshot_frame(player_id, cursor, received, sent)

@@ -91,8 +91,18 @@ def test_declined_cancelled_or_expired_it_is_over(players: list[Player]) -> None
     )
     refused(accept(bob, third["id"]), 409, "challenge_expired")
     refused(decline(bob, third["id"]), 409, "challenge_expired")
-    listed = {c["id"]: c["status"] for c in ok(bob.client.get(CHALLENGES))["challenges"]}
-    assert listed == {first["id"]: "declined", second["id"]: "cancelled", third["id"]: "expired"}
+    # The list holds the open challenges (the contract's); ?all=true every one, as it stands.
+    fourth = ok(challenge(ada, bob), 201)
+    assert [c["id"] for c in ok(bob.client.get(CHALLENGES))["challenges"]] == [fourth["id"]]
+    everything = ok(bob.client.get(f"{CHALLENGES}?all=true"))["challenges"]
+    listed = {c["id"]: c["status"] for c in everything}
+    assert listed == {
+        first["id"]: "declined",
+        second["id"]: "cancelled",
+        third["id"]: "expired",
+        fourth["id"]: "open",
+    }
+    refused(bob.client.get(f"{CHALLENGES}?all=maybe"), 400, "invalid")
     assert not Game.objects.exists()
 
 

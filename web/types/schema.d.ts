@@ -91,7 +91,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's challenges, made and received */
+        /** The caller's open challenges, made and received */
         get: operations["challenges_list"];
         put?: never;
         /**
@@ -1107,7 +1107,7 @@ export interface components {
             expires_in?: number;
         };
         ChallengeList: {
-            /** @description Made and received, newest first. */
+            /** @description Made and received, newest first: the open ones (all with ?all=true). */
             challenges: components["schemas"]["Challenge"][];
         };
         /**
@@ -3075,7 +3075,10 @@ export interface operations {
     };
     challenges_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also the answered, cancelled and expired ones (the newest 50 in all). */
+                all?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3088,6 +3091,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChallengeList"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
