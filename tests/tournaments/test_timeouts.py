@@ -12,8 +12,8 @@ from games.models import Game, TournamentTable
 from games.standings import placing_points
 from service.tasks import sweep_overdue_games, sweep_tournaments
 from tests.support.players import MakePlayer
-from tests.support.timeouts import make_overdue
 from tests.support.table import ok
+from tests.support.timeouts import make_overdue
 from tests.support.tournaments import create, join_all, log_of, start_now, url
 
 pytestmark = pytest.mark.django_db(transaction=True)
