@@ -151,6 +151,9 @@ def profile(request: Callable[[], None], count: int, lines: int) -> str:
         request()
     profiler.disable()
     out = io.StringIO()
+    kept = os.environ.get("UNO_BENCH_PROFILE")  # a file for pstats' own browsing
+    if kept:
+        profiler.dump_stats(kept)
     pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(lines)
     return out.getvalue()
 
