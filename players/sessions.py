@@ -192,6 +192,11 @@ def session_end(
         _end(session, why, timezone.now())
 
 
+def session_open(session_id: uuid.UUID) -> bool:
+    """Whether the session ``session_id`` still signs its player in (not ended, not swept)."""
+    return Session.objects.filter(pk=session_id, ended_at__isnull=True).exists()
+
+
 def sessions_of(user: User) -> QuerySet[Session]:
     """``user``'s open sessions, the most recently used first."""
     return Session.objects.filter(user=user, ended_at__isnull=True).order_by("-last_used_at", "id")

@@ -22,16 +22,17 @@ SPENT = (
 
 
 class StreamTicketAuthentication(BaseAuthentication):
-    """Redeems the ``ticket`` query parameter; a used, expired or unknown one is refused (401)."""
+    """Redeems the ``ticket`` query parameter; a used, expired or unknown one is refused (401).
+    ``request.auth`` is the ``Redeemed`` ticket (its session)."""
 
     def authenticate(self, request: Request) -> tuple[User, Any] | None:
         ticket = request._request.GET.get("ticket")
         if ticket is None:
             return None
-        player = ticket_redeem(ticket)
-        if player is None:
+        redeemed = ticket_redeem(ticket)
+        if redeemed is None:
             raise exceptions.AuthenticationFailed(SPENT)
-        return player, None
+        return redeemed.player, redeemed
 
     def authenticate_header(self, request: Request) -> str:
         return "Ticket"

@@ -14,6 +14,11 @@ class StreamTicket(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stream_tickets"
     )
     expires_at = models.DateTimeField(db_index=True)
+    # The sign-in it was issued under (None: an old never-expiring key): a ticket of a session
+    # that ended opens nothing, and the stream it opened ends with the session.
+    session = models.ForeignKey(
+        "players.Session", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
 
     def __str__(self) -> str:
         return f"Stream ticket of player {self.player_id} until {self.expires_at:%H:%M:%S}"

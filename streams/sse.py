@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Callable, Iterator
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -113,6 +114,27 @@ async def game_stream(
         log.warning("game stream of %s ended on an error", game_id, exc_info=True)
     finally:
         processes.unwatch(game_log, watcher)
+
+
+async def while_true(
+    stream: AsyncIterator[bytes], still: Callable[[], bool], every: float
+) -> AsyncIterator[bytes]:
+    """``stream``'s frames while ``still()`` holds: asked in a database thread as frames pass
+    (an idle stream sends a keep-alive at least every ``UNO_STREAM_KEEPALIVE``), at most every
+    ``every`` seconds; once it does not, the stream ends (its sign-in ended, say)."""
+    processes = hub.current()
+    asked = time.monotonic()
+    try:
+        async for frame in stream:
+            now = time.monotonic()
+            if now - asked >= every:
+                asked = now
+                if not await processes.run(still):
+                    return
+            yield frame
+    finally:
+        if isinstance(stream, AsyncGenerator):
+            await stream.aclose()
 
 
 # --- the player stream: a feed of the caller's own (their notifications) -------------------------

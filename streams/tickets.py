@@ -1,18 +1,22 @@
 """Single-use stream tickets: issued to a signed-in player, redeemed once within their lifetime.
 
 A ticket travels in a URL (``?ticket=``) because ``EventSource`` cannot send an ``Authorization``
-header; tokens never do. It is good for one connection, for ``UNO_STREAM_TICKET_SECONDS``.
+header; tokens never do. It is good for one connection, for ``UNO_STREAM_TICKET_SECONDS``, and
+belongs to the session (sign-in) it was issued under: once that session ends (logout, the session
+list, a reused refresh token) the ticket opens nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db.models import Q
 from django.utils import timezone
 
 from streams.models import StreamTicket
@@ -26,26 +30,38 @@ class Issued:
     expires_at: datetime
 
 
+@dataclass(frozen=True)
+class Redeemed:
+    """Who a ticket signs in, and the session it was issued under (None: an old key's)."""
+
+    player: User
+    session_id: uuid.UUID | None
+
+
 def _digest(ticket: str) -> str:
     return hashlib.sha256(ticket.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def ticket_issue(*, player: User) -> Issued:
-    """A new ticket for ``player``; expired tickets are swept on the way (the table stays small)."""
+def ticket_issue(*, player: User, session_id: uuid.UUID | None = None) -> Issued:
+    """A new ticket for ``player`` under ``session_id``; expired tickets are swept on the way
+    (the table stays small)."""
     now = timezone.now()
     StreamTicket.objects.filter(expires_at__lte=now).delete()
     ticket = secrets.token_urlsafe(TICKET_BYTES)
     expires_at = now + timedelta(seconds=settings.UNO_STREAM_TICKET_SECONDS)
-    StreamTicket.objects.create(digest=_digest(ticket), player=player, expires_at=expires_at)
+    StreamTicket.objects.create(
+        digest=_digest(ticket), player=player, expires_at=expires_at, session_id=session_id
+    )
     return Issued(ticket, expires_at)
 
 
-def ticket_redeem(ticket: str) -> User | None:
+def ticket_redeem(ticket: str) -> Redeemed | None:
     """The player a live ticket was issued to, once: the ticket is used up. None for a used,
-    expired or unknown ticket (or an inactive player)."""
+    expired or unknown ticket, one of a session that ended, or an inactive player."""
     digest = _digest(ticket)
     found = (
         StreamTicket.objects.filter(digest=digest, expires_at__gt=timezone.now())
+        .filter(Q(session__isnull=True) | Q(session__ended_at__isnull=True))
         .select_related("player")
         .first()
     )
@@ -53,4 +69,6 @@ def ticket_redeem(ticket: str) -> User | None:
         return None
     # Of two connections racing with one ticket, only the one whose DELETE removed it gets in.
     deleted, _ = StreamTicket.objects.filter(digest=digest).delete()
-    return found.player if deleted and found.player.is_active else None
+    if not deleted or not found.player.is_active:
+        return None
+    return Redeemed(found.player, found.session_id)

@@ -426,6 +426,9 @@ UNO_VAPID_SUBJECT = os.environ.get("UNO_VAPID_SUBJECT", "").strip() or "mailto:a
 UNO_STREAM_KEEPALIVE = float(os.environ.get("UNO_STREAM_KEEPALIVE") or 15)
 UNO_STREAM_DB_THREADS = env_int("UNO_STREAM_DB_THREADS", 4)
 UNO_STREAM_TICKET_SECONDS = 60
+# A stream opened under a session (sign-in) ends once that session ends: it asks, as its frames
+# pass (a keep-alive at least every UNO_STREAM_KEEPALIVE), at most every this many seconds.
+UNO_STREAM_SESSION_CHECK = float(os.environ.get("UNO_STREAM_SESSION_CHECK") or 30)
 
 # Logs go to stderr: one JSON object a line in production (LOG_FORMAT=json, the default with
 # debug off), `time level logger [request id] message key=value…` lines in development. Every line

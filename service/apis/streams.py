@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import (
@@ -35,6 +37,7 @@ from games import selectors
 from games.engine import limits
 from games.models import Challenge
 from players.authentication import AccessTokenAuthentication
+from players.sessions import session_open
 from service import attention, challenges, chat, clock, player_stream
 from service.apis.challenges import challenge_view
 from service.player_stream import NOTIFICATIONS
@@ -116,6 +119,19 @@ def last_event_id(request: Request) -> int | None:
 def under_asgi(request: Request) -> bool:
     """Served by ``unoservice.asgi``, which streams async iterators from its event loop."""
     return bool(request.META.get(ASYNC_STREAMS))
+
+
+def signed_in(request: Request, stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """``stream`` while the session it was opened under lasts: ending a session (logout, the
+    session list, a reused refresh token) ends its open streams too, within
+    ``UNO_STREAM_SESSION_CHECK`` seconds. An old key's stream has no session to end."""
+    # request.auth: the access token's row, or the redeemed stream ticket; both say the session.
+    session_id = getattr(request.auth, "session_id", None)
+    if session_id is None:
+        return stream
+    return sse.while_true(
+        stream, partial(session_open, session_id), settings.UNO_STREAM_SESSION_CHECK
+    )
 
 
 def event_stream(content: AsyncIterator[bytes] | Iterator[bytes]) -> StreamingHttpResponse:
@@ -206,7 +222,7 @@ class GameStreamApi(StreamApi):
         after = resume if resume is not None else query.get("after", game.version)
         talk = chat.stream_feed(game, viewer, query.get("chat_after"))
         if under_asgi(request):
-            stream = sse.game_stream(str(game.pk), viewer, after, talk)
+            stream = signed_in(request, sse.game_stream(str(game.pk), viewer, after, talk))
             return event_stream(attention.watched(stream, viewer.pk, str(game.pk)))
         return event_stream(sse.game_backlog(str(game.pk), viewer, after, talk))
 
@@ -258,7 +274,7 @@ class PlayerStreamApi(StreamApi):
         player = api.caller(request)
         feed = _with_snapshot(player)
         if under_asgi(request):
-            return event_stream(sse.player_stream(player.pk, resume, feed))
+            return event_stream(signed_in(request, sse.player_stream(player.pk, resume, feed)))
         return event_stream(sse.feed_backlog(player.pk, resume, feed))
 
 
@@ -288,6 +304,7 @@ class StreamTicketApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        issued = ticket_issue(player=api.caller(request))
+        session_id = getattr(request.auth, "session_id", None)  # None: an old key's ticket
+        issued = ticket_issue(player=api.caller(request), session_id=session_id)
         body = {"ticket": issued.ticket, "expires_at": issued.expires_at}
         return Response(StreamTicketSerializer(body).data)

@@ -28,6 +28,15 @@ def quick_server(
     yield from run_server(django_db_blocker, tmp_path_factory, QUICK_KEEPALIVE)
 
 
+@pytest.fixture(scope="session")
+def watchful_server(
+    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """Quick keep-alives, and a stream asks after its session at every frame."""
+    env = {"UNO_STREAM_SESSION_CHECK": "0"}
+    yield from run_server(django_db_blocker, tmp_path_factory, QUICK_KEEPALIVE, env)
+
+
 @pytest.fixture
 def streams() -> Iterator[list[Stream]]:
     """Streams a test opened (append them): closed at the end, whatever happened."""

@@ -151,11 +151,14 @@ def stop_server(server: Server) -> None:
 
 
 def run_server(
-    django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory, keepalive: float
+    django_db_blocker: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+    keepalive: float,
+    env: dict[str, str] | None = None,
 ) -> Iterator[Server]:
     url = database_url(django_db_blocker)
     log = tmp_path_factory.mktemp("server") / "server.log"
-    running = start_server(url, free_port(), log, keepalive)
+    running = start_server(url, free_port(), log, keepalive, env)
     try:
         yield running
     finally:

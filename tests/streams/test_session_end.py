@@ -1,0 +1,111 @@
+"""Ending a session ends what it opened: its unredeemed stream tickets open nothing, and its open
+streams end (within ``UNO_STREAM_SESSION_CHECK``; at the next frame on this suite's server), while
+the player's other sessions' streams go on. A stolen phone whose session is ended from the
+session list stops seeing the game live too."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from tests.support.streams import (
+    END,
+    PLAYER_STREAM,
+    WAIT,
+    Message,
+    Server,
+    Stream,
+    new_game,
+    open_stream,
+)
+from tests.support.streams import Seat as StreamSeat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "a long enough password 7"
+TICKET = "/api/v1/auth/stream-ticket/"
+
+
+def sign_in(server: Server, user: User) -> dict[str, Any]:
+    status, pair = server.request(
+        "POST", "/api/v1/auth/token/", body={"username": user.username, "password": PASSWORD}
+    )
+    assert status == 200, pair
+    return dict(pair)
+
+
+def ticket_of(server: Server, access: str) -> str:
+    status, body = server.request("POST", TICKET, access)
+    assert status == 200, body
+    return str(body["ticket"])
+
+
+def still_open(stream: Stream) -> bool:
+    """A frame (a keep-alive at least) still comes: the stream was not ended."""
+    return stream.next() is not END
+
+
+def until_it_ends(stream: Stream) -> list[Message]:
+    """The messages up to the stream's end, which must come within ``WAIT`` seconds (keep-alives
+    come every fraction of a second on this server: a stream left open never ends this)."""
+    deadline = time.monotonic() + WAIT
+    messages = []
+    while (message := stream.next()) is not END:
+        messages.append(message)
+        assert time.monotonic() < deadline, "the stream goes on after its session ended"
+    return messages
+
+
+@pytest.fixture
+def ada() -> User:
+    return User.objects.create_user("ada", password=PASSWORD)
+
+
+def test_a_ticket_of_an_ended_session_opens_nothing(watchful_server: Server, ada: User) -> None:
+    pair = sign_in(watchful_server, ada)
+    ticket = ticket_of(watchful_server, pair["access"])
+    status, _ = watchful_server.request("POST", "/api/v1/auth/logout/", pair["access"])
+    assert status in (200, 204)
+
+    refused = open_stream(watchful_server, f"{PLAYER_STREAM}?ticket={ticket}")
+    assert refused.status == 401, refused.body
+
+
+def test_ending_a_session_ends_its_streams_and_no_other(
+    watchful_server: Server, ada: User, streams: list[Stream]
+) -> None:
+    phone, laptop = sign_in(watchful_server, ada), sign_in(watchful_server, ada)
+    bob = User.objects.create_user("bob", password=PASSWORD)
+    seats = [
+        StreamSeat(ada, laptop["access"]),
+        StreamSeat(bob, sign_in(watchful_server, bob)["access"]),
+    ]
+    game = new_game(watchful_server, seats)
+    # The phone watches the game (its access token) and its notifications (a ticket); so does
+    # the laptop.
+    phone_game = open_stream(
+        watchful_server, f"/api/v1/games/{game}/stream/", token=phone["access"]
+    )
+    phone_feed = open_stream(
+        watchful_server, f"{PLAYER_STREAM}?ticket={ticket_of(watchful_server, phone['access'])}"
+    )
+    laptop_game = open_stream(
+        watchful_server, f"/api/v1/games/{game}/stream/", token=laptop["access"]
+    )
+    streams += [phone_game, phone_feed, laptop_game]
+    assert all(s.status == 200 for s in (phone_game, phone_feed, laptop_game))
+    assert still_open(phone_game) and still_open(phone_feed)
+
+    # The laptop ends the phone's session from the session list.
+    status, body = watchful_server.request(
+        "DELETE", f"/api/v1/players/me/sessions/{phone['session']}/", laptop["access"]
+    )
+    assert status == 204, body
+
+    assert all(m.event is None for m in until_it_ends(phone_game)), "no event once it ended"
+    until_it_ends(phone_feed)
+    assert still_open(laptop_game)
+    assert still_open(laptop_game)
