@@ -39,8 +39,9 @@ export async function tablePage(root, gameId) {
   let left = false;
 
   const alert = h('p', { role: 'alert', class: 'error', id: 'table-alert' });
-  // What a screen reader should hear when the game moves on: the turn coming to you, the end.
-  const announce = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+  // What a screen reader hears besides the feed's moves: the turn coming to you (the feed's
+  // turn lines are not read out).
+  const announce = h('p', { class: 'sr-only', 'aria-live': 'polite', 'data-region': 'announce' });
   const board = h('div', { class: 'board' });
   const feed = feedRegion(true);
   const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, announce,
@@ -72,7 +73,7 @@ export async function tablePage(root, gameId) {
       next += 1;
     }
     if (ready.length) {
-      showLines(feed.list, ready, seatsOf(view));
+      showLines(feed, ready, seatsOf(view, (seq) => known.get(seq)));
       shownTo = next - 1;
       for (const e of ready) {
         if (!NOT_A_MOVE.has(e.type) && e.seat !== null) lastMove = { seat: e.seat, seq: e.seq, played: e.type === 'card_played' };
@@ -129,7 +130,6 @@ export async function tablePage(root, gameId) {
       }
       return;
     }
-    if (state.announce && state.announce !== before?.announce) announce.textContent = announcementText(view, state.announce.what);
     table.dataset.gameStatus = view.status;
     table.dataset.version = String(view.version);
     document.title = myTurn(state) ? `▶ ${t('your_turn')} · UNO` : 'UNO';
@@ -145,6 +145,8 @@ export async function tablePage(root, gameId) {
     if (target instanceof HTMLElement) target.focus();
     markMove();
     feedSync();
+    // After the move's line, so that a screen reader hears the move, then that it is your turn.
+    if (state.announce && state.announce !== before?.announce) announce.textContent = announcementText(state.announce.what);
     if (view.status === 'finished' && !state.fair) void checkFairness(store);
   };
 

@@ -58,12 +58,11 @@ export function deadlineText(state, now) {
 const nameOf = (view, seat) => seatOf(view, seat)?.player.username ?? `#${seat}`;
 
 /**
- * @param {GameView} view
+ * The turn coming to you, with the card to play on (the round's and the game's ends are the
+ * feed's lines).
  * @param {Announcement} what
  */
-export function announcementText(view, what) {
-  if (what.kind === 'game_over') return t('game_over', { name: nameOf(view, what.seat) });
-  if (what.kind === 'round_over') return t('round_over', { n: what.n, name: nameOf(view, what.seat) });
+export function announcementText(what) {
   return what.top ? `${t('your_turn')}: ${cardName(what.top)}` : t('your_turn');
 }
 
