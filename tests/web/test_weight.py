@@ -38,13 +38,9 @@ def test_the_table_page_loads_under_150_kb_of_javascript_and_css(
         for url, size in sorted(loaded.items(), key=lambda kv: -kv[1]):
             print(f"  {size:>7}  {url.split('/app/', 1)[-1]}")
         expect(table_page.locator("[data-region=chat]")).to_be_attached()
-        table_page.wait_for_function(
-            "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/chat.css'))"
-        )
+        table_page.wait_for_function(CHAT_CSS_LOADED)
         later = {
-            url: size
-            for url, size in table_page.evaluate(LOADED).items()
-            if url not in loaded
+            url: size for url, size in table_page.evaluate(LOADED).items() if url not in loaded
         }
         print(f"then, lazily: {sum(later.values())} bytes")
         for url, size in sorted(later.items(), key=lambda kv: -kv[1]):
@@ -65,6 +61,8 @@ new MutationObserver((_, observer) => {
   }
 }).observe(document, { subtree: true, childList: true });
 """
+CHAT_CSS_LOADED = """() => performance.getEntriesByType('resource')
+  .some((e) => e.name.endsWith('/chat.css'))"""
 # Every script and stylesheet loaded so far, with its uncompressed size.
 LOADED = """() => Object.fromEntries(performance.getEntriesByType('resource')
   .filter((e) => /[.](js|css)$/.test(new URL(e.name).pathname))
