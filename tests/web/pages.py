@@ -193,16 +193,21 @@ def assert_no_foreign_cards(page: Page, site: Site, game: str, token: str) -> No
 
 def feed_lines(page: Page) -> list[dict[str, Any]]:
     """The feed's lines, newest first: seq, event type, the cards pictured, the words (a card
-    read as its name)."""
+    read as its name), whether the line is hidden from screen readers, and what they are told
+    of it (``said``: the words without what is ``aria-hidden``)."""
     return list(
         page.locator("[data-region=feed]").evaluate(
             """(list) => [...list.children].map((li) => {
                 const words = li.cloneNode(true);  // a card read as its name, as screen readers do
                 words.querySelectorAll('[data-card]')
                     .forEach((c) => c.replaceWith(c.getAttribute('aria-label')));
+                const tidy = (node) => node.textContent.replace(/\\s+/g, ' ').trim();
+                const text = tidy(words);
+                const hidden = li.getAttribute('aria-hidden') === 'true';
+                words.querySelectorAll('[aria-hidden=true]').forEach((n) => n.remove());
                 return {
-                    seq: Number(li.dataset.seq), type: li.dataset.type,
-                    text: words.textContent.replace(/\\s+/g, ' ').trim(),
+                    seq: Number(li.dataset.seq), type: li.dataset.type, text, hidden,
+                    said: hidden ? '' : tidy(words),
                     cards: [...li.querySelectorAll('[data-card]')].map((c) => c.dataset.card),
                 };
             })"""
@@ -224,11 +229,18 @@ def named_in(event: dict[str, Any], names: dict[int, str], me: int | None) -> st
     return "you" if seat == me else names[seat]
 
 
+# Events whose lines are shown but not read out (unless a turn's line names a seat skipped).
+UNSAID = {"turn_changed", "bank_changed"}
+SKIPPED = ("was skipped", "were skipped", "perdeu a vez")
+
+
 def assert_feed_matches_log(page: Page, site: Site, game: str, token: str) -> None:
     """The feed has one line per event of the seat's own log, from its first line to the game's
     current version, newest first, each naming its seat and picturing exactly the cards its
     event shows that seat. Call it once the page shows the current version. Once the game is
-    over the log reveals every card (the lines were drawn before: they picture no more than it)."""
+    over the log reveals every card (the lines were drawn before: they picture no more than it).
+    A screen reader is told one line a move: every line as it is shown, except the turns' and
+    the banks' (hidden, or only the seat a skip passed over)."""
     view = site.view(game, token)
     log = {event["seq"]: event for event in site.events(game, token)}
     names = {seat["seat"]: seat["player"]["username"] for seat in view["seats"]}
@@ -248,3 +260,7 @@ def assert_feed_matches_log(page: Page, site: Site, game: str, token: str) -> No
         name = named_in(event, names, me)
         if name is not None:
             assert name.lower() in line["text"].lower(), (line, event)
+        if event["type"] in UNSAID:
+            assert line["hidden"] or line["said"].endswith(SKIPPED), (line, event)
+        else:
+            assert not line["hidden"] and line["said"] == line["text"], (line, event)

@@ -1,7 +1,8 @@
 """axe-core over the pages a person spends their time on, at phone and desktop width: the lobby
 with an open game listed, a table mid-round on the person's turn (their hand, the action
-buttons), the inbox with notifications, and the replay of a finished game part way through.
-No critical and no serious violation (docs/accessibility.md has the figures and what is left)."""
+buttons), the inbox with notifications, and the replay of a finished game part way through;
+the table and the replay also with colour-blind mode on. No critical and no serious violation
+(docs/accessibility.md has the figures and what is left)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,19 @@ def _in_dark_mode(page: Page, name: str) -> Audit:
     return found
 
 
+def _in_colour_blind_mode(page: Page, name: str) -> list[Audit]:
+    """axe at each width with colour-blind mode on (the header's toggle): every coloured card,
+    the colour chip and the feed's colour names also show a shape and a letter."""
+    toggle = button(page, "Colour-blind mode")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    try:
+        return list(_at_each_width(page, f"{name}, colour-blind"))
+    finally:
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+
+
 def test_the_lobby_with_an_open_game(site: Site, open_page: OpenPage) -> None:
     host = site.register("hal")
     site.register("gus")
@@ -70,6 +84,7 @@ def test_a_table_mid_round_on_the_persons_turn(site: Site, open_page: OpenPage) 
     expect(button(page, "Draw")).to_be_visible()
     audits = list(_at_each_width(page, "table"))
     audits.append(_in_dark_mode(page, "table"))
+    audits += _in_colour_blind_mode(page, "table")
     assert_accessible(audits)
 
 
@@ -97,7 +112,9 @@ def test_the_replay_of_a_finished_game(site: Site, open_page: OpenPage) -> None:
     expect(position).to_have_attribute("max", str(last))
     position.fill(str(last // 2))
     expect(page.locator(".replay")).to_have_attribute("data-at", str(last // 2))
-    assert_accessible(list(_at_each_width(page, "replay")))
+    audits = list(_at_each_width(page, "replay"))
+    audits += _in_colour_blind_mode(page, "replay")
+    assert_accessible(audits)
 
 
 @pytest.mark.parametrize("broken", ["an image without alt", "grey on grey"])

@@ -70,7 +70,10 @@ export function chatPanel(gameId, canWrite) {
   let muted = false;
   let live = false;
   let stopped = false;
-  const list = h('ol', { class: 'chat-lines', 'aria-live': 'polite' });
+  // A polite live region once the messages sent before the page opened are in (they are not
+  // read out); after that only new lines are added, so a screen reader hears each message once.
+  const list = h('ol', { class: 'chat-lines', 'aria-live': 'off' });
+  let filled = false;
   const alert = h('p', { role: 'alert', class: 'error', id: 'chat-alert' });
   const note = h('p', { class: 'muted small' });
   const input = h('input', { id: 'chat-text', type: 'text', maxlength: 200, autocomplete: 'off' });
@@ -78,7 +81,12 @@ export function chatPanel(gameId, canWrite) {
 
   const draw = () => {
     const lines = [...known.values()].sort((a, b) => a.id - b.id).slice(-KEPT);
-    render(list, lines.map(chatLine));
+    const ids = new Set(lines.map((m) => m.id));
+    for (const li of [...list.children]) if (!ids.has(Number(li.getAttribute('data-chat-id')))) li.remove();
+    const end = Number(list.lastElementChild?.getAttribute('data-chat-id') ?? 0);
+    const fresh = lines.filter((m) => m.id > end);
+    if (list.childElementCount + fresh.length === lines.length) list.append(...fresh.map(chatLine));
+    else render(list, lines.map(chatLine)); // one came out of order
     list.scrollTop = list.scrollHeight;
     note.textContent = muted ? tr(['Chat is muted.', 'Conversa silenciada.']) : lines.length ? '' : tr(['No messages yet.', 'Ainda sem mensagens.']);
     mute.textContent = muteText(muted);
@@ -112,6 +120,10 @@ export function chatPanel(gameId, canWrite) {
       muted = page.muted;
       add(page.messages);
       draw();
+      if (!filled) {
+        filled = true;
+        requestAnimationFrame(() => requestAnimationFrame(() => list.setAttribute('aria-live', 'polite')));
+      }
     } catch { /* read again later */ } finally {
       reading = false;
     }

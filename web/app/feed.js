@@ -1,16 +1,22 @@
 // The move feed: each event of the seat's own event log in words and card pictures, newest
-// first, in a polite live region (a screen reader hears one line a move). The table (table.js)
-// and the replay (replay.js) show it. A line shows only the cards its event carries: the event
-// as the log serves it to this seat, so it never shows a card the seat may not see.
+// first, in a polite live region (a screen reader hears one line a move: the turn's and the
+// bank's lines are shown but hidden from it, and the lines of what happened before the page
+// opened come in before the list goes live). The table (table.js) and the replay (replay.js)
+// show it. A line shows only the cards its event carries: the event as the log serves it to
+// this seat, so it never shows a card the seat may not see.
 
-import { cardEl, h } from './dom.js';
+import { cardEl, cardParts, h } from './dom.js';
 import { cardName, currentLang, duration, t } from './i18n.js';
 
 /** @typedef {import('./api.js').GameEvent} GameEvent */
 /** @typedef {import('./api.js').GameView} GameView */
 /** @typedef {import('./dom.js').Child} Child */
 
-/** @typedef {{names: Map<number, string>, me: number | null}} Seats  who sits where; me: the viewer's seat */
+/**
+ * Who sits where; me: the viewer's seat; gone: the seats not playing when the view was read;
+ * log: the events known, by seq (a skip's line looks back at the card played).
+ * @typedef {{names: Map<number, string>, me: number | null, gone: Set<number>, log: (seq: number) => GameEvent | undefined}} Seats
+ */
 
 /**
  * The wording, English and Portuguese. `{who}` is the seat that moved, `{target}` the other seat,
@@ -31,7 +37,10 @@ const WORDS = {
   card_played_wild: ['{who} played {cards} and named {color}', '{who} jogou {cards} e escolheu {color}'],
   drew_1: ['{who} drew a card', '{who} comprou uma carta'],
   drew_n: ['{who} drew {n} cards', '{who} comprou {n} cartas'],
-  drew_penalty: ['{who} drew {n}: penalty', '{who} comprou {n}: penalização'],
+  drew_penalty: ['{who} drew {n} and was skipped', '{who} comprou {n} e perdeu a vez'],
+  drew_penalty_mine: ['You drew {n} and were skipped', 'Você comprou {n} e perdeu a vez'],
+  skipped: ['{target} was skipped', '{target} perdeu a vez'],
+  skipped_mine: ['You were skipped', 'Você perdeu a vez'],
   drew_starter: ['{who} drew {n}: the first card', '{who} comprou {n}: a primeira carta'],
   drew_caught: ['{who} drew {n}: caught without UNO', '{who} comprou {n}: apanhado sem UNO'],
   drew_uno: ['{who} drew {n}: UNO not said', '{who} comprou {n}: UNO não dito'],
@@ -61,9 +70,16 @@ const WORDS = {
   uno: [' UNO!', ' UNO!'],
 };
 
-/** @param {GameView} view */
-export function seatsOf(view) {
-  return { names: new Map(view.seats.map((s) => [s.seat, s.player.username])), me: view.you ? view.you.seat : null };
+/**
+ * @param {GameView} view
+ * @param {Seats['log']} [log]
+ * @returns {Seats}
+ */
+export function seatsOf(view, log = () => undefined) {
+  return {
+    names: new Map(view.seats.map((s) => [s.seat, s.player.username])), me: view.you ? view.you.seat : null,
+    gone: new Set(view.seats.filter((s) => s.status !== 'playing').map((s) => s.seat)), log,
+  };
 }
 
 /**
@@ -82,10 +98,67 @@ function nameOf(seats, seat, first) {
 }
 
 /**
+ * A line's wording: its key in WORDS and the values of its placeholders; skipped: the seat a
+ * skip passed over (a turn's line says so).
+ * @typedef {{key: string, who?: number, n?: number | string, target?: number, color?: string, points?: number, cards: string[], suffix: string[], skipped?: number}} Wording
+ */
+
+/**
+ * The seat a skip passed over, at a turn change: the last card played since the turn before
+ * (or the first card turned) is a skip (or a reverse, which skips with two players left), and
+ * one seat still playing lies between its player (the dealer, for the first card) and the seat
+ * to play now. A draw card's victim is named by its draw's line instead. Read from the events
+ * before it, back to the round's start (the seats that left the round); when those are not
+ * known, the seats the view had gone count as gone.
+ * @param {GameEvent} event  a turn_changed
+ * @param {Seats} seats
+ * @returns {number | undefined}
+ */
+function skippedAt(event, seats) {
+  /** @type {Record<string, any>} */
+  const d = event.data;
+  if (d.pending) return undefined;
+  /** @type {string | undefined} */
+  let card;
+  /** @type {number | null | undefined} */
+  let from;
+  /** @type {Set<number>} the seats that left the round before this turn */
+  const left = new Set();
+  /** @type {number[] | undefined} the round's seats, from its start */
+  let dealt;
+  for (let seq = event.seq - 1, e = seats.log(seq); e; e = seats.log(--seq)) {
+    /** @type {Record<string, any>} */
+    const data = e.data;
+    if (!card) {
+      if (e.type === 'turn_changed') return undefined; // nothing played since the turn before
+      if (e.type === 'card_played') [card, from] = [data.cards[data.cards.length - 1], e.seat];
+      if (e.type === 'starter_turned' && cardParts(data.card).face === 'skip') card = data.card;
+    }
+    if (e.type === 'went_out' || e.type === 'forfeited') left.add(/** @type {number} */ (e.seat));
+    if (e.type === 'round_started') {
+      from ??= data.dealer;
+      dealt = data.seats;
+      break;
+    }
+  }
+  const face = card ? cardParts(card).face : '';
+  if (from === null || from === undefined || (face !== 'skip' && face !== 'reverse')) return undefined;
+  const n = seats.names.size;
+  /** @param {number} s */
+  const gone = (s) => left.has(s) || (dealt ? !dealt.includes(s) : seats.gone.has(s));
+  /** @type {number[]} */
+  const between = [];
+  for (let s = (from + d.direction + n) % n, i = 1; s !== d.seat && i < n; s = (s + d.direction + n) % n, i++) {
+    if (!gone(s)) between.push(s);
+  }
+  return between.length === 1 ? between[0] : undefined;
+}
+
+/**
  * Which wording an event takes, and the values of its placeholders.
  * @param {GameEvent} event
  * @param {Seats} seats
- * @returns {{key: string, who?: number, n?: number | string, target?: number, color?: string, points?: number, cards: string[], suffix: string[]}}
+ * @returns {Wording}
  */
 function wording(event, seats) {
   /** @type {Record<string, any>} */
@@ -104,7 +177,7 @@ function wording(event, seats) {
     case 'turn_changed': {
       const owed = d.pending && d.pending.type === 'draw_penalty' ? d.pending.amount : 0;
       const key = `turn${owed ? '_owes' : ''}${d.seat === seats.me ? '_mine' : ''}`;
-      return { key, who: d.seat, n: owed, cards: [], suffix };
+      return { key, who: d.seat, n: owed, cards: [], suffix, skipped: skippedAt(event, seats) };
     }
     case 'card_played': {
       const top = cards[cards.length - 1] ?? '';
@@ -117,10 +190,9 @@ function wording(event, seats) {
     case 'cards_drawn': {
       const n = d.count ?? cards.length;
       const reason = String(d.reason);
-      if (reason === 'draw' || reason === 'take') {
-        return { key: n === 1 ? 'drew_1' : 'drew_n', n, cards, suffix };
-      }
-      return { key: `drew_${reason}`, n, cards, suffix };
+      // A draw card's victim (at once, or taking the penalty owed) loses the turn.
+      if (reason === 'draw') return { key: n === 1 ? 'drew_1' : 'drew_n', n, cards, suffix };
+      return { key: `drew_${reason === 'take' ? 'penalty' : reason}`, n, cards, suffix };
     }
     case 'color_discarded':
       return { key: 'color_discarded', cards, suffix: d.uno ? ['uno'] : [] };
@@ -160,22 +232,23 @@ function wording(event, seats) {
 const pictures = (cards) => cards.flatMap((card, i) => [i ? ' ' : '', cardEl(card, { tag: 'span', label: cardName(card), small: true, attrs: { role: 'img' } })]);
 
 /**
- * The words and card pictures of one event.
+ * A wording's words and card pictures.
+ * @param {Wording} w
  * @param {GameEvent} event
  * @param {Seats} seats
  * @returns {Child[]}
  */
-export function lineOf(event, seats) {
-  const w = wording(event, seats);
+function fillIn(w, event, seats) {
   const pt = currentLang() === 'pt' ? 1 : 0;
-  const template = (WORDS[w.key] ?? [event.type.replace(/_/g, ' '), event.type.replace(/_/g, ' ')])[pt]
-    + w.suffix.map((s) => WORDS[s][pt]).join('');
   const who = w.who ?? event.seat;
+  const words = (who === seats.me && WORDS[`${w.key}_mine`]) || WORDS[w.key];
+  const template = (words ?? [event.type.replace(/_/g, ' '), event.type.replace(/_/g, ' ')])[pt]
+    + w.suffix.map((s) => WORDS[s][pt]).join('');
   /** @type {Child[]} */
   const parts = [];
   template.split(/(\{\w+\})/).forEach((piece) => {
     if (piece === '{who}') parts.push(nameOf(seats, who, parts.every((p) => p === '')));
-    else if (piece === '{target}') parts.push(nameOf(seats, w.target, false));
+    else if (piece === '{target}') parts.push(nameOf(seats, w.target, parts.every((p) => p === '')));
     else if (piece === '{n}') parts.push(String(w.n ?? ''));
     else if (piece === '{points}') parts.push(String(w.points ?? 0));
     else if (piece === '{color}') parts.push(w.color ? h('span', { class: `color-word c-${w.color}` }, t(/** @type {'red'} */ (w.color))) : '');
@@ -189,39 +262,80 @@ export function lineOf(event, seats) {
   return parts;
 }
 
+/** Lines shown but not read out: the turn passing on, a bank's time (a move's line says it). */
+const UNSAID = new Set(['turn_changed', 'bank_changed']);
+
 /**
- * One feed line (`li[data-seq]`).
+ * The words and card pictures of one event, and whether a screen reader is told them. A turn
+ * after a skip starts with who was skipped: that part is told, the turn's is not.
+ * @param {GameEvent} event
+ * @param {Seats} seats
+ * @returns {{parts: Child[], said: boolean}}
+ */
+function line(event, seats) {
+  const w = wording(event, seats);
+  const parts = fillIn(w, event, seats);
+  const skipped = w.skipped;
+  if (skipped === undefined) return { parts, said: !UNSAID.has(event.type) };
+  const skip = fillIn({ key: skipped === seats.me ? 'skipped_mine' : 'skipped', target: skipped, cards: [], suffix: [] }, event, seats);
+  return { parts: [...skip, h('span', { 'aria-hidden': 'true' }, ' · ', ...parts)], said: true };
+}
+
+/**
+ * The words and card pictures of one event.
+ * @param {GameEvent} event
+ * @param {Seats} seats
+ * @returns {Child[]}
+ */
+export function lineOf(event, seats) {
+  return line(event, seats).parts;
+}
+
+/**
+ * One feed line (`li[data-seq]`); `aria-hidden` when it is not read out.
  * @param {GameEvent} event
  * @param {Seats} seats
  */
 export function feedItem(event, seats) {
-  return h('li', { 'data-seq': event.seq, 'data-type': event.type, 'data-seat': event.seat ?? false }, ...lineOf(event, seats));
+  const { parts, said } = line(event, seats);
+  return h('li', { 'data-seq': event.seq, 'data-type': event.type, 'data-seat': event.seat ?? false, 'aria-hidden': !said && 'true' }, ...parts);
 }
 
 /**
  * The feed's region: a titled, scrollable list, newest first. `live`: a polite live region (the
- * table's; the replay's is not, its position line speaks).
+ * table's; the replay's is not, its position line speaks), quiet (`aria-live="off"`) until its
+ * first lines are in.
  * @param {boolean} live
  */
 export function feedRegion(live) {
   const list = h('ol', {
     class: 'feed-lines', 'data-region': 'feed', 'aria-labelledby': 'feed-title', tabindex: 0,
-    'aria-live': live ? 'polite' : false, 'aria-relevant': live ? 'additions' : false,
+    'aria-live': live && 'off', 'aria-relevant': live && 'additions',
   });
   const section = h('section', { class: 'feed panel' }, h('h2', { id: 'feed-title' }, t('moves')), list);
-  return { section, list };
+  return { section, list, live };
 }
 
+/** More lines than this at once (a catch-up after a gap) come in quietly. */
+const QUIET_OVER = 5;
+
 /**
- * Show `events` (sorted by seq) in `list`: lines it lacks are added, newest first; at most
- * `keep` lines stay.
- * @param {HTMLElement} list
+ * Show `events` (sorted by seq) in the feed: lines it lacks are added, newest first; at most
+ * `keep` lines stay. In a live feed, the first lines (what happened before the page opened) and
+ * a catch-up come in while the list is quiet: it is live again once the page has drawn them,
+ * so a screen reader reads the moves that come after, not the backlog.
+ * @param {ReturnType<typeof feedRegion>} feed
  * @param {GameEvent[]} events
  * @param {Seats} seats
  * @param {number} [keep]
  */
-export function showLines(list, events, seats, keep = 200) {
+export function showLines({ list, live }, events, seats, keep = 200) {
   const top = Number(list.firstElementChild?.getAttribute('data-seq') ?? 0);
-  for (const event of events) if (event.seq > top) list.prepend(feedItem(event, seats));
+  const fresh = events.filter((e) => e.seq > top);
+  if (live && fresh.length && (list.getAttribute('aria-live') === 'off' || fresh.length > QUIET_OVER)) {
+    list.setAttribute('aria-live', 'off');
+    requestAnimationFrame(() => requestAnimationFrame(() => list.setAttribute('aria-live', 'polite')));
+  }
+  for (const event of fresh) list.prepend(feedItem(event, seats));
   while (list.childElementCount > keep) list.lastElementChild?.remove();
 }

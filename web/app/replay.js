@@ -47,7 +47,7 @@ export async function replayPage(root, gameId) {
   const max = game.version;
   range.max = String(max);
   viewer.dataset.version = String(max);
-  const seats = seatsOf(game);
+  const seats = seatsOf(game, (seq) => log[seq - 1]);
 
   /** @type {Map<number, Promise<GameView>>} */
   const cache = new Map();

@@ -5,7 +5,6 @@
 
 import { events, session } from './api.js';
 import { h, render } from './dom.js';
-import { feedRegion, seatsOf, showLines } from './feed.js';
 import { t } from './i18n.js';
 import { follow } from './live.js';
 import { checkFairness, handlers, read, sync } from './table/actions.js';
@@ -39,17 +38,23 @@ export async function tablePage(root, gameId) {
   let left = false;
 
   const alert = h('p', { role: 'alert', class: 'error', id: 'table-alert' });
-  // What a screen reader should hear when the game moves on: the turn coming to you, the end.
-  const announce = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+  // What a screen reader hears besides the feed's moves: the turn coming to you (the feed's
+  // turn lines are not read out).
+  const announce = h('p', { class: 'sr-only', 'aria-live': 'polite', 'data-region': 'announce' });
   const board = h('div', { class: 'board' });
-  const feed = feedRegion(true);
+  const side = h('div', { class: 'side' });
   const table = h('div', { class: 'table', 'data-game-status': 'loading', 'data-version': 0 }, alert, announce,
-    h('div', { class: 'table-body' }, board, h('div', { class: 'side' }, feed.section)));
+    h('div', { class: 'table-body' }, board, side));
   render(root, table);
   board.append(h('p', { class: 'muted' }, t('loading')));
 
   // The feed: the events known (from frames, or read from the log for what no frame brings), and
-  // the lines shown: every seq from `feedFrom` to `shownTo`, in order.
+  // the lines shown: every seq from `feedFrom` to `shownTo`, in order. Its module (feed.js) is
+  // loaded once the board first shows, while the events its first lines need are read: the
+  // lines never came with the first paint, so the board does not wait for their code.
+  /** @type {(ReturnType<typeof import('./feed.js').feedRegion> & {lines: typeof import('./feed.js')}) | null} */
+  let feed = null;
+  let feedLoading = false;
   /** @type {Map<number, GameEvent>} */
   const known = new Map();
   let feedFrom = -1;
@@ -64,6 +69,15 @@ export async function tablePage(root, gameId) {
     const view = drawn?.view;
     if (!view || left) return;
     if (feedFrom < 0) feedFrom = Math.max(0, view.version - FEED_BACK);
+    if (!feed && !feedLoading) {
+      feedLoading = true;
+      import('./feed.js').then((lines) => {
+        if (left) return;
+        feed = { ...lines.feedRegion(true), lines };
+        side.append(feed.section);
+        feedSync();
+      }, () => { feedLoading = false; }); // again at the next paint
+    }
     let next = Math.max(shownTo, feedFrom) + 1;
     /** @type {GameEvent[]} */
     const ready = [];
@@ -71,8 +85,8 @@ export async function tablePage(root, gameId) {
       ready.push(e);
       next += 1;
     }
-    if (ready.length) {
-      showLines(feed.list, ready, seatsOf(view));
+    if (ready.length && feed) {
+      feed.lines.showLines(feed, ready, feed.lines.seatsOf(view, (seq) => known.get(seq)));
       shownTo = next - 1;
       for (const e of ready) {
         if (!NOT_A_MOVE.has(e.type) && e.seat !== null) lastMove = { seat: e.seat, seq: e.seq, played: e.type === 'card_played' };
@@ -129,7 +143,6 @@ export async function tablePage(root, gameId) {
       }
       return;
     }
-    if (state.announce && state.announce !== before?.announce) announce.textContent = announcementText(view, state.announce.what);
     table.dataset.gameStatus = view.status;
     table.dataset.version = String(view.version);
     document.title = myTurn(state) ? `▶ ${t('your_turn')} · UNO` : 'UNO';
@@ -145,6 +158,8 @@ export async function tablePage(root, gameId) {
     if (target instanceof HTMLElement) target.focus();
     markMove();
     feedSync();
+    // After the move's line, so that a screen reader hears the move, then that it is your turn.
+    if (state.announce && state.announce !== before?.announce) announce.textContent = announcementText(state.announce.what);
     if (view.status === 'finished' && !state.fair) void checkFairness(store);
   };
 
@@ -208,7 +223,7 @@ export async function tablePage(root, gameId) {
     const { chatPanel } = await import('./chat.js');
     if (left || chat) return;
     chat = chatPanel(gameId, view.you !== null || !!view.settings.spectator_chat);
-    feed.section.before(chat.section);
+    side.prepend(chat.section);
     chat.link(state.link === 'live');
   };
   setTimeout(() => requestIdleCallback(() => void loadChat().catch(() => {}), { timeout: 2000 }), 1000);

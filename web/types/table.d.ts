@@ -57,11 +57,9 @@ export interface Choice {
   give: number[];
 }
 
-/** A line for the screen reader's live region (render.js words it). */
-export type Announcement =
-  | { kind: 'game_over'; seat: number }
-  | { kind: 'round_over'; n: number; seat: number }
-  | { kind: 'your_turn'; top: Card | null };
+/** A line for the table's own live region (render.js words it): the turn coming to the
+ * seat. The moves, the round's and the game's ends are the feed's lines (feed.js). */
+export type Announcement = { kind: 'your_turn'; top: Card | null };
 
 /** What the person is picking; dropped whenever the game moves. */
 export interface Picking {

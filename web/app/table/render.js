@@ -58,12 +58,11 @@ export function deadlineText(state, now) {
 const nameOf = (view, seat) => seatOf(view, seat)?.player.username ?? `#${seat}`;
 
 /**
- * @param {GameView} view
+ * The turn coming to you, with the card to play on (the round's and the game's ends are the
+ * feed's lines).
  * @param {Announcement} what
  */
-export function announcementText(view, what) {
-  if (what.kind === 'game_over') return t('game_over', { name: nameOf(view, what.seat) });
-  if (what.kind === 'round_over') return t('round_over', { n: what.n, name: nameOf(view, what.seat) });
+export function announcementText(what) {
   return what.top ? `${t('your_turn')}: ${cardName(what.top)}` : t('your_turn');
 }
 
@@ -199,6 +198,14 @@ function centre(v) {
 }
 
 /**
+ * A colour picker's button, named by its colour's word: in colour-blind mode its shape and
+ * letter (CSS) stay out of the name.
+ * @param {Color} color
+ * @param {() => void} onclick
+ */
+const swatch = (color, onclick) => h('button', { type: 'button', class: `swatch c-${color}`, 'data-key': `color-${color}`, 'aria-label': t(color), onclick }, t(color));
+
+/**
  * The choice in progress (colour, seat, gift), or what the game waits for from the person.
  * @param {TableState} state
  * @param {(action: Action) => void} send
@@ -219,8 +226,8 @@ function prompt(state, send, on) {
       const colors = COLORS.filter((color) => options.some((a) => a.color === color));
       return h('div', { class: 'prompt', role: 'group', 'aria-label': t('choose_color') },
         h('p', {}, `${cardName(c.card)}: ${t('choose_color')}`),
-        h('div', { class: 'picker' }, colors.map((color) => h('button', { type: 'button', class: `swatch c-${color}`, 'data-key': `color-${color}`,
-          onclick: () => on.advance({ ...c, options: options.filter((a) => a.color === color), step: 'target' }) }, t(color))),
+        h('div', { class: 'picker' }, colors.map((color) => swatch(color,
+          () => on.advance({ ...c, options: options.filter((a) => a.color === color), step: 'target' }))),
         cancel()));
     }
     if (c.step === 'target') {
@@ -273,7 +280,7 @@ function prompt(state, send, on) {
     return h('div', { class: 'prompt', role: 'group', 'aria-label': t('choose_color') }, h('p', {}, t('pending_color')),
       h('div', { class: 'picker' }, COLORS.map((color) => {
         const action = legal.find((a) => a.action === 'color' && a.color === color);
-        return action ? h('button', { type: 'button', class: `swatch c-${color}`, 'data-key': `color-${color}`, onclick: () => send(action) }, t(color)) : null;
+        return action ? swatch(color, () => send(action)) : null;
       })));
   }
   return null;

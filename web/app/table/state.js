@@ -141,13 +141,6 @@ function moves(state, before, after) {
  */
 function announcement(before, after) {
   const mine = (/** @type {GameView | null} */ v) => !!v && v.status === 'active' && !!v.you && v.round?.current_seat === v.you.seat;
-  if (after.status === 'finished' && before?.status !== 'finished') {
-    return after.winner_seat !== null ? { kind: 'game_over', seat: after.winner_seat } : null;
-  }
-  const last = after.last_round;
-  if (last && before?.last_round?.number !== last.number && last.winner_seat !== null) {
-    return { kind: 'round_over', n: last.number, seat: last.winner_seat };
-  }
   if (mine(after) && !mine(before)) return { kind: 'your_turn', top: after.round?.top_card ?? null };
   return null;
 }
