@@ -65,6 +65,7 @@ export function clearSession() {
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(USER_KEY);
   localStorage.removeItem(REFRESH_KEY);
+  try { indexedDB.deleteDatabase('uno-refresh'); } catch { /* no IndexedDB */ } // refresh.js: the last rotation
 }
 
 /** Called when the server says the token is no longer good (401): the app signs out. */
