@@ -15,6 +15,8 @@ import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 const TIMEOUTS = [15, 30, 60, 300, 3600, 86400, 259200];
 /** @type {BotLevel[]} */
 const BOT_LEVELS = ['random', 'basic', 'strong'];
+/** Words of the lobby only (i18n.js: the shared ones). */
+const SPECTATOR_CHAT = /** @type {[string, string]} */ (['Spectators may chat', 'Espectadores podem conversar']);
 
 /** @param {GameSummary['settings']} settings */
 function rulesText(settings) {
@@ -206,6 +208,7 @@ function createForm() {
   const botLevel = select(BOT_LEVELS, (v) => t(/** @type {'bot_basic'} */ (`bot_${v}`)), 'basic');
   const takeover = h('input', { type: 'checkbox', id: 'c-takeover' });
   const isPrivate = h('input', { type: 'checkbox', id: 'c-private' });
+  const spectatorChat = h('input', { type: 'checkbox', id: 'c-spectator-chat' });
 
   /** @type {Map<string, HTMLInputElement | HTMLSelectElement>} */
   const ruleInputs = new Map();
@@ -265,6 +268,7 @@ function createForm() {
     if (botCount > 0) body.bots = Array.from({ length: botCount }, () => /** @type {BotLevel} */ (botLevel.value));
     if (takeover.checked) body.bot_takeover = true;
     if (isPrivate.checked) body.private = true;
+    if (spectatorChat.checked) body.spectator_chat = true;
     submit.disabled = true;
     try {
       const game = await createGame(body);
@@ -288,7 +292,8 @@ function createForm() {
       field('c-bots', t('bots'), bots),
       field('c-bot-level', t('bot_level'), botLevel)),
     h('div', { class: 'check' }, takeover, h('label', { for: 'c-takeover' }, t('bot_takeover'))),
-    h('div', { class: 'check' }, isPrivate, h('label', { for: 'c-private' }, t('private_game')))),
+    h('div', { class: 'check' }, isPrivate, h('label', { for: 'c-private' }, t('private_game'))),
+    h('div', { class: 'check' }, spectatorChat, h('label', { for: 'c-spectator-chat' }, tr(SPECTATOR_CHAT)))),
   h('details', { class: 'house-rules' }, h('summary', {}, t('house_rules')), h('div', { class: 'rule-groups' }, groups)),
   alert, submit);
 }
