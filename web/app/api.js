@@ -28,12 +28,14 @@ export class ApiError extends Error {
    * @param {number} status
    * @param {string} code
    * @param {string} detail
+   * @param {Record<string, any>} [body]  the whole error body (`retry_after`, `until`, …)
    */
-  constructor(status, code, detail) {
+  constructor(status, code, detail, body = {}) {
     super(detail);
     this.status = status;
     this.code = code;
     this.detail = detail;
+    this.body = body;
   }
 }
 
@@ -127,7 +129,7 @@ export async function call(method, path, options = {}) {
         if (ok === null) throw new ApiError(0, 'network', 'The refresh did not reach the server.');
       }
       if (response.status === 401 && current) onUnauthorized();
-      throw new ApiError(response.status, code, detail);
+      throw new ApiError(response.status, code, detail, data ?? {});
     }
     return data;
   }

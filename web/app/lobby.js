@@ -3,7 +3,7 @@
 
 import { ApiError, call, createGame, gameCall, listGames, playAgainstBots, session } from './api.js';
 import { h, render } from './dom.js';
-import { currentLang, duration, t, tr } from './i18n.js';
+import { currentLang, duration, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 
@@ -39,7 +39,7 @@ function gameItem(game, mode) {
         await gameCall(game.id, 'join');
         go(`/game/${game.id}`);
       } catch (error) {
-        alert.textContent = error instanceof ApiError ? error.detail : String(error);
+        alert.textContent = refusal(error);
       }
     } }, t('join'))
     : h('a', { class: 'button', 'data-key': `${mode}-${game.id}`, href: mode === 'open' ? `#/game/${game.id}` : `#/replay/${game.id}` },
@@ -71,7 +71,7 @@ async function fillList(list, page, mode, keep = () => true) {
       render(list, h('li', { class: 'muted' }, t('unreachable'))); // offline.js says why
       return;
     }
-    render(list, h('li', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+    render(list, h('li', { role: 'alert', class: 'error' }, refusal(error)));
   }
 }
 
@@ -116,7 +116,7 @@ function playNow() {
       const game = await playAgainstBots();
       go(`/game/${game.id}`);
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
       button.disabled = false;
     }
   } }, t('play_bots'));
@@ -151,7 +151,7 @@ function quickMatch() {
       const game = await call('POST', 'matchmaking/', { body });
       go(`/game/${game.id}`);
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
       button.disabled = false;
     }
   } },
@@ -274,7 +274,7 @@ function createForm() {
       const game = await createGame(body);
       go(`/game/${game.id}`);
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
       submit.disabled = false;
     }
   } },
@@ -310,7 +310,7 @@ export async function joinPage(root, code) {
     const game = await call('POST', 'games/join-by-code/', { body: { code } });
     go(`/game/${game.id}`);
   } catch (error) {
-    render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)),
+    render(root, h('p', { role: 'alert', class: 'error' }, refusal(error)),
       h('p', {}, h('a', { href: '#/' }, t('nav_lobby'))));
   }
 }
