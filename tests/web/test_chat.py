@@ -1,14 +1,18 @@
 """The table chat in two browsers: a message and a reaction reach the other seat, a link is shown
 as text (no `a`), a refusal shows in the chat's role="alert", muting hides new messages, and the
 replay shows the chat up to its position; a spectator chats where the host's create form let
-spectators chat. Screenshots of the table with its chat."""
+spectators chat; a refusal is in the reader's language. Screenshots of the table with its chat."""
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
+from django.contrib.auth.models import User
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from players.models import ChatSilence
 from tests.web import screens, scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import at_version, open_lobby, open_table, register, sign_in
@@ -164,3 +168,22 @@ def test_a_spectator_chats_where_the_create_form_let_spectators_chat(
     open_table(fan, str(quiet["id"]))
     expect(chat(fan)).to_be_visible()
     expect(fan.get_by_label("Message", exact=True)).to_have_count(0)
+
+
+def test_a_refusal_shows_in_the_readers_language(site: Site, open_page: OpenPage) -> None:
+    """Staff silenced Ana's chat: her message is refused (403 `chat_silenced`), and the chat's
+    alert says so in Portuguese, not with the server's English `detail`."""
+    page = open_page(site)
+    register(page, "ana")
+    game = site.api("POST", GAMES, site.token("ana"), {"max_players": 2, "bots": ["basic"]}, 201)
+    ChatSilence.objects.create(
+        player=User.objects.get(username="ana"), until=timezone.now() + timedelta(hours=1)
+    )
+    page.get_by_role("button", name="Português").click()
+    open_table(page, str(game["id"]))
+
+    page.get_by_label("Mensagem", exact=True).fill("olá")
+    chat(page).get_by_role("button", name="Enviar", exact=True).click()
+
+    expect(page.locator("#chat-alert")).to_contain_text("A sua conversa está silenciada até ")
+    expect(lines(page)).to_have_count(0)
