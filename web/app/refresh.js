@@ -33,6 +33,7 @@ async function locked(work) {
  */
 function lastRotation(value) {
   return new Promise((resolve) => {
+    setTimeout(resolve, 3000); // never holds the lock (every tab's refresh) for long
     try {
       const opening = indexedDB.open(HANDOFF_DB, 1);
       opening.onupgradeneeded = () => opening.result.createObjectStore('last');
