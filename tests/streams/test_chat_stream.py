@@ -1,18 +1,23 @@
 """The table chat through the real ASGI server: each seat gets the other's `chat` frames once and
 in order, beside the game's events, whose Last-Event-ID catch-up they leave alone; players kept
 apart get none of each other's; a reconnection with `chat_after` loses and repeats nothing; a
-muted viewer gets none; no chat frame shows a card."""
+muted viewer gets none; no chat frame shows a card; a message over the rate limit is refused
+with 429 and Retry-After, and never streamed."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import time
 from typing import Any
 
+from games import chat_rules
 from players.models import Block
 from tests.support.streams import (
     GAMES,
+    HOST,
+    WAIT,
     Message,
     Seat,
     Server,
@@ -30,6 +35,25 @@ def say(server: Server, game: str, seat: Seat, **body: Any) -> dict[str, Any]:
     status, answer = server.request("POST", f"{GAMES}{game}/chat/", seat.token, body)
     assert status == 201, answer
     return dict(answer)
+
+
+def say_refused(
+    server: Server, game: str, seat: Seat, **body: Any
+) -> tuple[int, dict[str, Any], http.client.HTTPMessage]:
+    """A chat message the server refuses: the status, the error body and the headers (which
+    ``Server.request`` leaves out; looked up by name in any case)."""
+    conn = http.client.HTTPConnection(HOST, server.port, timeout=WAIT)
+    try:
+        conn.request(
+            "POST",
+            f"{GAMES}{game}/chat/",
+            body=json.dumps(body),
+            headers={"Content-Type": "application/json", "Authorization": f"Token {seat.token}"},
+        )
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read()), answer.headers
+    finally:
+        conn.close()
 
 
 def chats_until(stream: Stream, last_id: int) -> list[Message]:
@@ -156,3 +180,32 @@ def test_a_muted_viewer_gets_no_chat_frames_until_unmuted(
     assert status == 200
     heard = say(server, game, ada, text="heard")
     assert [f.json["text"] for f in chats_until(stream, heard["id"])] == ["heard"]
+
+
+def test_a_message_over_the_rate_limit_is_refused_with_retry_after_and_never_streamed(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    ada, bob = make_seat("ada"), make_seat("bob")
+    game = new_game(server, [ada, bob], target_score=100_000)
+    bob_stream = watch(server, game, bob, streams)
+    started = time.monotonic()
+    sent = [say(server, game, ada, text=f"quick {n}") for n in range(chat_rules.RATE_MESSAGES)]
+
+    status, body, headers = say_refused(server, game, ada, text="one too many")
+
+    # All six within the window, or the sixth would rightly have gone through.
+    assert time.monotonic() - started < chat_rules.RATE_SECONDS
+    assert status == 429, body
+    assert body["code"] == "chat_too_fast"
+    retry_after = int(headers.get("Retry-After", "0"))
+    assert 1 <= retry_after <= chat_rules.RATE_SECONDS
+    assert body["retry_after"] == retry_after
+    # Bob's own message after the refusal closes the run of frames (everyone gets their own):
+    # between Ada's five and it, no sixth.
+    fence = say(server, game, bob, text="fence")
+    frames = chats_until(bob_stream, fence["id"])
+    assert [f.json["id"] for f in frames] == [m["id"] for m in sent] + [fence["id"]]
+    assert all(f.json["text"] != "one too many" for f in frames)
+    status, listed = server.request("GET", f"{GAMES}{game}/chat/?after=0", bob.token)
+    assert status == 200
+    assert [m["text"] for m in listed["messages"]] == [m["text"] for m in sent] + ["fence"]

@@ -1,14 +1,21 @@
 """The table chat in two browsers: a message and a reaction reach the other seat, a link is shown
 as text (no `a`), a refusal shows in the chat's role="alert", muting hides new messages, and the
-replay shows the chat up to its position. Screenshots of the table with its chat."""
+replay shows the chat up to its position; a spectator chats where the host's create form let
+spectators chat; a refusal is in the reader's language. Screenshots of the table with its chat."""
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
+from django.contrib.auth.models import User
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from players.models import ChatSilence
 from tests.web import screens, scripted
 from tests.web.conftest import OpenPage
-from tests.web.pages import at_version, open_table, register, sign_in
+from tests.web.pages import at_version, open_lobby, open_table, register, sign_in
 from tests.web.site import GAMES, Site
 
 EVIL = "see https://evil.example now"
@@ -125,3 +132,58 @@ def test_the_replay_shows_the_chat_up_to_its_position(site: Site, open_page: Ope
         expect(chat_lines).to_have_count(len(shown))
         for text in shown:
             expect(chat_lines.filter(has_text=text)).to_have_count(1)
+
+
+def test_a_spectator_chats_where_the_create_form_let_spectators_chat(
+    site: Site, open_page: OpenPage
+) -> None:
+    host, fan = open_page(site), open_page(site)
+    register(host, "hana")
+    register(fan, "fin")
+    open_lobby(host)
+    host.get_by_label("Players", exact=True).fill("2")
+    host.get_by_label("Bots", exact=True).fill("1")  # a full table: it starts at once
+    host.get_by_label("Spectators may chat", exact=True).check()
+    host.get_by_role("button", name="Create game").click()
+    expect(host).to_have_url(re.compile(r"#/game/[^/]+$"))
+    game = host.url.rsplit("/", 1)[1]
+    fan_token = site.token("fin")
+    assert site.view(game, fan_token)["settings"]["spectator_chat"] is True
+
+    open_table(fan, game)
+    send(fan, "go hana!")
+
+    line = lines(fan).filter(has_text="go hana!")
+    expect(line).to_have_count(1)
+    expect(line).to_contain_text("fin (watching)")
+    expect(line).to_have_attribute("data-channel", "spectators")
+    said = site.api("GET", f"{GAMES}{game}/chat/", fan_token)["messages"]
+    assert [(m["text"], m["channel"], m["seat"]) for m in said] == [
+        ("go hana!", "spectators", None)
+    ]
+
+    # Left unticked (the default), spectators only read: no message input.
+    quiet = site.api("POST", GAMES, site.token("hana"), {"max_players": 2, "bots": ["basic"]}, 201)
+    assert not quiet["settings"].get("spectator_chat")
+    open_table(fan, str(quiet["id"]))
+    expect(chat(fan)).to_be_visible()
+    expect(fan.get_by_label("Message", exact=True)).to_have_count(0)
+
+
+def test_a_refusal_shows_in_the_readers_language(site: Site, open_page: OpenPage) -> None:
+    """Staff silenced Ana's chat: her message is refused (403 `chat_silenced`), and the chat's
+    alert says so in Portuguese, not with the server's English `detail`."""
+    page = open_page(site)
+    register(page, "ana")
+    game = site.api("POST", GAMES, site.token("ana"), {"max_players": 2, "bots": ["basic"]}, 201)
+    ChatSilence.objects.create(
+        player=User.objects.get(username="ana"), until=timezone.now() + timedelta(hours=1)
+    )
+    page.get_by_role("button", name="Português").click()
+    open_table(page, str(game["id"]))
+
+    page.get_by_label("Mensagem", exact=True).fill("olá")
+    chat(page).get_by_role("button", name="Enviar", exact=True).click()
+
+    expect(page.locator("#chat-alert")).to_contain_text("A sua conversa está silenciada até ")
+    expect(lines(page)).to_have_count(0)

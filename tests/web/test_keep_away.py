@@ -54,3 +54,27 @@ def test_a_player_reports_and_blocks_another_from_the_table(
     expect(page.get_by_role("heading", name="Manter distância")).to_be_visible()
     expect(page.get_by_role("button", name="Bloquear", exact=True)).to_be_visible()
     page.get_by_role("button", name="English").click()
+
+
+def test_a_challenge_refused_by_a_block_says_so_in_portuguese(
+    site: Site, open_page: OpenPage
+) -> None:
+    """A refusal's words are the client's, in the reader's language: the server's `detail` is
+    English only."""
+    page = open_page(site)
+    register(page, "ana")
+    bea = site.register("bea")
+    bea_id = site.api("GET", "/api/v1/players/me/", bea)["id"]
+    site.api("POST", f"/api/v1/players/{bea_id}/block/", site.token("ana"), status=201)
+    page.get_by_role("button", name="Português").click()
+    page.goto(f"/#/players/{bea_id}")
+    expect(page.get_by_role("heading", name="Manter distância")).to_be_visible()
+
+    button(page, "Desafiar").click()
+
+    alert = page.locator("form.challenge [role=alert]")
+    expect(alert).to_have_text("Você e bea mantêm distância (um bloqueio): sem desafio.")
+    page.get_by_role("button", name="English").click()
+    page.reload()
+    button(page, "Challenge").click()
+    expect(alert).to_have_text("You and bea keep apart (a block): no challenge.")

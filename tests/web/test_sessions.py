@@ -1,6 +1,7 @@
 """Sessions in the browser (issue 27, item 1): an expired access token is refreshed silently
 (the call that met it goes through, the stored tokens change); the profile's `Sessions` lists
-where one is signed in, `End session` ends another, the current one has `Sign out`."""
+where one is signed in, `End session` ends another, the current one has `Sign out`; two tabs
+meeting the expiry together refresh once (the cross-tab lock), and the session goes on."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import timedelta
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from players.models import AccessToken
+from players.models import AccessToken, RefreshToken, Session
 from players.sessions import digest
 from tests.web.conftest import OpenPage
 from tests.web.pages import register
@@ -109,3 +110,105 @@ def test_concurrent_calls_share_one_refresh(site: Site, open_page: OpenPage) -> 
     fresh = stored(page, "uno.token")
     assert fresh != token
     assert site.api("GET", "/api/v1/players/me/sessions/", fresh)[0]["current"] is True
+
+
+# Two tabs start their calls at the same moment (the page's own clock, shared by both), so both
+# meet the expired token together.
+AT_ONCE = """(at) => {
+  window.__answers = new Promise((start) => setTimeout(start, at - Date.now())).then(async () => {
+    const api = await import('/app/api.js');
+    try {
+      const [me] = await Promise.all([api.call('GET', 'players/me/'), api.call('GET', 'games/')]);
+      return me.username;
+    } catch (error) {
+      return `refused: ${error.code}`;
+    }
+  });
+}"""
+
+
+def test_two_tabs_refreshing_at_once_keep_the_session(site: Site, open_page: OpenPage) -> None:
+    """Two tabs of one browser (one localStorage, one pair) meet the expired access token
+    together: one refreshes, under the cross-tab lock `uno-refresh`; the other finds the pair
+    rotated once it holds the lock and uses it. Two refreshes would spend the refresh token
+    twice, a reuse that ends the session and signs both tabs out."""
+    # Both tabs on a page that calls nothing by itself, each with its notifications' stream
+    # open (what a tab calls unprompted), so the calls below are the first to meet the expiry.
+    first = open_page(site)
+    with first.expect_response(lambda answer: "/players/me/stream/" in answer.url):
+        register(first, "tess")
+    first.get_by_role("link", name="Leaderboard").click()
+    second = first.context.new_page()
+    errors: list[str] = []
+    second.on("pageerror", lambda error: errors.append(str(error)))
+    with second.expect_response(lambda answer: "/players/me/stream/" in answer.url):
+        second.goto("/#/leaderboard")
+    for page in (first, second):
+        expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible()
+    token, refresh = stored(first, "uno.token"), stored(first, "uno.refresh")
+    assert stored(second, "uno.token") == token
+    expire(token)
+
+    at = int(first.evaluate("() => Date.now()")) + 300
+    for page in (first, second):
+        page.evaluate(AT_ONCE, at)
+    answers = [page.evaluate("() => window.__answers") for page in (first, second)]
+
+    assert answers == ["tess", "tess"]
+    session = Session.objects.get(user__username="tess")
+    assert session.ended_at is None, session.ended_why
+    # One refresh in all: the sign-in's refresh token, and the one it was traded for.
+    assert RefreshToken.objects.filter(session=session).count() == 2
+    fresh = stored(first, "uno.token")
+    assert fresh != token and stored(second, "uno.token") == fresh
+    assert stored(second, "uno.refresh") != refresh
+    for page in (first, second):  # both still signed in, and the pages go on
+        page.get_by_role("link", name="tess").click()
+        expect(page.locator("[data-player=tess] h1")).to_have_text("tess")
+        expect(page.get_by_role("button", name="Sign out", exact=True)).to_be_visible()
+    assert site.api("GET", "/api/v1/players/me/", fresh)["username"] == "tess"
+    assert not errors, errors
+
+
+# What another tab's refresh left in IndexedDB (web/app/refresh.js, `lastRotation`).
+HANDOFF = """async ([spent, access, refresh]) => {
+  const db = await new Promise((done, failed) => {
+    const opening = indexedDB.open('uno-refresh', 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore('last');
+    opening.onsuccess = () => done(opening.result);
+    opening.onerror = () => failed(opening.error);
+  });
+  await new Promise((done, failed) => {
+    const tx = db.transaction('last', 'readwrite');
+    tx.objectStore('last').put({ spent, access, refresh }, 'pair');
+    tx.oncomplete = done;
+    tx.onerror = failed;
+  });
+  db.close();
+}"""
+
+
+def test_a_rotation_not_yet_in_this_tabs_copy_is_used_not_refreshed_again(
+    site: Site, open_page: OpenPage
+) -> None:
+    """A tab's localStorage is a copy that another tab's writes reach a few milliseconds late,
+    possibly after the lock passed on: the tab holding it finds the last rotation in IndexedDB
+    (which traded the very refresh token it holds) and takes that pair, not refreshing again."""
+    page = open_page(site)
+    register(page, "tim")
+    token, refresh = stored(page, "uno.token"), stored(page, "uno.refresh")
+    # "Another tab" rotated the pair; only IndexedDB says so yet.
+    rotated = site.api("POST", "/api/v1/auth/refresh/", body={"refresh": refresh})
+    page.evaluate(HANDOFF, [refresh, rotated["access"], rotated["refresh"]])
+    expire(token)
+
+    name = page.evaluate(
+        "async () => (await (await import('/app/api.js')).call('GET', 'players/me/')).username"
+    )
+
+    assert name == "tim"
+    assert stored(page, "uno.token") == rotated["access"]
+    assert stored(page, "uno.refresh") == rotated["refresh"]
+    session = Session.objects.get(user__username="tim")
+    assert session.ended_at is None, session.ended_why
+    assert RefreshToken.objects.filter(session=session).count() == 2  # no second refresh

@@ -28,12 +28,14 @@ export class ApiError extends Error {
    * @param {number} status
    * @param {string} code
    * @param {string} detail
+   * @param {Record<string, any>} [body]  the whole error body (`retry_after`, `until`, …)
    */
-  constructor(status, code, detail) {
+  constructor(status, code, detail, body = {}) {
     super(detail);
     this.status = status;
     this.code = code;
     this.detail = detail;
+    this.body = body;
   }
 }
 
@@ -65,6 +67,7 @@ export function clearSession() {
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(USER_KEY);
   localStorage.removeItem(REFRESH_KEY);
+  try { indexedDB.deleteDatabase('uno-refresh'); } catch { /* no IndexedDB */ } // refresh.js: the last rotation
 }
 
 /** Called when the server says the token is no longer good (401): the app signs out. */
@@ -126,7 +129,7 @@ export async function call(method, path, options = {}) {
         if (ok === null) throw new ApiError(0, 'network', 'The refresh did not reach the server.');
       }
       if (response.status === 401 && current) onUnauthorized();
-      throw new ApiError(response.status, code, detail);
+      throw new ApiError(response.status, code, detail, data ?? {});
     }
     return data;
   }

@@ -227,6 +227,8 @@ const STRINGS = {
   account_kept: ['Your account is kept: sign in as {name} from now on.', 'A sua conta está guardada: entre como {name} a partir de agora.'],
   unreachable: ['Cannot reach the server now.', 'Sem ligação ao servidor agora.'],
   offline: ['You are offline. The games come back when the connection does.', 'Está offline. Os jogos voltam quando a ligação voltar.'],
+  // refusals several pages show (refusal(): `refused_<code>`; a page's own words come first)
+  refused_blocked: ['You and a player here keep apart (a block).', 'Você e um jogador aqui mantêm distância (um bloqueio).'],
 };
 
 /** @typedef {keyof typeof STRINGS} Key */
@@ -271,6 +273,21 @@ export function fill(text, vars) {
  */
 export function tr(pair) {
   return pair[lang === 'pt' ? 1 : 0];
+}
+
+/**
+ * A refusal (api.js's ApiError, or anything thrown) in the reader's language: the words for its
+ * `code` in `words` (the page's own) or the shared `refused_<code>`, `{name}`s filled from
+ * `vars`; for a code without words, the server's `detail` (English).
+ * @param {unknown} error
+ * @param {Record<string, [string, string]>} [words]
+ * @param {Record<string, string | number>} [vars]
+ */
+export function refusal(error, words = {}, vars = {}) {
+  const { code, detail } = /** @type {{code?: string, detail?: string}} */ (Object(error));
+  const shared = /** @type {Record<string, [string, string]>} */ (/** @type {unknown} */ (STRINGS));
+  const pair = code ? words[code] ?? shared[`refused_${code}`] : null;
+  return pair ? fill(tr(pair), vars) : detail ?? String(error);
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import { ApiError, call, listGames, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
-import { countdown, fill, t, tr } from './i18n.js';
+import { countdown, fill, refusal, t, tr } from './i18n.js';
 
 /** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
 const WORDS = {
@@ -199,7 +199,7 @@ export async function inboxPage(root) {
       if (done.game) location.hash = `#/game/${done.game}`;
       else void fillChallenges();
     } catch (error) {
-      challengeAlert.textContent = error instanceof ApiError ? error.detail : String(error);
+      challengeAlert.textContent = refusal(error);
       void fillChallenges();
     }
   };

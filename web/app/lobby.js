@@ -3,7 +3,7 @@
 
 import { ApiError, call, createGame, gameCall, listGames, playAgainstBots, session } from './api.js';
 import { h, render } from './dom.js';
-import { currentLang, duration, t, tr } from './i18n.js';
+import { currentLang, duration, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 
@@ -15,6 +15,8 @@ import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 const TIMEOUTS = [15, 30, 60, 300, 3600, 86400, 259200];
 /** @type {BotLevel[]} */
 const BOT_LEVELS = ['random', 'basic', 'strong'];
+/** Words of the lobby only (i18n.js: the shared ones). */
+const SPECTATOR_CHAT = /** @type {[string, string]} */ (['Spectators may chat', 'Espectadores podem conversar']);
 
 /** @param {GameSummary['settings']} settings */
 function rulesText(settings) {
@@ -37,7 +39,7 @@ function gameItem(game, mode) {
         await gameCall(game.id, 'join');
         go(`/game/${game.id}`);
       } catch (error) {
-        alert.textContent = error instanceof ApiError ? error.detail : String(error);
+        alert.textContent = refusal(error);
       }
     } }, t('join'))
     : h('a', { class: 'button', 'data-key': `${mode}-${game.id}`, href: mode === 'open' ? `#/game/${game.id}` : `#/replay/${game.id}` },
@@ -69,7 +71,7 @@ async function fillList(list, page, mode, keep = () => true) {
       render(list, h('li', { class: 'muted' }, t('unreachable'))); // offline.js says why
       return;
     }
-    render(list, h('li', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+    render(list, h('li', { role: 'alert', class: 'error' }, refusal(error)));
   }
 }
 
@@ -114,7 +116,7 @@ function playNow() {
       const game = await playAgainstBots();
       go(`/game/${game.id}`);
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
       button.disabled = false;
     }
   } }, t('play_bots'));
@@ -149,7 +151,7 @@ function quickMatch() {
       const game = await call('POST', 'matchmaking/', { body });
       go(`/game/${game.id}`);
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
       button.disabled = false;
     }
   } },
@@ -206,6 +208,7 @@ function createForm() {
   const botLevel = select(BOT_LEVELS, (v) => t(/** @type {'bot_basic'} */ (`bot_${v}`)), 'basic');
   const takeover = h('input', { type: 'checkbox', id: 'c-takeover' });
   const isPrivate = h('input', { type: 'checkbox', id: 'c-private' });
+  const spectatorChat = h('input', { type: 'checkbox', id: 'c-spectator-chat' });
 
   /** @type {Map<string, HTMLInputElement | HTMLSelectElement>} */
   const ruleInputs = new Map();
@@ -265,12 +268,13 @@ function createForm() {
     if (botCount > 0) body.bots = Array.from({ length: botCount }, () => /** @type {BotLevel} */ (botLevel.value));
     if (takeover.checked) body.bot_takeover = true;
     if (isPrivate.checked) body.private = true;
+    if (spectatorChat.checked) body.spectator_chat = true;
     submit.disabled = true;
     try {
       const game = await createGame(body);
       go(`/game/${game.id}`);
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
       submit.disabled = false;
     }
   } },
@@ -288,7 +292,8 @@ function createForm() {
       field('c-bots', t('bots'), bots),
       field('c-bot-level', t('bot_level'), botLevel)),
     h('div', { class: 'check' }, takeover, h('label', { for: 'c-takeover' }, t('bot_takeover'))),
-    h('div', { class: 'check' }, isPrivate, h('label', { for: 'c-private' }, t('private_game')))),
+    h('div', { class: 'check' }, isPrivate, h('label', { for: 'c-private' }, t('private_game'))),
+    h('div', { class: 'check' }, spectatorChat, h('label', { for: 'c-spectator-chat' }, tr(SPECTATOR_CHAT)))),
   h('details', { class: 'house-rules' }, h('summary', {}, t('house_rules')), h('div', { class: 'rule-groups' }, groups)),
   alert, submit);
 }
@@ -305,7 +310,7 @@ export async function joinPage(root, code) {
     const game = await call('POST', 'games/join-by-code/', { body: { code } });
     go(`/game/${game.id}`);
   } catch (error) {
-    render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)),
+    render(root, h('p', { role: 'alert', class: 'error' }, refusal(error)),
       h('p', {}, h('a', { href: '#/' }, t('nav_lobby'))));
   }
 }

@@ -1,8 +1,8 @@
 // Profiles (#/players/<name or id>) and the leaderboard (#/leaderboard).
 
-import { ApiError, call, claimAccount, listGames, session } from './api.js';
+import { call, claimAccount, listGames, session } from './api.js';
 import { h, render } from './dom.js';
-import { fill, t, tr } from './i18n.js';
+import { fill, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 import { sessionsSection } from './sessions.js';
 
@@ -22,6 +22,7 @@ const WORDS = {
   challenge_sent: ['Challenge sent to {name}.', 'Desafio enviado a {name}.'],
   challenge_live: ['Live: 30 s a move', 'Ao vivo: 30 s por jogada'],
   challenge_correspondence: ['Correspondence: a day a move', 'Por correspondência: um dia por jogada'],
+  challenge_blocked: ['You and {name} keep apart (a block): no challenge.', 'Você e {name} mantêm distância (um bloqueio): sem desafio.'],
 };
 
 /** @typedef {import('./api.js').PublicProfile} PublicProfile */
@@ -104,7 +105,7 @@ export async function profilePage(root, ref, game, seq) {
       me && me.id !== id ? keepAway({ id, username: profile.username }, game, seq) : null));
     kept = '';
   } catch (error) {
-    render(root, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+    render(root, h('p', { role: 'alert', class: 'error' }, refusal(error)));
   }
 }
 
@@ -136,7 +137,7 @@ export async function leaderboardPage(root) {
       more.hidden = !ranked.next;
       page += 1;
     } catch (error) {
-      root.append(h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+      root.append(h('p', { role: 'alert', class: 'error' }, refusal(error)));
     }
   };
   more.addEventListener('click', () => void load());
@@ -156,7 +157,7 @@ function vacation() {
       await call(method, 'players/me/vacation/', method === 'POST' ? { body: { days: Number(days.value) } } : {});
       status.textContent = method === 'POST' ? t('vacation_started') : t('vacation_ended');
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
     }
   };
   return h('form', { class: 'vacation stack', onsubmit: (event) => { event.preventDefault(); void send('POST'); } },
@@ -188,7 +189,7 @@ function keepAccount() {
       kept = me.username;
       go(`/players/${encodeURIComponent(me.username)}`);
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
       submit.disabled = false;
     }
   } },
@@ -239,7 +240,7 @@ function keepAway(player, game, seq) {
       show();
       status.textContent = blocked ? fill(tr(WORDS.blocked_now), { name: player.username }) : fill(tr(WORDS.unblocked_now), { name: player.username });
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
     }
   });
   const reason = h('select', { id: 'report-reason', required: true },
@@ -257,7 +258,7 @@ function keepAway(player, game, seq) {
       status.textContent = tr(WORDS.reported);
       form.reset();
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
     }
   } },
   h('label', { for: 'report-reason' }, tr(WORDS.report_reason)), reason,
@@ -286,7 +287,7 @@ function challengeForm(player) {
       if (made.game) go(`/game/${made.game}`);
       else status.textContent = fill(tr(WORDS.challenge_sent), { name: player.username });
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error, { blocked: WORDS.challenge_blocked }, { name: player.username });
     }
   } },
   h('label', { for: 'challenge-clock' }, t('clock')), clock,

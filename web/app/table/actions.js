@@ -4,6 +4,7 @@
 
 import { ApiError, act, addBot, call, gameCall, getGame } from '../api.js';
 import { h } from '../dom.js';
+import { refusal } from '../i18n.js';
 import { go } from '../router.js';
 import { mustRead, playsOf, withUno } from './state.js';
 
@@ -18,7 +19,7 @@ import { mustRead, playsOf, withUno } from './state.js';
 /** @typedef {{state: () => TableState, dispatch: (message: Message) => void}} Store */
 
 /** @param {unknown} error */
-const errorText = (error) => (error instanceof ApiError ? error.detail : String(error));
+const errorText = (error) => refusal(error); // a code's shared words (`blocked`), else its detail
 
 /**
  * Read the view now (a refresh asked by the page: the first read, the waiting poll, the tab
