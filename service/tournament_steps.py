@@ -18,6 +18,9 @@ after the commit; reads of a tournament whose start or end passed advance it fir
   and seeds hidden) until every table has played every deal.
 - arena: until its end, the players not at a table are seated as soon as enough of them wait
   (``arena_tables``); after it, it ends when the last game does.
+- Every format keeps players who blocked one another (either way: ``players.safety.
+  apart_among``) at different tables where another seating exists, before any repeat meeting.
+  The blocks are read at each pairing and never written to the log (its stream is public).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from games.pairing import arena_tables, duplicate_seats, swiss_tables
 from games.tournament_fold import Folded, Table
 from notifications import delivery
 from notifications.models import Kind, Notification
+from players import safety
 from service import bots, lobby, ratings
 from service.facts import WriteFacts
 from service.tournament_records import (
@@ -379,7 +383,7 @@ def _swiss(step: Step) -> None:
         _finish(step)
         return
     number = folded.round + 1
-    seating = swiss_tables(order, tournament.table_size, folded.met())
+    seating = swiss_tables(order, tournament.table_size, folded.met(), safety.apart_among(order))
     tables = [
         _open_table(step, _filled(people, tournament.table_size), round_=number, table=index)
         for index, people in enumerate(seating, start=1)
@@ -412,7 +416,7 @@ def _pair_duplicate(step: Step, order: list[int]) -> None:
     size = tournament.table_size
     number = folded.round + 1
     deal = (secrets.randbits(63), new_salt())  # the first deal, the same at every table
-    seating = swiss_tables(order, size, folded.met())
+    seating = swiss_tables(order, size, folded.met(), safety.apart_among(order))
     tables = []
     for index, people in enumerate(seating, start=1):
         seats = duplicate_seats(_filled(people, size), 0, index - 1)
@@ -487,7 +491,13 @@ def _arena(step: Step) -> None:
         (p for p in folded.active if p not in playing),
         key=lambda p: (_last_seen(folded, p), rank[p]),
     )
-    seating = arena_tables(waiting, rank, tournament.table_size, short=not playing)
+    seating = arena_tables(
+        waiting,
+        rank,
+        tournament.table_size,
+        short=not playing,
+        apart=safety.apart_among(waiting),
+    )
     count = len(folded.tables)
     for index, people in enumerate(seating, start=count + 1):
         data = _open_table(step, _filled(people, tournament.table_size), round_=1, table=index)
