@@ -295,6 +295,12 @@ def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
     return write.game
 
 
+def require_not_apart(game: Game, player: Player) -> None:
+    """Refuse ``player`` a table where one kept apart from them sits (a block, either way)."""
+    if safety.any_apart(player.pk, (entry["id"] for entry in game.roster)):
+        raise DomainError("blocked", "A player at this table and you keep apart (a block).")
+
+
 def take_seat(write: GameWrite, player: Player, *, start_when_full: bool = True) -> int:
     """``player`` takes the next free seat of the locked game (its number is returned); a game
     it fills starts (unless ``start_when_full`` is False: the caller starts it)."""
@@ -306,8 +312,7 @@ def take_seat(write: GameWrite, player: Player, *, start_when_full: bool = True)
         raise DomainError("game_full", "Every seat of this game is taken.")
     _require_waiting(game)
     require_welcome(game, player)
-    if safety.any_apart(player.pk, (entry["id"] for entry in game.roster)):
-        raise DomainError("blocked", "A player at this table and you keep apart (a block).")
+    require_not_apart(game, player)
     if len(game.roster) + 1 < game.max_players:  # the game stays waiting after this join
         _require_room_for_a_waiting_game(player)
     seat = len(game.roster)
@@ -345,17 +350,26 @@ def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
         _require_waiting(game)
         if number != 0:
             raise DomainError("permission_denied", "Only the host (seat 0) starts the game.")
-        if len(game.roster) < 2:
-            raise DomainError("not_enough_players", "A game needs at least 2 players.")
-        teams = game.team_count()
-        if teams and (len(game.roster) % teams or len(game.roster) < 2 * teams):
-            raise DomainError(
-                "not_enough_players",
-                f"A game of {teams} teams starts with a multiple of {teams} players, "
-                f"at least {2 * teams}.",
-            )
+        refusal = start_refusal(game)
+        if refusal is not None:
+            raise refusal
         _start(write)
     return game
+
+
+def start_refusal(game: Game) -> DomainError | None:
+    """Why the seated players cannot start ``game`` (None: they can): 2 or more, and for
+    partners a multiple of the teams, 2 or more each. The host's start and a rematch ask."""
+    if len(game.roster) < 2:
+        return DomainError("not_enough_players", "A game needs at least 2 players.")
+    teams = game.team_count()
+    if teams and (len(game.roster) % teams or len(game.roster) < 2 * teams):
+        return DomainError(
+            "not_enough_players",
+            f"A game of {teams} teams starts with a multiple of {teams} players, "
+            f"at least {2 * teams}.",
+        )
+    return None
 
 
 def _start(write: GameWrite) -> None:

@@ -361,7 +361,7 @@ export interface paths {
         put?: never;
         /**
          * Play again with the same players and settings
-         * @description After a finished game, by one of its players: the first caller creates the rematch (the same settings; the game's bots seated; private, reserved for these players, who are sent `invited`), the others join it by the same call, in any order. It starts once every person has joined, with the seats in the finished game's order shifted by one (the next dealer deals). The answer is the rematch's view; the finished game's view shows its id as `rematch`.
+         * @description After a finished game, by one of its players: the first caller creates the rematch (the same settings; the game's bots seated; private, reserved for these players, who are sent `invited`), the others join it by the same call, in any order. It starts once every person has joined, with the seats in the finished game's order shifted by one (the next dealer deals). A player kept apart from its creator (a block, either way) is not invited, and one kept apart from a player seated in it is not waited for: asking, they get 403 `blocked`. The answer is the rematch's view; the finished game's view shows its id as `rematch`.
          */
         post: operations["games_rematch"];
         delete?: never;
@@ -4427,7 +4427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_a_player`: The caller has no seat in this game, or left it. Codes: not_a_player. */
+            /** @description `not_a_player`: The caller has no seat in this game, or left it. `blocked`: The caller and a player there keep apart (a block, either way): no seat, no call. Codes: not_a_player, blocked. */
             403: {
                 headers: {
                     [name: string]: unknown;
