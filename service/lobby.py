@@ -90,7 +90,7 @@ def _require_room_for_a_waiting_game(player: Player) -> None:
         )
 
 
-def _roster_entry(player: Player, bot_account: bool | None = None) -> dict[str, Any]:
+def roster_entry(player: Player, bot_account: bool | None = None) -> dict[str, Any]:
     """A seat's player in the roster; a bot account's is marked (``selectors.SEAT_MARKERS``).
     ``bot_account``: whether the player is one, when the caller knows."""
     if bot_account is None:
@@ -161,7 +161,7 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
         seed=seed,
         deck=spec.deck,
         created_by=player,
-        roster=[_roster_entry(player, bot_account=False)],  # marked by game_save, under its lock
+        roster=[roster_entry(player, bot_account=False)],  # marked by game_save, under its lock
         bot_takeover=spec.bot_takeover,
         private=spec.private,
         spectator_chat=spec.spectator_chat,
@@ -195,7 +195,7 @@ def game_save(game: Game, levels: Sequence[str] = (), accounts: Sequence[str] = 
     the bot accounts of ``accounts`` (usernames) and then the bots of ``levels`` the next seats;
     a game they fill starts."""
     _require_room_for_a_waiting_game(game.created_by)  # locks the creator's row: read it now
-    game.roster = [_roster_entry(game.created_by), *game.roster[1:]]
+    game.roster = [roster_entry(game.created_by), *game.roster[1:]]
     game.save()
     Seat.objects.create(game=game, number=0, player=game.created_by)
     if levels or accounts:
@@ -250,7 +250,7 @@ def seat_bot_account(write: GameWrite, host: Player, name: str) -> int:
         raise DomainError("blocked", "A player at this table and this bot account keep apart.")
     seat = len(game.roster)
     Seat.objects.create(game=game, number=seat, player=user)
-    game.roster = [*game.roster, _roster_entry(user, bot_account=True)]
+    game.roster = [*game.roster, roster_entry(user, bot_account=True)]
     game.save(update_fields=["roster", "updated_at"])
     write.record(Joined(seat, user.pk, user.get_username()))
     write.record(Invited(user.pk, host.pk, host.get_username()))
@@ -318,7 +318,7 @@ def take_seat(write: GameWrite, player: Player, *, start_when_full: bool = True)
     seat = len(game.roster)
     Seat.objects.create(game=game, number=seat, player=player)
     # Read after the seat's row: a mark racing this seat committed before it, or sees it.
-    game.roster = [*game.roster, _roster_entry(player)]
+    game.roster = [*game.roster, roster_entry(player)]
     game.save(update_fields=["roster", "updated_at"])
     write.record(Joined(seat, player.pk, player.get_username()))
     if start_when_full and len(game.roster) == game.max_players:
