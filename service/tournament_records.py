@@ -50,7 +50,7 @@ def append(
 
 
 def entry_json(entry: TournamentEntry) -> dict[str, Any]:
-    """A log entry as the stream and the log endpoint show it."""
+    """A log entry as the tournament's stream shows it and the fold reads it."""
     return {"seq": entry.seq, "type": entry.type, "at": entry.at.isoformat(), "data": entry.data}
 
 
