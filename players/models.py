@@ -153,8 +153,9 @@ class Report(models.Model):
 
 
 class ChatSilence(models.Model):
-    """Staff silenced ``player``'s chat until ``until`` (reactions included); the latest row
-    counts. Set from the admin, usually from a report."""
+    """Staff silenced ``player``'s chat until ``until`` (reactions included); of several rows, the
+    furthest ``until`` counts (``players.safety.chat_silenced_until``): a shorter silence given
+    later does not cut a longer one short. Set from the admin, usually from a report."""
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_silences"
