@@ -2,7 +2,9 @@
 
 The players have played earlier rounds (``--history``, 3 by default) at tables of ``--size``
 (4), each seated by the same function from standings drawn at random, so the round to pair must
-steer around every meeting so far. Target: under 2 s (docs/performance.md, "Tournaments").
+steer around every meeting so far; ``--blocks`` (1,000) pairs of players keep apart (a block),
+half of them neighbours in the standings the round pairs, whom it would otherwise seat together.
+Target: under 2 s (docs/performance.md, "Tournaments").
 
     make bench-tournament            # or: python bench/tournament.py --players 10000 --size 4
 """
@@ -17,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.pairing import repeats, swiss_tables
+from games.pairing import kept_together, repeats, swiss_tables
 from games.standings import Result, standings
 
 TARGET_SECONDS = 2.0
@@ -43,11 +45,26 @@ def played(
     return met, results
 
 
+def kept_apart(order: list[int], count: int, rng: random.Random) -> dict[int, set[int]]:
+    """``count`` blocks, each listed under both players: half between neighbours in ``order``,
+    half between players drawn at random."""
+    pairs = [(order[i], order[i + 1]) for i in rng.sample(range(len(order) - 1), count // 2)]
+    for _ in range(count - count // 2):
+        first, second = rng.sample(order, 2)
+        pairs.append((first, second))
+    apart: dict[int, set[int]] = {}
+    for first, second in pairs:
+        apart.setdefault(first, set()).add(second)
+        apart.setdefault(second, set()).add(first)
+    return apart
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--size", type=int, default=4)
     parser.add_argument("--history", type=int, default=3)
+    parser.add_argument("--blocks", type=int, default=1_000)
     parser.add_argument("--repeat", type=int, default=5, help="pairings timed; the median counts")
     parser.add_argument("--seed", type=int, default=26)
     args = parser.parse_args()
@@ -55,13 +72,15 @@ def main() -> int:
     players = list(range(1, args.players + 1))
     met, results = played(players, args.size, args.history, rng)
     ratings = {p: rng.random() for p in players}
+    ordered = [row.player for row in standings("swiss", results, players, ratings)]
+    apart = kept_apart(ordered, args.blocks, rng)
     times, ranking = [], []
     tables: list[list[int]] = []
     for _ in range(args.repeat):
         start = time.perf_counter()
         order = [row.player for row in standings("swiss", results, players, ratings)]
         ranked = time.perf_counter()
-        tables = swiss_tables(order, args.size, met)
+        tables = swiss_tables(order, args.size, met, apart)
         times.append(time.perf_counter() - start)
         ranking.append(ranked - start)
     ranking.sort()
@@ -71,7 +90,8 @@ def main() -> int:
     assert seated == players, "everyone seated once"
     print(
         f"swiss round: {args.players:,} players at tables of {args.size} after "
-        f"{args.history} rounds: {len(tables):,} tables, {repeats(tables, met)} repeat meetings"
+        f"{args.history} rounds, {args.blocks:,} blocks: {len(tables):,} tables, "
+        f"{repeats(tables, met)} repeat meetings, {kept_together(tables, apart)} blocked pairs"
     )
     print(
         f"standings + pairing: median {median:.3f} s, best {times[0]:.3f} s, worst "

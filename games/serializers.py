@@ -764,10 +764,14 @@ class _TournamentBase(serializers.Serializer[dict[str, Any]]):
     created_at = serializers.DateTimeField()
 
 
+TOURNAMENT_BOT_ACCOUNT = "A bot account (a player's program, docs/bot-api.md)."
+
+
 class TournamentPlayerSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     withdrawn = serializers.BooleanField()
+    bot_account = serializers.BooleanField(help_text=TOURNAMENT_BOT_ACCOUNT)
 
 
 class TournamentTableSerializer(serializers.Serializer[dict[str, Any]]):
@@ -795,6 +799,7 @@ class TournamentRoundSerializer(serializers.Serializer[dict[str, Any]]):
 class TournamentStandingSerializer(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     username = serializers.CharField()
+    bot_account = serializers.BooleanField(help_text=TOURNAMENT_BOT_ACCOUNT)
     points = serializers.FloatField()
     tiebreak = serializers.FloatField(help_text="The sum of the points of the opponents met.")
     games = serializers.IntegerField()

@@ -213,7 +213,9 @@ class PlayerBotAccountApi(APIView):
         description=(
             "For good, and only before the account's first game (a seat in any game, waiting ones "
             "too: 409 `account_has_played`; register a new account for the program); not for a "
-            "guest (409 `guest_account`: claim it first). Asked again, it changes nothing and "
+            "guest (409 `guest_account`: claim it first); not while the account is entered (not "
+            "withdrawn) in a tournament not over whose host does not allow bots (409 "
+            "`in_tournament_without_bots`: withdraw first). Asked again, it changes nothing and "
             "answers the same. A bot account is shown as one (`bot_account: true` in its "
             "profile, its seats and its leaderboard row), is rated like anyone, and plays through "
             "the API (docs/bot-api.md): its tokens are scoped to play (403 `bot_account_scope` "
@@ -226,7 +228,12 @@ class PlayerBotAccountApi(APIView):
         request=None,
         responses={
             200: OwnProfileSerializer,
-            **errors_for("not_authenticated", "account_has_played", "guest_account"),
+            **errors_for(
+                "not_authenticated",
+                "account_has_played",
+                "guest_account",
+                "in_tournament_without_bots",
+            ),
         },
     )
     def post(self, request: Request) -> Response:

@@ -88,9 +88,10 @@ class Guest(models.Model):
 
 class Block(models.Model):
     """``blocker`` keeps away from ``blocked`` (``POST /api/v1/players/{id}/block/``): the two are
-    not seated together by quick match where another seating exists, cannot challenge or message
-    each other, and each one's chat is hidden from the other. It works both ways, whoever
-    blocked (``players.safety``)."""
+    not seated together by quick match or a tournament's pairing (swiss, duplicate, arena) where
+    another seating exists, take no seat at one table, are not invited to one rematch, cannot
+    challenge or message each other, and each one's chat is hidden from the other. It works both
+    ways, whoever blocked (``players.safety``)."""
 
     blocker = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
@@ -152,8 +153,9 @@ class Report(models.Model):
 
 
 class ChatSilence(models.Model):
-    """Staff silenced ``player``'s chat until ``until`` (reactions included); the latest row
-    counts. Set from the admin, usually from a report."""
+    """Staff silenced ``player``'s chat until ``until`` (reactions included); of several rows, the
+    furthest ``until`` counts (``players.safety.chat_silenced_until``): a shorter silence given
+    later does not cut a longer one short. Set from the admin, usually from a report."""
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_silences"

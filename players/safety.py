@@ -1,9 +1,10 @@
 """Keeping players apart and quiet: blocks (both ways), staff's chat silences, and reports.
-The chat, the seating and quick match ask here; nothing here writes the chat."""
+The chat, the seating, quick match, rematches and the tournaments' pairing ask here; nothing
+here writes the chat."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import datetime
 
 from django.contrib.auth.models import User
@@ -22,6 +23,19 @@ def kept_apart(player_id: int) -> set[int]:
         "blocker_id", "blocked_id"
     )
     return {other for pair in rows for other in pair if other != player_id}
+
+
+def apart_among(players: Collection[int]) -> dict[int, set[int]]:
+    """The blocks among ``players`` (a tournament's entrants), each pair under both players: what
+    the tournaments' pairing keeps apart (``games.pairing``), in one query."""
+    rows = Block.objects.filter(blocker_id__in=players, blocked_id__in=players).values_list(
+        "blocker_id", "blocked_id"
+    )
+    kept: dict[int, set[int]] = {}
+    for first, second in rows:
+        kept.setdefault(first, set()).add(second)
+        kept.setdefault(second, set()).add(first)
+    return kept
 
 
 def apart(first: int, second: int) -> bool:

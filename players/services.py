@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import authenticate
@@ -19,7 +20,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
-from games.models import Seat
+from games.models import Entrant, Seat, TournamentStatus
 from players.models import AccessToken, BotAccount, Guest, Session, Vacation
 from players.sessions import Pair, session_end, session_start
 from unoservice.errors import DomainError
@@ -127,16 +128,25 @@ def is_bot_account(user: User) -> bool:
     return BotAccount.objects.filter(user_id=user.pk).exists()
 
 
+def bot_accounts_among(players: Collection[int]) -> set[int]:
+    """Which of ``players`` are bot accounts, in one query (a table's roster, a tournament's
+    players and standings mark them)."""
+    return set(BotAccount.objects.filter(user_id__in=players).values_list("user_id", flat=True))
+
+
 def bot_account_mark(*, user: User) -> bool:
     """Mark ``user``'s own account a bot account, for good; True if it was not one before.
 
     Only before the account has sat in any game (waiting ones included): every seat it ever
     takes is then marked as a bot account's in the game's roster, so no view shows an old seat
     of it as a person's. A guest cannot (claim it first: a bot account is rated, a guest is not).
-    Asked again, an account that is one already is left as it is. The user row is locked
-    ``FOR UPDATE``, which a seat being inserted for it (a foreign key's ``KEY SHARE``) and a new
-    game's creator lock wait on, so a seat taken at the same time is either seen here or taken
-    after the mark, its roster entry read after it (``service.lobby``: marked)."""
+    Nor can an account entered (not withdrawn) in a tournament not over whose host does not
+    allow bots: it would be paired there as a person (``in_tournament_without_bots``; withdraw
+    first). Asked again, an account that is one already is left as it is. The user row is locked
+    ``FOR UPDATE``, which a seat being inserted for it (a foreign key's ``KEY SHARE``), a new
+    game's creator lock and a tournament's join (``service.tournaments``) wait on, so a seat
+    taken or an entry made at the same time is either seen here or made after the mark, its
+    roster entry (``service.lobby``: marked) or its check of bots read after it."""
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         if BotAccount.objects.filter(user_id=user.pk).exists():
@@ -151,8 +161,25 @@ def bot_account_mark(*, user: User) -> bool:
                 "This account has sat in a game: a bot account is made before its first game "
                 "(register a new account for the program).",
             )
+        if _in_tournament_without_bots(user):
+            raise DomainError(
+                "in_tournament_without_bots",
+                "This account takes part in a tournament whose host does not allow bots: "
+                "withdraw from it first (or wait until it ends).",
+            )
         BotAccount.objects.create(user=user)
     return True
+
+
+def _in_tournament_without_bots(user: User) -> bool:
+    """Whether ``user`` is entered (not withdrawn) in a tournament not over that takes no bots."""
+    return (
+        Entrant.objects.filter(
+            player_id=user.pk, withdrawn_at__isnull=True, tournament__bots_allowed=False
+        )
+        .exclude(tournament__status=TournamentStatus.FINISHED)
+        .exists()
+    )
 
 
 def token_issue(

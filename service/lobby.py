@@ -90,7 +90,7 @@ def _require_room_for_a_waiting_game(player: Player) -> None:
         )
 
 
-def _roster_entry(player: Player, bot_account: bool | None = None) -> dict[str, Any]:
+def roster_entry(player: Player, bot_account: bool | None = None) -> dict[str, Any]:
     """A seat's player in the roster; a bot account's is marked (``selectors.SEAT_MARKERS``).
     ``bot_account``: whether the player is one, when the caller knows."""
     if bot_account is None:
@@ -161,7 +161,7 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
         seed=seed,
         deck=spec.deck,
         created_by=player,
-        roster=[_roster_entry(player, bot_account=False)],  # marked by game_save, under its lock
+        roster=[roster_entry(player, bot_account=False)],  # marked by game_save, under its lock
         bot_takeover=spec.bot_takeover,
         private=spec.private,
         spectator_chat=spec.spectator_chat,
@@ -195,7 +195,7 @@ def game_save(game: Game, levels: Sequence[str] = (), accounts: Sequence[str] = 
     the bot accounts of ``accounts`` (usernames) and then the bots of ``levels`` the next seats;
     a game they fill starts."""
     _require_room_for_a_waiting_game(game.created_by)  # locks the creator's row: read it now
-    game.roster = [_roster_entry(game.created_by), *game.roster[1:]]
+    game.roster = [roster_entry(game.created_by), *game.roster[1:]]
     game.save()
     Seat.objects.create(game=game, number=0, player=game.created_by)
     if levels or accounts:
@@ -250,7 +250,7 @@ def seat_bot_account(write: GameWrite, host: Player, name: str) -> int:
         raise DomainError("blocked", "A player at this table and this bot account keep apart.")
     seat = len(game.roster)
     Seat.objects.create(game=game, number=seat, player=user)
-    game.roster = [*game.roster, _roster_entry(user, bot_account=True)]
+    game.roster = [*game.roster, roster_entry(user, bot_account=True)]
     game.save(update_fields=["roster", "updated_at"])
     write.record(Joined(seat, user.pk, user.get_username()))
     write.record(Invited(user.pk, host.pk, host.get_username()))
@@ -295,6 +295,12 @@ def game_join(*, player: Player, game_id: str | uuid.UUID) -> Game:
     return write.game
 
 
+def require_not_apart(game: Game, player: Player) -> None:
+    """Refuse ``player`` a table where one kept apart from them sits (a block, either way)."""
+    if safety.any_apart(player.pk, (entry["id"] for entry in game.roster)):
+        raise DomainError("blocked", "A player at this table and you keep apart (a block).")
+
+
 def take_seat(write: GameWrite, player: Player, *, start_when_full: bool = True) -> int:
     """``player`` takes the next free seat of the locked game (its number is returned); a game
     it fills starts (unless ``start_when_full`` is False: the caller starts it)."""
@@ -306,14 +312,13 @@ def take_seat(write: GameWrite, player: Player, *, start_when_full: bool = True)
         raise DomainError("game_full", "Every seat of this game is taken.")
     _require_waiting(game)
     require_welcome(game, player)
-    if safety.any_apart(player.pk, (entry["id"] for entry in game.roster)):
-        raise DomainError("blocked", "A player at this table and you keep apart (a block).")
+    require_not_apart(game, player)
     if len(game.roster) + 1 < game.max_players:  # the game stays waiting after this join
         _require_room_for_a_waiting_game(player)
     seat = len(game.roster)
     Seat.objects.create(game=game, number=seat, player=player)
     # Read after the seat's row: a mark racing this seat committed before it, or sees it.
-    game.roster = [*game.roster, _roster_entry(player)]
+    game.roster = [*game.roster, roster_entry(player)]
     game.save(update_fields=["roster", "updated_at"])
     write.record(Joined(seat, player.pk, player.get_username()))
     if start_when_full and len(game.roster) == game.max_players:
@@ -345,17 +350,26 @@ def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
         _require_waiting(game)
         if number != 0:
             raise DomainError("permission_denied", "Only the host (seat 0) starts the game.")
-        if len(game.roster) < 2:
-            raise DomainError("not_enough_players", "A game needs at least 2 players.")
-        teams = game.team_count()
-        if teams and (len(game.roster) % teams or len(game.roster) < 2 * teams):
-            raise DomainError(
-                "not_enough_players",
-                f"A game of {teams} teams starts with a multiple of {teams} players, "
-                f"at least {2 * teams}.",
-            )
+        refusal = start_refusal(game)
+        if refusal is not None:
+            raise refusal
         _start(write)
     return game
+
+
+def start_refusal(game: Game) -> DomainError | None:
+    """Why the seated players cannot start ``game`` (None: they can): 2 or more, and for
+    partners a multiple of the teams, 2 or more each. The host's start and a rematch ask."""
+    if len(game.roster) < 2:
+        return DomainError("not_enough_players", "A game needs at least 2 players.")
+    teams = game.team_count()
+    if teams and (len(game.roster) % teams or len(game.roster) < 2 * teams):
+        return DomainError(
+            "not_enough_players",
+            f"A game of {teams} teams starts with a multiple of {teams} players, "
+            f"at least {2 * teams}.",
+        )
+    return None
 
 
 def _start(write: GameWrite) -> None:

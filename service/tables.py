@@ -15,7 +15,8 @@ Every write goes through the games' unit of work (``service.unit_of_work``), as 
   (``clock.caught_up``) seats ``basic`` bots in the free seats and starts the game.
 - A rematch is a private game without a code, linked from the finished game (``rematch``):
   its players take their seats by the same call, and at the start the seats are arranged in
-  the finished game's order shifted by one, so the next dealer deals.
+  the finished game's order shifted by one, so the next dealer deals. A player kept apart from
+  one seated in it (a block) is neither invited by its creator nor waited for.
 """
 
 from __future__ import annotations
@@ -189,7 +190,8 @@ def game_fill_with_bots(*, game_id: str | uuid.UUID) -> Game:
 
 def game_rematch(*, player: Player, game_id: str | uuid.UUID) -> Game:
     """After a finished game, the first of its players to ask creates the rematch; the others
-    join it by the same call, in any order. It starts once every person has joined."""
+    join it by the same call, in any order. It starts once every person has joined (but one
+    kept apart from a seated player: ``_awaited``)."""
     with game_write(game_id, viewer=player) as old_write:
         old = old_write.game  # locked: the players' calls decide one after another
         lobby.require_seat(old, player)
@@ -206,13 +208,28 @@ def game_rematch(*, player: Player, game_id: str | uuid.UUID) -> Game:
             old.save(update_fields=["rematch", "updated_at"])
         with game_write(rematch_id) as write:
             game = write.game
-            if seat_of(game, player) is None and game.status == GameStatus.WAITING:
-                lobby.take_seat(write, player, start_when_full=False)
-            people = set(_people(old.roster))
+            if seat_of(game, player) is None:
+                if game.status != GameStatus.WAITING:  # it started without one kept apart
+                    lobby.require_not_apart(game, player)
+                else:
+                    lobby.take_seat(write, player, start_when_full=False)
             seated = {entry["id"] for entry in game.roster}
-            if game.status == GameStatus.WAITING and people <= seated:
+            if (
+                game.status == GameStatus.WAITING
+                and _awaited(old, seated) <= seated
+                and lobby.start_refusal(game) is None
+            ):
                 lobby.start(write)
     return write.game
+
+
+def _awaited(old: Game, seated: set[int]) -> set[int]:
+    """The persons a rematch of ``old`` waits for: its persons, but those kept apart from one
+    seated in it (a block, either way), who take no seat at its table and are not invited. (When
+    that leaves too few to start, one alone or short of partners, the rematch waits.)"""
+    people = set(_people(old.roster))
+    apart = safety.apart_among(people | seated)
+    return {pid for pid in people if not apart.get(pid, set()) & seated}
 
 
 def _people(roster: list[dict[str, Any]]) -> list[int]:
@@ -224,7 +241,8 @@ def _people(roster: list[dict[str, Any]]) -> list[int]:
 
 def _create_rematch(old: Game, player: Player) -> Game:
     """The rematch of ``old``: its settings, reserved for its players (private, no code); the
-    caller in the first seat and ``old``'s bots seated now; the other persons invited."""
+    caller in the first seat and ``old``'s bots seated now; the other persons invited, but those
+    kept apart from the caller (a block, either way)."""
     spec = lobby.NewGame(
         max_players=old.max_players,
         target_score=old.target_score,
@@ -245,6 +263,7 @@ def _create_rematch(old: Game, player: Player) -> Game:
         for entry in old.roster:
             if entry["id"] not in people:
                 lobby.seat_bot_user(write.game, User.objects.get(pk=entry["id"]), entry["bot"])
-        for pid in people - {player.pk}:
+        # Not one kept apart from the caller: they could take no seat at this table.
+        for pid in people - {player.pk} - safety.kept_apart(player.pk):
             write.record(Invited(pid, player.pk, player.get_username()))
     return write.game

@@ -6,6 +6,7 @@ tournament (``service.tournament_steps``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -49,7 +50,7 @@ def append(
 
 
 def entry_json(entry: TournamentEntry) -> dict[str, Any]:
-    """A log entry as the stream and the log endpoint show it."""
+    """A log entry as the tournament's stream shows it and the fold reads it."""
     return {"seq": entry.seq, "type": entry.type, "at": entry.at.isoformat(), "data": entry.data}
 
 
@@ -86,10 +87,15 @@ def standings_of(tournament: Tournament, folded: Folded) -> list[scoring.Standin
     )
 
 
-def standing_json(row: scoring.Standing, names: dict[int, str]) -> dict[str, Any]:
+def standing_json(
+    row: scoring.Standing, names: dict[int, str], programs: Collection[int]
+) -> dict[str, Any]:
+    """A row of the standings, as the detail and the log's last entry show it; ``programs``: the
+    players who are bot accounts (``players.services.bot_accounts_among``), marked."""
     return {
         "player": row.player,
         "username": names.get(row.player, ""),
+        "bot_account": row.player in programs,
         "points": row.points,
         "tiebreak": row.tiebreak,
         "games": row.games,

@@ -18,6 +18,9 @@ after the commit; reads of a tournament whose start or end passed advance it fir
   and seeds hidden) until every table has played every deal.
 - arena: until its end, the players not at a table are seated as soon as enough of them wait
   (``arena_tables``); after it, it ends when the last game does.
+- Every format keeps players who blocked one another (either way: ``players.safety.
+  apart_among``) at different tables where another seating exists, before any repeat meeting.
+  The blocks are read at each pairing and never written to the log (its stream is public).
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ from games.pairing import arena_tables, duplicate_seats, swiss_tables
 from games.tournament_fold import Folded, Table
 from notifications import delivery
 from notifications.models import Kind, Notification
+from players import safety
+from players.services import bot_accounts_among
 from service import bots, lobby, ratings
 from service.facts import WriteFacts
 from service.tournament_records import (
@@ -233,10 +238,11 @@ def _finish(step: Step, reason: str = "complete") -> None:
     names = dict(
         User.objects.filter(pk__in=[row.player for row in table]).values_list("pk", "username")
     )
+    programs = bot_accounts_among(list(names))
     tournament.status = TournamentStatus.FINISHED
     step.append(
         log.FINISHED,
-        {"reason": reason, "standings": [standing_json(row, names) for row in table]},
+        {"reason": reason, "standings": [standing_json(row, names, programs) for row in table]},
     )
     for place, row in enumerate(table, start=1):
         data = {
@@ -298,26 +304,21 @@ def _open_table(
     fills it, or the bot user's id again for a duplicate's next deal); its entry's data."""
     tournament = step.tournament
     people = [p for p in seats if p is not None]
-    users = {user.pk: user for user in User.objects.filter(pk__in=people)}
+    users = {user.pk: user for user in User.objects.filter(pk__in=people).select_related("bot")}
     game, _ = lobby.game_build(
         player=tournament.host, spec=_spec_of(tournament)
     )  # checked when the tournament was made; built again: a new seed
     taken = set(people)
-    roster: list[dict[str, Any]] = []
-    ids: list[int] = []
+    seated: list[User] = []
     filled: list[int] = []
     for number, player in enumerate(seats):
         user = users.get(player) if player is not None else None
         if user is None or hasattr(user, "bot"):
-            bot = user or bots.bot_user(FILLER, taken)
-            taken.add(bot.pk)
-            roster.append(bots.roster_entry(bot, FILLER))
-            ids.append(bot.pk)
+            user = user or bots.bot_user(FILLER, taken)
+            taken.add(user.pk)
             filled.append(number)
-        else:
-            roster.append({"id": user.pk, "username": user.get_username()})
-            ids.append(user.pk)
-    game.roster = roster
+        seated.append(user)
+    ids = [user.pk for user in seated]
     game.match_key = None
     game.invite_code = None
     game.private = sealed
@@ -328,6 +329,8 @@ def _open_table(
     Seat.objects.bulk_create(
         Seat(game=game, number=number, player_id=player) for number, player in enumerate(ids)
     )
+    game.roster = _roster(seated, filled)
+    game.save(update_fields=["roster"])
     with game_write(game.pk) as write:
         lobby.start(write)
     TournamentTable.objects.create(
@@ -344,6 +347,20 @@ def _open_table(
         "seats": ids,
         "bots": filled,
     }
+
+
+def _roster(seated: list[User], filled: list[int]) -> list[dict[str, Any]]:
+    """A table's roster as every game's: the bots' seats by ``bots.roster_entry``, the players'
+    by ``lobby.roster_entry`` (a bot account's marked). Read after the seats' rows are written,
+    as the lobby reads a joining player's: a bot account's mark racing the table committed
+    before them (and is read here), or finds them and is refused."""
+    programs = bot_accounts_among([user.pk for user in seated])
+    return [
+        bots.roster_entry(user, FILLER)
+        if number in filled
+        else lobby.roster_entry(user, bot_account=user.pk in programs)
+        for number, user in enumerate(seated)
+    ]
 
 
 def _spec_of(tournament: Tournament) -> lobby.NewGame:
@@ -379,7 +396,7 @@ def _swiss(step: Step) -> None:
         _finish(step)
         return
     number = folded.round + 1
-    seating = swiss_tables(order, tournament.table_size, folded.met())
+    seating = swiss_tables(order, tournament.table_size, folded.met(), safety.apart_among(order))
     tables = [
         _open_table(step, _filled(people, tournament.table_size), round_=number, table=index)
         for index, people in enumerate(seating, start=1)
@@ -412,7 +429,7 @@ def _pair_duplicate(step: Step, order: list[int]) -> None:
     size = tournament.table_size
     number = folded.round + 1
     deal = (secrets.randbits(63), new_salt())  # the first deal, the same at every table
-    seating = swiss_tables(order, size, folded.met())
+    seating = swiss_tables(order, size, folded.met(), safety.apart_among(order))
     tables = []
     for index, people in enumerate(seating, start=1):
         seats = duplicate_seats(_filled(people, size), 0, index - 1)
@@ -487,7 +504,13 @@ def _arena(step: Step) -> None:
         (p for p in folded.active if p not in playing),
         key=lambda p: (_last_seen(folded, p), rank[p]),
     )
-    seating = arena_tables(waiting, rank, tournament.table_size, short=not playing)
+    seating = arena_tables(
+        waiting,
+        rank,
+        tournament.table_size,
+        short=not playing,
+        apart=safety.apart_among(waiting),
+    )
     count = len(folded.tables)
     for index, people in enumerate(seating, start=count + 1):
         data = _open_table(step, _filled(people, tournament.table_size), round_=1, table=index)

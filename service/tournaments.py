@@ -137,7 +137,10 @@ def is_bot_account(user: User) -> bool:
 
 def entrant_allowed(tournament: Tournament, user: User) -> None:
     """The one check of who may enter ``tournament``: a built-in bot never (bots only fill the
-    tables the tournament seats), a bot account only when its host allows bots."""
+    tables the tournament seats), a bot account only when its host allows bots. The player's
+    row is locked first, as ``players.services.bot_account_mark`` locks it: a mark racing the
+    join is read here, or reads the entry and is refused (``in_tournament_without_bots``)."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
     if Bot.objects.filter(user=user).exists():
         raise DomainError("bots_not_allowed", "Built-in bots do not enter tournaments.")
     if is_bot_account(user) and not tournament.bots_allowed:
@@ -271,9 +274,11 @@ def tournament_detail(tournament: Tournament, viewer: User | None = None) -> dic
     names = dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
     table = standings_of(tournament, folded)
     body = _summary(tournament)
+    programs = players_services.bot_accounts_among(folded.players)
     body["player_count"] = len(folded.active)
     body["players"] = [
-        {**_ref(p, names), "withdrawn": p in folded.withdrawn} for p in folded.players
+        {**_ref(p, names), "withdrawn": p in folded.withdrawn, "bot_account": p in programs}
+        for p in folded.players
     ]
     body["rounds"] = [
         {
@@ -294,7 +299,7 @@ def tournament_detail(tournament: Tournament, viewer: User | None = None) -> dic
         }
         for number, tables in folded.rounds()
     ]
-    body["standings"] = [standing_json(row, names) for row in table]
+    body["standings"] = [standing_json(row, names, programs) for row in table]
     you = None
     if viewer is not None and viewer.pk in folded.players:
         playing = [t.game for t in folded.tables if t.result is None and viewer.pk in t.seats]

@@ -135,6 +135,11 @@ SERVICE_CODES: dict[str, Code] = {
         409, "A bot account is made before the account's first game: this one has sat in one."
     ),
     "guest_account": Code(409, "A guest cannot become a bot account: claim it first."),
+    "in_tournament_without_bots": Code(
+        409,
+        "A bot account is not made of an account entered in a tournament (not over) whose host "
+        "does not allow bots: withdraw from it first.",
+    ),
     "bot_account_scope": Code(
         403,
         "A bot account's token is scoped to play: it changes nothing of the account (a claim, "

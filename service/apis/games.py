@@ -252,13 +252,21 @@ class GameRematchApi(APIView):
             "rematch (the same settings; the game's bots seated; private, reserved for these "
             "players, who are sent `invited`), the others join it by the same call, in any "
             "order. It starts once every person has joined, with the seats in the finished "
-            "game's order shifted by one (the next dealer deals). The answer is the rematch's "
-            "view; the finished game's view shows its id as `rematch`."
+            "game's order shifted by one (the next dealer deals). A player kept apart from its "
+            "creator (a block, either way) is not invited, and one kept apart from a player "
+            "seated in it is not waited for: asking, they get 403 `blocked`. The answer is the "
+            "rematch's view; the finished game's view shows its id as `rematch`."
         ),
         request=None,
         responses={
             200: GameViewSerializer,
-            **errors_for(*ON_A_GAME, "not_a_player", "game_not_finished", "too_many_waiting_games"),
+            **errors_for(
+                *ON_A_GAME,
+                "not_a_player",
+                "game_not_finished",
+                "too_many_waiting_games",
+                "blocked",
+            ),
         },
         examples=[GAME_EXAMPLE],
     )

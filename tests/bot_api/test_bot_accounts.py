@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Challenge, Game
+from games.models import Challenge, Game, Tournament, TournamentStatus
 from notifications.models import Notification, PushSubscription, Webhook
 from players.models import BotAccount, Session
 from players.sessions import session_start
@@ -18,6 +18,7 @@ from tests.bot_api.conftest import BOT_ACCOUNT
 from tests.support.players import MakePlayer, Player, client_with
 from tests.support.table import GAMES, create_game, game_url, ok, refused
 from tests.support.tournaments import create as create_tournament
+from tests.support.tournaments import start_now
 from tests.support.tournaments import url as tournament_url
 
 pytestmark = pytest.mark.django_db
@@ -299,3 +300,51 @@ def test_a_bot_account_enters_only_tournaments_whose_host_allows_bots(
     refused(program.client.post(tournament_url(closed["id"], "join")), 403, "bots_not_allowed")
     ok(person.client.post(tournament_url(closed["id"], "join")))
     ok(program.client.post(tournament_url(open_to_bots["id"], "join")))
+
+
+def test_a_bot_account_is_marked_at_its_tournament_table_and_in_the_tournament(
+    players: list[Player], make_bot_account: MakePlayer
+) -> None:
+    host, person, _, _ = players
+    program = make_bot_account()
+    tournament = create_tournament(host, bots_allowed=True, table_size=3, rounds=1)
+    tid = tournament["id"]
+    for player in (person, program):
+        ok(player.client.post(tournament_url(tid, "join")))
+    start_now(tid)
+
+    detail = ok(host.client.get(tournament_url(tid)))
+    (table,) = detail["rounds"][0]["tables"]
+    view = ok(person.client.get(game_url(table["game"])))
+    markers = {seat["player"]["id"]: _seat_markers({"seats": [seat]})[0] for seat in view["seats"]}
+    assert markers[person.id] == {} and markers[program.id] == {"bot_account": True}
+    (filler,) = (markers[pid] for pid in markers if pid not in (person.id, program.id))
+    assert filler == {"bot": "basic"}  # the short table's bot, as ever
+    assert {p["id"]: p["bot_account"] for p in detail["players"]} == {
+        person.id: False,
+        program.id: True,
+    }
+    assert {s["player"]: s["bot_account"] for s in detail["standings"]} == {
+        person.id: False,
+        program.id: True,
+    }
+
+
+def test_an_entrant_of_a_tournament_without_bots_becomes_a_bot_account_only_once_out(
+    players: list[Player],
+) -> None:
+    host, ada, bob, cy = players
+    closed = create_tournament(host)["id"]
+    open_to_bots = create_tournament(host, bots_allowed=True)["id"]
+    ok(ada.client.post(tournament_url(closed, "join")))
+    # Ada would be paired there as a person: refused, nothing changes.
+    refused(ada.client.post(BOT_ACCOUNT), 409, "in_tournament_without_bots")
+    assert not BotAccount.objects.filter(user_id=ada.id).exists()
+    ok(ada.client.post(tournament_url(closed, "withdraw")))
+    assert ok(ada.client.post(BOT_ACCOUNT))["bot_account"] is True
+    # A tournament that takes bots is no obstacle, nor one that is over.
+    ok(bob.client.post(tournament_url(open_to_bots, "join")))
+    assert ok(bob.client.post(BOT_ACCOUNT))["bot_account"] is True
+    ok(cy.client.post(tournament_url(closed, "join")))
+    Tournament.objects.filter(pk=closed).update(status=TournamentStatus.FINISHED)
+    assert ok(cy.client.post(BOT_ACCOUNT))["bot_account"] is True

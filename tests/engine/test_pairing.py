@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 from games.pairing import (
     arena_tables,
     duplicate_seats,
+    kept_together,
     repeats,
     swiss_tables,
     table_sizes,
 )
 from games.standings import Result, game_points, placing_points, standings
-from tests.support.pairing import fewest_repeats
+from tests.support.pairing import fewest_clashes, fewest_repeats
 
 
 def history(players: list[int], size: int, rounds: int, rng: random.Random) -> dict[int, set[int]]:
@@ -31,6 +32,21 @@ def history(players: list[int], size: int, rounds: int, rng: random.Random) -> d
             for p in table:
                 met[p].update(q for q in table if q != p)
     return met
+
+
+def kept_apart(pairs: list[tuple[int, int]]) -> dict[int, set[int]]:
+    """Blocks as the service hands them to the pairing: each pair under both players."""
+    apart: dict[int, set[int]] = {}
+    for first, second in pairs:
+        if first != second:
+            apart.setdefault(first, set()).add(second)
+            apart.setdefault(second, set()).add(first)
+    return apart
+
+
+def blocks(players: list[int], count: int, rng: random.Random) -> dict[int, set[int]]:
+    """``count`` blocks between players drawn at random."""
+    return kept_apart([(rng.choice(players), rng.choice(players)) for _ in range(count)])
 
 
 def test_table_sizes_are_even() -> None:
@@ -103,6 +119,97 @@ def test_large_rounds_seat_everyone_once_and_avoid_repeats(
     assert repeats(tables, met) == 0
 
 
+def test_players_kept_apart_sit_at_different_tables() -> None:
+    order = list(range(1, 9))
+    apart = kept_apart([(1, 2)])
+    # 2 would sit with 1 (the first round seats the standings in order): the next one does.
+    assert swiss_tables(order, 4, {}, apart) == [[1, 3, 4, 5], [2, 6, 7, 8]]
+    assert swiss_tables(order, 4, {}, kept_apart([(2, 1)])) == [[1, 3, 4, 5], [2, 6, 7, 8]]
+
+
+def test_a_block_outweighs_any_number_of_repeats() -> None:
+    # Rounds one and two seated 1-3, 2-4, then 1-4, 2-3: only 1-2 and 3-4 would be fresh.
+    met = {1: {3, 4}, 2: {4, 3}, 3: {1, 2}, 4: {2, 1}}
+    assert swiss_tables([1, 2, 3, 4], 2, met) == [[1, 2], [3, 4]]
+    apart = kept_apart([(1, 2)])
+    tables = swiss_tables([1, 2, 3, 4], 2, met, apart)
+    assert tables == [[1, 3], [2, 4]]  # two repeats rather than the block
+    assert (kept_together(tables, apart), repeats(tables, met)) == (0, 2)
+
+
+def test_players_kept_apart_sit_together_only_where_no_other_seating_exists() -> None:
+    # Three players at one table of 3: nothing else exists.
+    apart = kept_apart([(1, 2)])
+    assert swiss_tables([1, 2, 3], 3, {}, apart) == [[1, 2, 3]]
+    # Everyone blocked everyone at tables of 2: one pair per table, as few as there can be.
+    everyone = kept_apart([(a, b) for a in range(4) for b in range(4)])
+    assert kept_together(swiss_tables([0, 1, 2, 3], 2, {}, everyone), everyone) == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    count=st.integers(min_value=2, max_value=12),
+    size=st.integers(min_value=2, max_value=5),
+    rounds=st.integers(min_value=0, max_value=2),
+    blocked=st.integers(min_value=0, max_value=12),
+    seed=st.integers(min_value=0, max_value=10**6),
+)
+def test_small_rounds_keep_blocked_players_apart_first_then_avoid_repeats(
+    count: int, size: int, rounds: int, blocked: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    players = list(range(100, 100 + count))
+    order = players[:]
+    rng.shuffle(order)
+    met = history(players, size, rounds, rng)
+    apart = blocks(players, blocked, rng)
+    tables = swiss_tables(order, size, met, apart)
+    assert sorted(p for t in tables for p in t) == sorted(players)  # everyone, once
+    assert sorted(map(len, tables), reverse=True) == table_sizes(count, size)
+    found = (kept_together(tables, apart), repeats(tables, met))
+    assert found == fewest_clashes(order, table_sizes(count, size), met, apart)
+
+
+def test_a_large_rounds_last_table_is_repaired_apart() -> None:
+    # The greedy seating gives the last table whoever is left: 96, 97, 98 and 99.
+    order = list(range(100))
+    apart = kept_apart([(98, 99), (96, 97), (0, 1)])
+    tables = swiss_tables(order, 4, {}, apart)
+    assert sorted(p for t in tables for p in t) == order
+    assert kept_together(tables, apart) == 0
+    assert tables[0] == [0, 2, 3, 4]
+    # 99 blocked the 39 players above: no swap with a nearby table parts them, a far one does.
+    apart = kept_apart([(99, other) for other in range(60, 99)])
+    tables = swiss_tables(order, 4, {}, apart)
+    assert sorted(p for t in tables for p in t) == order
+    assert kept_together(tables, apart) == 0
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    count=st.integers(min_value=40, max_value=400),
+    size=st.integers(min_value=2, max_value=6),
+    seed=st.integers(min_value=0, max_value=10**6),
+)
+def test_large_rounds_keep_blocked_players_apart(count: int, size: int, seed: int) -> None:
+    rng = random.Random(seed)
+    players = list(range(count))
+    order = players[:]
+    rng.shuffle(order)
+    met = history(players, size, 2, rng)
+    # Blocks at random, between neighbours in the standings (whom the greedy seating puts
+    # together), and one player who blocked the ten nearest above them.
+    pairs = [(order[i], order[i + 1]) for i in range(0, count - 1, 7)]
+    pairs += [(order[-1], order[-2 - k]) for k in range(10)]
+    apart = kept_apart(pairs)
+    for player, others in blocks(players, count // 10, rng).items():
+        apart.setdefault(player, set()).update(others)
+    tables = swiss_tables(order, size, met, apart)
+    assert sorted(p for t in tables for p in t) == players
+    assert sorted(map(len, tables), reverse=True) == table_sizes(count, size)
+    assert kept_together(tables, apart) == 0
+
+
 def test_arena_seats_the_longest_waiting_with_the_nearest_in_standing() -> None:
     rank = {p: p for p in range(10)}
     # 7 waited longest; 6 and 8 are nearest to it.
@@ -111,6 +218,44 @@ def test_arena_seats_the_longest_waiting_with_the_nearest_in_standing() -> None:
     assert arena_tables([7, 0], rank, 3, short=True) == [[0, 7]]
     tables = arena_tables(list(range(9)), rank, 2)
     assert sorted(p for t in tables for p in t) == list(range(8))  # one left waiting
+
+
+def test_arena_keeps_blocked_players_apart_where_another_seating_exists() -> None:
+    rank = {p: p for p in range(10)}
+    # 7 waited longest; 6 blocked it: the next nearest, 8, then 1, sit with it.
+    assert arena_tables([7, 0, 1, 6, 8], rank, 3, apart=kept_apart([(6, 7)])) == [[1, 7, 8]]
+    # 0 blocked both others: no table of 3; they wait while tables play ...
+    apart = kept_apart([(0, 1), (0, 2)])
+    assert arena_tables([0, 1, 2], rank, 3, apart=apart) == []
+    # ... and when none plays, the two who may sit together do, short; 0 waits for them.
+    assert arena_tables([0, 1, 2], rank, 3, short=True, apart=apart) == [[1, 2]]
+    # Two who blocked each other, nobody else: no other seating exists.
+    assert arena_tables([0, 1], rank, 3, short=True, apart=kept_apart([(0, 1)])) == [[0, 1]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    count=st.integers(min_value=2, max_value=30),
+    size=st.integers(min_value=2, max_value=5),
+    blocked=st.integers(min_value=0, max_value=20),
+    seed=st.integers(min_value=0, max_value=10**6),
+)
+def test_arena_tables_never_seat_blocked_players_together_while_tables_play(
+    count: int, size: int, blocked: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    players = list(range(count))
+    waiting = players[:]
+    rng.shuffle(waiting)
+    rank = {p: i for i, p in enumerate(rng.sample(players, count))}
+    apart = blocks(players, blocked, rng)
+    tables = arena_tables(waiting, rank, size, apart=apart)
+    seated = [p for t in tables for p in t]
+    assert len(seated) == len(set(seated)) and all(len(t) == size for t in tables)
+    assert all(t == sorted(t, key=rank.__getitem__) for t in tables)
+    assert kept_together(tables, apart) == 0
+    # Without blocks, the same call seats as many tables as the waiting fill.
+    assert len(arena_tables(waiting, rank, size)) == count // size
 
 
 def test_duplicate_seats_give_each_player_each_hand_once() -> None:

@@ -1,4 +1,5 @@
-"""Storage: the append-only log (a PostgreSQL trigger), unique seqs, rebuildable projections."""
+"""Storage: the append-only logs (PostgreSQL triggers: a game's and a tournament's), unique seqs,
+rebuildable projections."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ from django.utils import timezone
 from games import engine, eventstore
 from games.engine.bots import choose
 from games.engine.snapshot import state_from_data
-from games.models import Event, Game, Hand, Seat
+from games.models import Event, Game, Hand, Seat, Tournament, TournamentEntry
 from games.projections import Changes
 from tests.support.players import Player
-from tests.support.table import Table, db_log, play_to_end, start_table
+from tests.support.table import Table, db_log, ok, play_to_end, start_table
+from tests.support.tournaments import create as create_tournament
+from tests.support.tournaments import url as tournament_url
 from unoservice.errors import DomainError
 
 pytestmark = pytest.mark.django_db
@@ -71,6 +74,42 @@ def test_the_trigger_is_installed() -> None:
         cursor.execute(
             "SELECT tgenabled FROM pg_trigger WHERE tgrelid = 'games_event'::regclass "
             "AND NOT tgisinternal"
+        )
+        assert cursor.fetchall() == [("O",)]
+
+
+def test_the_tournament_log_refuses_update_and_delete(players: list[Player]) -> None:
+    """A tournament replays from its log (migration 0014's trigger): no entry changes or goes."""
+    host, ada, *_ = players
+    tournament = create_tournament(host)["id"]
+    ok(ada.client.post(tournament_url(tournament, "join")))
+    entries = TournamentEntry.objects.filter(tournament_id=tournament).order_by("seq")
+    before = list(entries.values_list("seq", "type", "data", "at"))
+    assert [row[1] for row in before] == ["tournament_created", "player_joined"]
+
+    message = refused_sql(
+        "UPDATE games_tournamententry SET type = 'player_withdrew' "
+        "WHERE tournament_id = %s AND seq = 2",
+        [tournament],
+    )
+    assert "append-only" in message and "UPDATE" in message
+    message = refused_sql(
+        "DELETE FROM games_tournamententry WHERE tournament_id = %s", [tournament]
+    )
+    assert "append-only" in message and "DELETE" in message
+    # The ORM goes through the same SQL, and so does deleting the tournament (a cascade).
+    with pytest.raises(DatabaseError), transaction.atomic():
+        entries.update(data={})
+    with pytest.raises(DatabaseError), transaction.atomic():
+        entries.filter(seq=2).delete()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Tournament.objects.filter(pk=tournament).delete()
+
+    assert list(entries.values_list("seq", "type", "data", "at")) == before
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT tgenabled FROM pg_trigger WHERE tgrelid = 'games_tournamententry'::regclass "
+            "AND tgname = 'games_tournamententry_append_only'"
         )
         assert cursor.fetchall() == [("O",)]
 

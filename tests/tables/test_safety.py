@@ -1,7 +1,8 @@
 """Blocks and reports through HTTP (issue 27, item 3): a block keeps two players apart both
-ways (no seat at one table, quick match seats them apart where another seating exists), is
-listed and ends; a report lands for staff with its game and seq and is seen by its author only;
-staff silence a reported player's chat from the admin."""
+ways (no seat at one table, quick match seats them apart where another seating exists, a
+rematch neither invites nor waits for one kept apart), is listed and ends; a report lands for
+staff with its game and seq and is seen by its author only; staff silence a reported player's
+chat from the admin."""
 
 from __future__ import annotations
 
@@ -78,6 +79,49 @@ def test_quick_match_seats_players_kept_apart_at_different_tables(players: list[
     # The others are seated as ever, in the oldest game.
     assert _match(cy, players=3)["id"] == first["id"]
     assert _match(dee, players=3)["id"] == first["id"]
+
+
+def _finished_game(seated: list[Player]) -> str:
+    """A game of ``seated`` ended by forfeits (every seat after the first resigns)."""
+    host, *others = seated
+    game = create_game(host, max_players=len(seated))["id"]
+    for player in others:
+        ok(player.client.post(f"/api/v1/games/{game}/join/"))
+    for player in others:
+        ok(player.client.post(f"/api/v1/games/{game}/resign/"))
+    return str(game)
+
+
+def _invited_to(player: Player, game: str) -> bool:
+    page = ok(player.client.get("/api/v1/notifications/"))
+    return any(n["kind"] == "invited" and n["game"] == game for n in page["results"])
+
+
+def test_a_rematch_neither_invites_nor_waits_for_one_kept_apart(players: list[Player]) -> None:
+    ada, bob, cy, _ = players
+    old = _finished_game([ada, bob, cy])
+    ok(bob.client.post(block_url(ada)), 201)  # after the game: Bob blocks Ada
+    rematch = ok(ada.client.post(f"/api/v1/games/{old}/rematch/"))["id"]
+    assert _invited_to(cy, rematch) and not _invited_to(bob, rematch)
+    # Cy joins: the rematch starts without Bob, who could take no seat at it.
+    started = ok(cy.client.post(f"/api/v1/games/{old}/rematch/"))
+    assert started["id"] == rematch and started["status"] == "active"
+    assert {seat["player"]["id"] for seat in started["seats"]} == {ada.id, cy.id}
+    refused(bob.client.post(f"/api/v1/games/{old}/rematch/"), 403, "blocked")
+    assert Game.objects.get(pk=rematch).seats.count() == 2
+
+
+def test_a_rematch_waits_for_one_kept_apart_in_it_only_while_nobody_apart_sits(
+    players: list[Player],
+) -> None:
+    ada, bob, cy, _ = players
+    old = _finished_game([ada, bob, cy])
+    ok(bob.client.post(block_url(cy)), 201)  # neither blocked Ada, who asks first
+    rematch = ok(ada.client.post(f"/api/v1/games/{old}/rematch/"))["id"]
+    assert _invited_to(bob, rematch) and _invited_to(cy, rematch)
+    joined = ok(bob.client.post(f"/api/v1/games/{old}/rematch/"))
+    assert joined["status"] == "active"  # Cy, kept apart from Bob, is not waited for
+    refused(cy.client.post(f"/api/v1/games/{old}/rematch/"), 403, "blocked")
 
 
 def test_a_report_is_seen_by_its_author_and_staff_only(

@@ -42,7 +42,9 @@ def test_a_host_creates_a_swiss_tournament_and_players_join(players: list[Player
     assert body["players"] == [] and body["rounds"] == [] and body["standings"] == []
 
     joined = ok(ada.client.post(url(body["id"], "join")))
-    assert joined["players"] == [{"id": ada.id, "username": ada.user.username, "withdrawn": False}]
+    assert joined["players"] == [
+        {"id": ada.id, "username": ada.user.username, "withdrawn": False, "bot_account": False}
+    ]
     assert joined["you"] == {"withdrawn": False, "table": None}
     ok(bob.client.post(url(body["id"], "join")))
 

@@ -361,7 +361,7 @@ export interface paths {
         put?: never;
         /**
          * Play again with the same players and settings
-         * @description After a finished game, by one of its players: the first caller creates the rematch (the same settings; the game's bots seated; private, reserved for these players, who are sent `invited`), the others join it by the same call, in any order. It starts once every person has joined, with the seats in the finished game's order shifted by one (the next dealer deals). The answer is the rematch's view; the finished game's view shows its id as `rematch`.
+         * @description After a finished game, by one of its players: the first caller creates the rematch (the same settings; the game's bots seated; private, reserved for these players, who are sent `invited`), the others join it by the same call, in any order. It starts once every person has joined, with the seats in the finished game's order shifted by one (the next dealer deals). A player kept apart from its creator (a block, either way) is not invited, and one kept apart from a player seated in it is not waited for: asking, they get 403 `blocked`. The answer is the rematch's view; the finished game's view shows its id as `rematch`.
          */
         post: operations["games_rematch"];
         delete?: never;
@@ -670,7 +670,7 @@ export interface paths {
         put?: never;
         /**
          * Make the caller's account a bot account (its program plays it)
-         * @description For good, and only before the account's first game (a seat in any game, waiting ones too: 409 `account_has_played`; register a new account for the program); not for a guest (409 `guest_account`: claim it first). Asked again, it changes nothing and answers the same. A bot account is shown as one (`bot_account: true` in its profile, its seats and its leaderboard row), is rated like anyone, and plays through the API (docs/bot-api.md): its tokens are scoped to play (403 `bot_account_scope` on the account changes), it takes a seat in a public game itself only where `bots_welcome` is set (quick match: send `bots_welcome: true`), a host seats it by its username (`bot_accounts` of `POST /api/v1/games/`), and it answers its challenges itself. Answers the caller's profile.
+         * @description For good, and only before the account's first game (a seat in any game, waiting ones too: 409 `account_has_played`; register a new account for the program); not for a guest (409 `guest_account`: claim it first); not while the account is entered (not withdrawn) in a tournament not over whose host does not allow bots (409 `in_tournament_without_bots`: withdraw first). Asked again, it changes nothing and answers the same. A bot account is shown as one (`bot_account: true` in its profile, its seats and its leaderboard row), is rated like anyone, and plays through the API (docs/bot-api.md): its tokens are scoped to play (403 `bot_account_scope` on the account changes), it takes a seat in a public game itself only where `bots_welcome` is set (quick match: send `bots_welcome: true`), a host seats it by its username (`bot_accounts` of `POST /api/v1/games/`), and it answers its challenges itself. Answers the caller's profile.
          */
         post: operations["players_me_bot_account"];
         delete?: never;
@@ -1831,6 +1831,8 @@ export interface components {
             id: number;
             username: string;
             withdrawn: boolean;
+            /** @description A bot account (a player's program, docs/bot-api.md). */
+            bot_account: boolean;
         };
         TournamentRound: {
             number: number;
@@ -1841,6 +1843,8 @@ export interface components {
         TournamentStanding: {
             player: number;
             username: string;
+            /** @description A bot account (a player's program, docs/bot-api.md). */
+            bot_account: boolean;
             /** Format: double */
             points: number;
             /**
@@ -4439,7 +4443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_a_player`: The caller has no seat in this game, or left it. Codes: not_a_player. */
+            /** @description `not_a_player`: The caller has no seat in this game, or left it. `blocked`: The caller and a player there keep apart (a block, either way): no seat, no call. Codes: not_a_player, blocked. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5555,7 +5559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `account_has_played`: A bot account is made before the account's first game: this one has sat in one. `guest_account`: A guest cannot become a bot account: claim it first. Codes: account_has_played, guest_account. */
+            /** @description `account_has_played`: A bot account is made before the account's first game: this one has sat in one. `guest_account`: A guest cannot become a bot account: claim it first. `in_tournament_without_bots`: A bot account is not made of an account entered in a tournament (not over) whose host does not allow bots: withdraw from it first. Codes: account_has_played, guest_account, in_tournament_without_bots. */
             409: {
                 headers: {
                     [name: string]: unknown;
