@@ -54,11 +54,17 @@ def play_through(site: Site, game: str, tokens: list[str]) -> int:
     return int(version)
 
 
-def finished(site: Site) -> tuple[str, list[str], int]:
-    """Ana (staff, seat 0) and Bea registered over the API and the script played through:
-    (the finished game's id, their tokens, its version)."""
+def started(site: Site, **settings: Any) -> tuple[str, list[str]]:
+    """Ana (staff, seat 0) and Bea registered over the API, seated at the scripted game, which
+    has started: (its id, their tokens)."""
     tokens = [site.register("ana"), site.register("bea")]
     tokens[0] = site.make_staff("ana")
-    game = str(create(site, tokens[0])["id"])
+    game = str(create(site, tokens[0], **settings)["id"])
     site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    return game, tokens
+
+
+def finished(site: Site) -> tuple[str, list[str], int]:
+    """The scripted game ``started`` and played through: (its id, the tokens, its version)."""
+    game, tokens = started(site)
     return game, tokens, play_through(site, game, tokens)

@@ -105,10 +105,7 @@ def test_two_players_chat_a_reaction_shows_links_stay_text_and_mute_hides(
 
 
 def test_the_replay_shows_the_chat_up_to_its_position(site: Site, open_page: OpenPage) -> None:
-    tokens = [site.register("ana"), site.register("bea")]
-    tokens[0] = site.make_staff("ana")
-    game = str(scripted.create(site, tokens[0])["id"])
-    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    game, tokens = scripted.started(site)
     said: list[tuple[int, str]] = []  # (the version it was sent at, its text)
     for number, (seat, action) in enumerate(scripted.MOVES):
         if number in (0, 3):

@@ -142,10 +142,7 @@ def test_the_colour_picker_keeps_its_names_in_colour_blind_mode(
     site: Site, open_page: OpenPage
 ) -> None:
     """The scripted game's first move: Ana's wild, whose colour she names in the picker."""
-    tokens = [site.register("ana"), site.register("bea")]
-    tokens[0] = site.make_staff("ana")
-    game = str(scripted.create(site, tokens[0])["id"])
-    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    game, _ = scripted.started(site)
     page = open_page(site)
     sign_in(page, "ana")
     open_table(page, game)

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from tests.web import scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import at_version, feed_lines, open_table, sign_in
-from tests.web.site import GAMES, Site
+from tests.web.site import Site
 
 # Every line added to the feed, with the feed's aria-live when it came: the value of the
 # attribute as the DOM changes were made (a record of an attribute change gives its old value).
@@ -51,10 +51,7 @@ def announced(page: Page) -> dict[int, dict[str, Any]]:
 def test_the_feed_tells_each_move_once_and_not_the_lines_before_the_page_opened(
     site: Site, open_page: OpenPage
 ) -> None:
-    tokens = [site.register("ana"), site.register("bea")]
-    tokens[0] = site.make_staff("ana")
-    game = str(scripted.create(site, tokens[0])["id"])
-    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    game, tokens = scripted.started(site)
     for seat, action in scripted.MOVES[:OPEN_AFTER]:
         version = site.act(game, tokens[seat], action)["version"]
 
@@ -111,10 +108,7 @@ def test_the_feed_tells_each_move_once_and_not_the_lines_before_the_page_opened(
 def test_a_skip_is_told_by_name(site: Site, open_page: OpenPage) -> None:
     """Bea watches Ana's skip and reverse (a skip with two players): the turn's line tells her
     she was skipped, and only that part of it is read out."""
-    tokens = [site.register("ana"), site.register("bea")]
-    tokens[0] = site.make_staff("ana")
-    game = str(scripted.create(site, tokens[0])["id"])
-    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    game, tokens = scripted.started(site)
     for seat, action in scripted.MOVES[:3]:
         version = site.act(game, tokens[seat], action)["version"]
     page = open_page(site)

@@ -11,16 +11,13 @@ from playwright.sync_api import expect
 from tests.web import scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import at_version, button, open_table, sign_in, table
-from tests.web.site import GAMES, Site
+from tests.web.site import Site
 
 
 def test_the_finished_table_shows_the_end_checks_the_deck_and_offers_a_rematch(
     site: Site, open_page: OpenPage
 ) -> None:
-    tokens = [site.register("ana"), site.register("bea")]
-    tokens[0] = site.make_staff("ana")
-    game = str(scripted.create(site, tokens[0])["id"])
-    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    game, tokens = scripted.started(site)
     bea = open_page(site)
     sign_in(bea, "bea")
     open_table(bea, game)

@@ -12,17 +12,14 @@ from service import play
 from tests.web import scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import assert_no_foreign_cards, at_version, open_table, perform, sign_in
-from tests.web.site import GAMES, Site
+from tests.web.site import Site
 
 
 def test_a_dropped_stream_reconnects_and_the_table_catches_up(
     own_site: Site, open_page: OpenPage
 ) -> None:
     site = own_site
-    tokens = [site.register("ana"), site.register("bea")]
-    tokens[0] = site.make_staff("ana")
-    game = str(scripted.create(site, tokens[0])["id"])
-    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    game, tokens = scripted.started(site)
     bea = open_page(site)
     sign_in(bea, "bea")
     open_table(bea, game)

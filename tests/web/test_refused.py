@@ -17,10 +17,7 @@ from tests.web.site import GAMES, Site
 def test_a_refused_move_shows_the_servers_detail_and_changes_nothing(
     site: Site, open_page: OpenPage
 ) -> None:
-    tokens = [site.register("ana"), site.register("bea")]
-    tokens[0] = site.make_staff("ana")
-    game = str(scripted.create(site, tokens[0])["id"])
-    site.api("POST", f"{GAMES}{game}/join/", tokens[1])
+    game, tokens = scripted.started(site)
     first = open_page(site)
     sign_in(first, "ana")
     second = first.context.new_page()
