@@ -1,8 +1,12 @@
 """A bot account (a player's program, docs/bot-api.md) is tagged as one in the browser: its seat
-at the table, its profile and its leaderboard row, in English and in Portuguese."""
+at the table, its profile, its leaderboard row and a tournament's entrants, in English and in
+Portuguese."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.web.conftest import OpenPage
@@ -42,3 +46,31 @@ def test_a_bot_account_is_tagged_at_the_table_on_its_profile_and_the_leaderboard
     expect(page.get_by_role("heading", level=1)).to_contain_text("bot account")
     page.get_by_role("button", name="Português").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("conta bot")
+
+
+def test_a_bot_account_is_tagged_among_a_tournaments_entrants(
+    site: Site, open_page: OpenPage
+) -> None:
+    page = open_page(site)
+    register(page, "lea")
+    program = site.register("unobot")
+    site.api("POST", "/api/v1/players/me/bot-account/", program)
+    body = {
+        "name": "Bots welcome cup",
+        "format": "swiss",
+        "table_size": 2,
+        "rounds": 1,
+        "bots_allowed": True,
+        "settings": {"target_score": 1},
+        "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
+    }
+    cup = site.api("POST", "/api/v1/tournaments/", site.token("lea"), body, status=201)
+    for token in (site.token("lea"), program):
+        site.api("POST", f"/api/v1/tournaments/{cup['id']}/join/", token)
+
+    page.goto(f"/#/tournaments/{cup['id']}")
+    entrants = page.locator('[data-region="entrants"]')
+    expect(entrants.locator("li").filter(has_text="unobot")).to_contain_text("bot account")
+    expect(entrants.locator("li").filter(has_text="lea")).not_to_contain_text("bot account")
+    page.get_by_role("button", name="Português").click()
+    expect(entrants.locator("li").filter(has_text="unobot")).to_contain_text("conta bot")
