@@ -38,8 +38,13 @@ def _server(django_db_blocker: Any, tmp: Path, port: int | None = None) -> Serve
         KEEPALIVE,
         # Bots play at once, in the request that made them due (no broker: tasks in-process).
         # Every test's people register (or play as guests) from the one address of the session's
-        # server: its registration throttle (tested in tests/players) is lifted here.
-        env={"UNO_BOT_DELAY": "0", "UNO_THROTTLE_REGISTRATION": "off"},
+        # server, and sign in (or refresh) there again and again: its registration and token
+        # throttles (tested in tests/ops/test_security.py) are lifted here.
+        env={
+            "UNO_BOT_DELAY": "0",
+            "UNO_THROTTLE_REGISTRATION": "off",
+            "UNO_THROTTLE_TOKEN": "off",
+        },
     )
 
 

@@ -71,12 +71,14 @@ export async function tablePage(root, gameId) {
     if (feedFrom < 0) feedFrom = Math.max(0, view.version - FEED_BACK);
     if (!feed && !feedLoading) {
       feedLoading = true;
-      import('./feed.js').then((lines) => {
+      // In a task of its own, after the board this paint drew has shown: the feed's code never
+      // races the hand's first cards.
+      setTimeout(() => import('./feed.js').then((lines) => {
         if (left) return;
         feed = { ...lines.feedRegion(true), lines };
         side.append(feed.section);
         feedSync();
-      }, () => { feedLoading = false; }); // again at the next paint
+      }, () => { feedLoading = false; })); // again at the next paint
     }
     let next = Math.max(shownTo, feedFrom) + 1;
     /** @type {GameEvent[]} */
