@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 MYPY_PATHS := $(wildcard unoservice games players streams notifications service bench)
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test check-clients web-tools web-types check-web-types check-web lint format \
+.PHONY: help install run test check-clients web-tools web-types check-web-types check-web icons lint format \
 	check-cluster bench bench-bots bench-service bench-scale bench-streams bench-tournament \
 	bench-web bench-cluster clean
 
@@ -24,6 +24,7 @@ help:
 	@echo "make web-types  regenerate the web client's types (web/types/schema.d.ts) from the schema"
 	@echo "make check-web-types  the checked-in types match the schema; tsc --checkJs --strict over web/"
 	@echo "make check-web  check-web-types, then the web client in Debian's Chromium (Playwright)"
+	@echo "make icons      the PNG icons again from the SVG ones (web/render_icons.py)"
 	@echo "make check-cluster  a replica, nginx before two web nodes, two workers and a beat: the cluster test"
 	@echo "make lint     ruff check, ruff format --check, mypy, lint-imports (the layers)"
 	@echo "make format   ruff format and ruff check --fix"
@@ -102,6 +103,11 @@ _web_types_into:
 check-web: check-web-types
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" \
 		$(BIN)/pytest tests/web $(PYTEST_ARGS)
+
+# The PNG icons (iOS's apple-touch-icon, Android's 192 and 512 px), rendered from the SVG ones
+# by Debian's Chromium: again after a change to an SVG icon, then commit them.
+icons: install
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python web/render_icons.py
 
 # The cluster test (about 2 minutes): a pg_basebackup replica of the PostgreSQL at 127.0.0.1:5432
 # (it adds a `host replication` line to its pg_hba.conf once, as root), nginx, two web nodes,

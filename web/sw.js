@@ -10,7 +10,7 @@
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = 'uno-shell-v5';
+const CACHE = 'uno-shell-v6';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -21,6 +21,9 @@ const SHELL = [
   '/app/dom.js',
   '/app/feed.js',
   '/app/i18n.js',
+  '/app/icons/apple-touch-icon.png',
+  '/app/icons/uno-192.png',
+  '/app/icons/uno-512.png',
   '/app/icons/uno-maskable.svg',
   '/app/icons/uno.svg',
   '/app/inbox.js',

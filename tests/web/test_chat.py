@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from players.models import ChatSilence
 from tests.web import screens, scripted
@@ -21,11 +21,11 @@ from tests.web.site import GAMES, Site
 EVIL = "see https://evil.example now"
 
 
-def chat(page: Page) -> object:
+def chat(page: Page) -> Locator:
     return page.locator("[data-region=chat]")
 
 
-def lines(page: Page) -> object:
+def lines(page: Page) -> Locator:
     return page.locator("[data-region=chat] li[data-chat-id]")
 
 

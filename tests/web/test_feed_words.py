@@ -129,7 +129,7 @@ def lines(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[
         }
         for case in out
     }
-    result["events"] = {c["name"]: c["events"] for c in cases}  # type: ignore[assignment]
+    result["events"] = {c["name"]: c["events"] for c in cases}
     return result
 
 

@@ -1,11 +1,13 @@
 """The web client installs on a phone (issue 25): its manifest at ``/manifest.webmanifest`` with
-its own content type, icons drawn in SVG under ``/app/icons/``, and a service worker that keeps
+its own content type, icons drawn in SVG under ``/app/icons/`` (and PNGs rendered from them for
+the clients that read no SVG: ``web/render_icons.py``), and a service worker that keeps
 the whole shell (every file of ``web/app/``) for offline use and never the API."""
 
 from __future__ import annotations
 
 import json
 import re
+import zlib
 from pathlib import Path
 
 import pytest
@@ -37,18 +39,63 @@ def test_the_manifest_is_served_at_the_root_with_its_content_type(client: Client
         "standalone",
     )
     assert manifest["theme_color"] and manifest["background_color"]
-    assert sorted(icon["purpose"] for icon in manifest["icons"]) == ["any", "maskable"]
+    assert {icon["purpose"] for icon in manifest["icons"]} == {"any", "maskable"}
     assert client.post("/manifest.webmanifest").status_code == 405
 
 
-def test_the_icons_are_svg_and_served(client: Client) -> None:
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its header (the IHDR chunk comes first)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", data[:16]
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_icons_are_svg_drawings_and_pngs_of_the_sizes_named(client: Client) -> None:
     manifest = json.loads((web() / "manifest.webmanifest").read_text())
-    for icon in manifest["icons"]:
-        assert (icon["sizes"], icon["type"]) == ("any", "image/svg+xml")
+    svgs = [icon for icon in manifest["icons"] if icon["type"] == "image/svg+xml"]
+    pngs = [icon for icon in manifest["icons"] if icon["type"] == "image/png"]
+    assert len(svgs) + len(pngs) == len(manifest["icons"])
+    assert sorted(icon["purpose"] for icon in svgs) == ["any", "maskable"]
+    for icon in svgs:
+        assert icon["sizes"] == "any"
         answer = client.get(icon["src"])
         assert answer.status_code == 200, icon
         assert answer["Content-Type"].startswith("image/svg+xml")
         assert body(answer).lstrip().startswith(b"<svg")
+    # Android's installers ask for 192 and 512 px.
+    assert sorted(icon["sizes"] for icon in pngs) == ["192x192", "512x512"]
+    for icon in pngs:
+        answer = client.get(icon["src"])
+        assert answer.status_code == 200, icon
+        assert answer["Content-Type"] == "image/png"
+        width, height = png_size(body(answer))
+        assert f"{width}x{height}" == icon["sizes"], icon
+
+
+def test_the_page_names_an_opaque_png_for_an_iphones_home_screen(client: Client) -> None:
+    """iOS takes only a PNG ``apple-touch-icon`` and rounds its corners itself: 180 px, its
+    corners painted (the maskable drawing's full square, not a transparent margin)."""
+    page = (web() / "index.html").read_text()
+    found = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', page)
+    assert found, "index.html links an apple-touch-icon"
+    answer = client.get(found.group(1))
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "image/png"
+    data = body(answer)
+    assert png_size(data) == (180, 180)
+    colour_type = data[25]
+    assert colour_type in (2, 6), colour_type  # truecolour, with or without alpha
+    if colour_type == 6:
+        # The first row is enough to see the corner: its filter byte, then RGBA pixels (the
+        # first pixel of the first row is stored as it is, whatever the row's filter).
+        chunks, at = [], 8
+        while at < len(data):
+            length = int.from_bytes(data[at : at + 4], "big")
+            kind = data[at + 4 : at + 8]
+            if kind == b"IDAT":
+                chunks.append(data[at + 8 : at + 8 + length])
+            at += 12 + length
+        first_row = zlib.decompress(b"".join(chunks))[: 1 + 180 * 4]
+        assert first_row[1 + 3] == 255, "the top-left corner is opaque"
 
 
 def test_the_page_links_the_manifest_and_its_colour() -> None:
