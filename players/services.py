@@ -20,7 +20,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
-from games.models import Entrant, Seat, TournamentStatus
+from games.models import Entrant, Game, Seat, TournamentStatus
 from players.models import AccessToken, BotAccount, Guest, Session, Vacation
 from players.sessions import Pair, session_end, session_start
 from unoservice.errors import DomainError
@@ -116,8 +116,22 @@ def guest_claim(*, user: User, username: str, password: str) -> User:
                 user.save(update_fields=["username", "password"])
         except IntegrityError as exc:  # a concurrent registration of the same name won the race
             raise _username_taken(user.username) from exc
+        _rename_in_rosters(user)
         guest.delete()
     return user
+
+
+def _rename_in_rosters(user: User) -> None:
+    """The claimed name in the rosters of every game ``user`` sits at (every view of a game, its
+    replay included, names its seats from the roster). Each game row is locked, as a join that
+    rewrites the roster locks it, so neither undoes the other."""
+    games = Game.objects.select_for_update().filter(seats__player=user).order_by("pk")
+    for game in games:
+        game.roster = [
+            {**entry, "username": user.get_username()} if entry.get("id") == user.pk else entry
+            for entry in game.roster
+        ]
+        game.save(update_fields=["roster"])
 
 
 # --- bot accounts ---------------------------------------------------------------------------------

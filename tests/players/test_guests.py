@@ -88,6 +88,32 @@ def test_claiming_keeps_the_games_and_the_token_and_asks_for_a_password(api: API
     assert again.status_code == 409 and again.json()["code"] == "not_a_guest"
 
 
+def test_a_claimed_guest_is_shown_by_its_new_name_at_every_table(
+    api: APIClient, make_player: MakeUser
+) -> None:
+    body, guest = new_guest(api)
+    host = client_for(make_player("hugo"))
+    waiting = host.post(GAMES, {"max_players": 3}, format="json").json()
+    assert guest.post(f"{GAMES}{waiting['id']}/join/").status_code == 200
+    with_bots = guest.post(GAMES, {"max_players": 2, "bots": ["basic"]}, format="json").json()
+
+    claimed = guest.post(CLAIM, {"username": "carla", "password": PASSWORD}, format="json")
+
+    assert claimed.status_code == 200, claimed.content
+    for game, viewer in ((waiting, host), (waiting, guest), (with_bots, guest)):
+        seats = viewer.get(f"{GAMES}{game['id']}/").json()["seats"]
+        names = [seat["player"]["username"] for seat in seats if seat["player"]]
+        assert "carla" in names and body["username"] not in names, names
+    # The host's own seat and the bot's keep their names.
+    assert "hugo" in [
+        s["player"]["username"]
+        for s in host.get(f"{GAMES}{waiting['id']}/").json()["seats"]
+        if s["player"]
+    ]
+    listed = guest.get(GAMES, {"player": "me"})
+    assert body["username"] not in listed.content.decode()
+
+
 @pytest.mark.parametrize(
     ("claim", "status", "code"),
     [
