@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # Tests and production run on PostgreSQL; `make run` without DATABASE_URL uses SQLite.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/unoservice
 # Type-checked packages (bench/ is checked once it exists).
-MYPY_PATHS := $(wildcard unoservice games players streams notifications service bench)
+MYPY_PATHS := $(wildcard unoservice games players streams notifications service bench tests)
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test check-clients web-tools web-types check-web-types check-web icons lint format \

@@ -124,6 +124,7 @@ def test_a_two_gives_two_cards_to_a_seat_of_choice() -> None:
     gift = the(events, "cards_given")
     assert gift["data"]["target"] == 2
     # Seen by the giver and the receiver only; the others see how many.
+    viewer: int | None
     for viewer in (0, 2):
         assert event_view(gift, viewer, False)["data"]["cards"] == ["blue-5", "green-9"]
     for viewer in (1, None):

@@ -21,6 +21,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.engine import IllegalMove, legal_actions, make_options
@@ -189,7 +191,7 @@ SHEDDER = [*THREES, "red-8"]
 SHED = THREES
 
 
-def shedding(**rules: object) -> HouseScenario:
+def shedding(**rules: Any) -> HouseScenario:
     return HouseScenario(
         [SHEDDER, SECOND, THIRD],
         "red-5",

@@ -15,10 +15,10 @@ import json
 import os
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -332,7 +332,7 @@ def test_every_card_is_accounted_for_and_every_game_finishes(setup: Setup) -> No
     assert state.winner is not None and state.statuses[state.winner] != "forfeited"
 
 
-def check_round_points(state: GameState, data: dict[str, Any]) -> None:
+def check_round_points(state: GameState, data: Mapping[str, Any]) -> None:
     """The scoring section of the rule book, from the hands the round ended with."""
     left = [hand_points(hand) for hand in data["hands"]]
     teams = state.options.teams
@@ -647,7 +647,11 @@ def _breakers(flag: str) -> tuple[str, ...]:
     """The on/off rules that, each alone, turn off the derived ``Options`` flag ``flag``: the
     tests below play without them, and hold the fast path the flag allows to the general one
     (a rule the flag should have counted and does not makes them disagree)."""
-    return tuple(name for name in BOOLEAN_RULES if not getattr(Options(**{name: True}), flag))
+    return tuple(
+        name
+        for name in BOOLEAN_RULES
+        if not getattr(Options(**cast("dict[str, Any]", {name: True})), flag)
+    )
 
 
 # The rules under which legal_actions lists no play inline (Options.plain_plays).

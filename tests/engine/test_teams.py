@@ -10,6 +10,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
 from games.engine import IllegalMove, legal_actions, make_options, replay, start_game, view
@@ -22,11 +25,11 @@ S3 = ["green-2", "green-4", "green-6", "yellow-8", "yellow-9", "blue-4", "green-
 DRAWS = ["green-9", "blue-9"]  # what seats 0 and 1 draw on the red 5: nothing that fits
 
 
-def partners(**options: object) -> HouseScenario:
+def partners(**options: Any) -> HouseScenario:
     return HouseScenario([S0, S1, S2, S3], "red-5", DRAWS, teams=2, multi_play=True, **options)
 
 
-def seat_2_goes_out(t: HouseScenario) -> dict[str, object]:
+def seat_2_goes_out(t: HouseScenario) -> Mapping[str, Any]:
     t.act(0, "draw")
     t.act(1, "draw")
     events = t.act(2, "play", cards=S2)

@@ -134,7 +134,7 @@ def answer_of(pgconn: Any) -> list[Any]:
     """The results of the statement sent last on ``pgconn`` (nonblocking, as psycopg's)."""
     while pgconn.flush():
         select.select([], [pgconn.socket], [], 5)
-    results = []
+    results: list[Any] = []
     while True:
         pgconn.consume_input()
         if pgconn.is_busy():

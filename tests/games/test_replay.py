@@ -23,7 +23,7 @@ def expected_replay(
     at: int,
     seat: int | None,
     names: dict[int, dict[str, Any]],
-    revealed: bool,
+    revealed: bool | None,
 ) -> dict[str, Any]:
     state = engine.replay(log[:at])
     shown = engine.view(state, seat, revealed)

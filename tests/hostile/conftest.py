@@ -33,7 +33,7 @@ def table(db: None) -> Table:
     game = game_create(player=a, spec=NewGame(max_players=2, seed=424242))
     game = game_join(player=b, game_id=game.pk)
     game.refresh_from_db()
-    state = state_from_data(game.state)  # type: ignore[arg-type]
+    state = state_from_data(game.state)
     assert engine.legal_actions(state, state.actor)
     return Table(str(game.pk), [player_for(a), player_for(b)], outsider=player_for(eve))
 

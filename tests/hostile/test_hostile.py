@@ -151,13 +151,18 @@ def test_bad_list_queries(table: Table, name: str, value: str) -> None:
 
 def test_a_page_past_the_end_is_a_404_with_a_code(table: Table) -> None:
     """Found by the contract fuzzer: a page past the end answered 404, undocumented."""
-    query = {"mine": "true", "my_turn": "true", "page": 2**31 - 2, "page_size": 1}
+    query: dict[str, str | int] = {
+        "mine": "true",
+        "my_turn": "true",
+        "page": 2**31 - 2,
+        "page_size": 1,
+    }
     refused(table.actor_client().get(GAMES, query), 404, "not_found")
 
 
 @pytest.mark.parametrize("url", ["events", "replay"])
 def test_unknown_query_parameters(table: Table, url: str) -> None:
-    query = {"at": 1} if url == "replay" else {}
+    query: dict[str, str | int] = {"at": 1} if url == "replay" else {}
     refused(table.actor_client().get(table.url(url), {**query, "debug": "1"}), 400, "invalid")
 
 

@@ -93,7 +93,7 @@ def test_a_bad_mark_read_body_is_refused_and_changes_nothing(
 
 
 @pytest.mark.parametrize("query", [{"unread": "maybe"}, {"page_size": 0}, {"page": "x"}, {"z": 1}])
-def test_a_bad_inbox_query_is_refused(users: list[User], query: dict[str, object]) -> None:
+def test_a_bad_inbox_query_is_refused(users: list[User], query: dict[str, str | int]) -> None:
     answer = client_for(users[0]).get(INBOX, query)
     assert answer.status_code == 400 and answer.json()["code"] == "invalid"
 

@@ -88,6 +88,7 @@ def test_each_change_of_who_must_act_notifies_the_new_actor_once(users: list[Use
         turns = Notification.objects.filter(kind=Kind.YOUR_TURN, game=game).order_by("-id")
         if after.current_seat != actor:
             assert turns.count() == before + 1
+            assert after.current_seat is not None
             assert turns[0].player == users[after.current_seat]
             assert turns[0].version == after.version
         else:  # drew a playable card: still this seat's move, no news

@@ -4,7 +4,7 @@ the sweep or the lazy path (a player reading the inbox), whichever comes first."
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +111,7 @@ def test_a_turn_change_queues_its_reminder_for_80_percent(users: list[User], bro
     assert remind["argsrepr"] == repr([str(game.pk), game.version])
     assert game.turn_deadline is not None
     due = game.turn_deadline - timedelta(seconds=20)
-    assert abs(timezone.datetime.fromisoformat(remind["eta"]) - due) < timedelta(seconds=1)
+    assert abs(datetime.fromisoformat(remind["eta"]) - due) < timedelta(seconds=1)
 
 
 @pytest.mark.django_db(transaction=True)

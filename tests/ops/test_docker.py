@@ -12,6 +12,7 @@ import sys
 from urllib.parse import urlsplit
 
 import pytest
+from rest_framework.fields import IntegerField
 
 from games.serializers import EventsQuerySerializer
 from tests.support.deployment import (
@@ -290,7 +291,9 @@ def test_nginx_buffers_whole_requests_within_the_services_limits() -> None:
         "bodies stay in memory"
     )
     assert nginx["proxy_set_header"].count("X-Forwarded-For $remote_addr") == 1, "overwritten"
-    wait = EventsQuerySerializer().fields["wait"].max_value
+    wait_field = EventsQuerySerializer().fields["wait"]
+    assert isinstance(wait_field, IntegerField) and wait_field.max_value is not None
+    wait = wait_field.max_value
     assert int(nginx["proxy_read_timeout"][0].rstrip("s")) > wait, "above the longest long poll"
     assert size == settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 

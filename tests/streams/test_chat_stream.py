@@ -112,7 +112,7 @@ def test_two_seats_get_each_others_chat_once_in_order_and_no_card(
             shown = json.dumps(frame.json)
             assert not any(word in shown for word in CARD_WORDS), shown
         # The game's events still come, numbered by seq, up to the version played.
-        seqs = []
+        seqs: list[int] = []
         while not seqs or seqs[-1] < version:
             message = stream.next_event()
             if message.event != "chat":

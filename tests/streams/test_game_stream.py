@@ -95,6 +95,7 @@ def test_a_dropped_stream_that_reconnects_with_last_event_id_misses_nothing(
 
     later = play(server, game, seats, rng, moves=8)  # played while nobody watched
     # A browser reconnects to the same URL (its old ``after``) with the last id it saw.
+    assert before[-1].id is not None  # events_until read up to an id
     again = open_stream(
         server, f"{GAMES}{game}/stream/?after=0", token=seats[0].token, Last_Event_ID=before[-1].id
     )

@@ -3,7 +3,7 @@ of notifications, through the real ASGI server."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -27,7 +27,7 @@ def test_a_ticket_opens_one_stream_once(
 ) -> None:
     seat = make_seat()
     issued = ticket_for(server, seat)
-    expires = timezone.datetime.fromisoformat(issued["expires_at"].replace("Z", "+00:00"))
+    expires = datetime.fromisoformat(issued["expires_at"].replace("Z", "+00:00"))
     assert timedelta(seconds=55) < expires - timezone.now() <= timedelta(seconds=60)
 
     first = open_stream(server, f"{ME}?ticket={issued['ticket']}")  # no Authorization header

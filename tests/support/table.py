@@ -10,9 +10,8 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rest_framework.response import Response
 from rest_framework.test import APIClient
 
 from games import engine
@@ -21,6 +20,9 @@ from games.engine.snapshot import state_from_data
 from games.models import Event, Game, Hand
 from tests.support.decks import deck_for
 from tests.support.players import Player
+
+if TYPE_CHECKING:  # the stubs' name for what the test clients answer (a Response with json())
+    from rest_framework.response import _MonkeyPatchedResponse as Response
 
 GAMES = "/api/v1/games/"
 # A fixed deal, for games whose deal a test does not care about.
@@ -99,7 +101,7 @@ class Table:
         self.views[seat] = body
         return body
 
-    def post(self, seat: int, action: Action, **headers: str) -> Response:
+    def post(self, seat: int, action: Action, **headers: Any) -> Response:
         return self.client(seat).post(self.url("actions"), action, format="json", **headers)
 
     def act(self, seat: int, action: str, **fields: Any) -> dict[str, Any]:

@@ -68,7 +68,9 @@ def folded(tournament_id: str) -> Folded:
     return fold(log_of(tournament_id))
 
 
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
+# ``condition`` is called with no argument; ``...``, not ``[]``: mypy infers no type for a
+# ``lambda v=v: ...`` (a loop variable bound) against ``Callable[[], Any]``.
+def wait_for(condition: Callable[..., Any], what: str, timeout: float = WAIT) -> Any:
     """Await a condition another thread or process (the worker) makes true."""
     end = time.monotonic() + timeout
     while True:

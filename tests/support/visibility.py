@@ -170,15 +170,15 @@ def assert_event_hides(shown: dict[str, Any], raw: dict[str, Any], seat: int | N
     elif kind == "challenged" and _challenge_parties(raw, seat):
         assert data["hand"] == raw["data"]["hand"]
     # Whatever is shown is true.
-    for path, value in leaves(data):
+    for leaf_path, value in leaves(data):
         original: Any = raw["data"]
         try:
-            for key in path:
+            for key in leaf_path:
                 original = original[key]
         except (KeyError, IndexError, TypeError):
             continue  # a count or a dealt hand the service derived
         if not isinstance(original, list | dict):
-            assert value == original, (kind, path)
+            assert value == original, (kind, leaf_path)
 
 
 def assert_view_is_engine_view(

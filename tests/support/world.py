@@ -54,7 +54,7 @@ def make_world() -> World:
     active = game_create(player=a, spec=NewGame(max_players=2, seed=SEED))
     active = game_join(player=b, game_id=active.pk)
     active.refresh_from_db()
-    state = state_from_data(active.state)  # type: ignore[arg-type]
+    state = state_from_data(active.state)
     actor, other = (a, b) if engine.legal_actions(state, 0) else (b, a)
     lobby = game_create(player=host, spec=NewGame(max_players=4))
     lobby = game_join(player=guest, game_id=lobby.pk)

@@ -40,7 +40,7 @@ def _fresh(count: int) -> list[list[PlackettLuceRating]]:
     return [[MODEL.rating()] for _ in range(count)]
 
 
-def _places(keys: list[Any]) -> list[int]:
+def _places(keys: list[Any]) -> list[float]:  # openskill's ranks
     """Places from sort keys (lower is better): equal keys share a place (1, 2, 2, 4)."""
     order = sorted(keys)
     return [order.index(key) + 1 for key in keys]

@@ -58,6 +58,7 @@ def test_each_player_asks_in_any_order_and_the_rematch_starts_shifted(
     ids = [seat["player"]["id"] for seat in view["seats"]]
     assert ids == [seated[1].id, seated[2].id, seated[0].id]
     assert view["round"]["dealer"] == 2
+    assert rematch is not None
     assert ok(seated[0].client.get(game_url(rematch)))["you"]["seat"] == 2
 
 

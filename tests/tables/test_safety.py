@@ -147,6 +147,7 @@ def test_a_report_is_seen_by_its_author_and_staff_only(
     admin = ReportAdmin(Report, admin_site)
     admin.message_user = lambda *args, **kwargs: None  # type: ignore[method-assign]
     silence = next(a for a in admin.actions if getattr(a, "__name__", "") == "silence_24h")
+    assert callable(silence)  # an action, not an action's name
     silence(admin, request, Report.objects.all())
     until = chat_silenced_until(bob.id)
     assert until is not None

@@ -209,7 +209,7 @@ JUMP_HANDS = [
 ]
 
 
-def _plays_after_red_5(levels: list[str]) -> list[tuple[int, list[str], bool]]:
+def _plays_after_red_5(levels: list[str]) -> list[tuple[int | None, list[str], bool]]:
     """Seat 0 plays red-5 (seat 1 is to move next; seat 2 holds the other red-5)."""
     client, view = _staff_game(JUMP_HANDS, "red-3", {"jump_in": True}, levels)
     answer = client.post(

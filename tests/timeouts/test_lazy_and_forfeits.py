@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, cast
 
 import pytest
 from django.utils import timezone
@@ -36,7 +36,7 @@ def test_a_read_after_the_deadline_applies_the_timeout_first(players: Any) -> No
     assert view["version"] > version
     assert view["round"]["current_seat"] != idle
     assert view["seats"][idle]["timeouts"] == 1
-    deadline = timezone.datetime.fromisoformat(view["round"]["turn_deadline"])
+    deadline = datetime.fromisoformat(view["round"]["turn_deadline"])
     assert deadline > timezone.now()
 
 
@@ -44,6 +44,7 @@ def test_overdue_timeouts_apply_in_order_until_the_game_ends_by_forfeit(players:
     """Nobody acts for ten turns: seats alternate timing out; the third of seat 0 forfeits it."""
     game = started_game(players[:2], turn_timeout=60, max_timeouts=3)
     first = game.current_seat
+    assert first is not None
     make_overdue(game, by=timedelta(minutes=10))
 
     view = client_for(players[0]).get(f"/api/v1/games/{game.pk}/").json()
@@ -139,7 +140,7 @@ def test_my_turn_lists_the_games_waiting_for_me_most_urgent_first(players: Any) 
     body = client_for(me).get("/api/v1/games/?my_turn=true").json()
 
     ids = [g["id"] for g in body["results"]]
-    expected = sorted(waiting_on_me, key=lambda g: g.turn_deadline)
+    expected = sorted(waiting_on_me, key=lambda g: cast(datetime, g.turn_deadline))
     assert ids == [str(g.pk) for g in expected]
     assert str(other.pk) not in ids
     assert all(g["turn_deadline"] for g in body["results"])

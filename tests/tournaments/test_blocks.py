@@ -5,6 +5,8 @@ log (public) says nothing of them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.models import Tournament
@@ -16,7 +18,7 @@ from tests.support.tournaments import create, folded, join_all, log_of, start_no
 
 pytestmark = pytest.mark.django_db
 
-FORMATS = {
+FORMATS: dict[str, dict[str, Any]] = {
     "swiss": {"format": "swiss", "rounds": 1},
     "duplicate": {"format": "duplicate", "rounds": 1},
     "arena": {"format": "arena", "rounds": None, "minutes": 30},

@@ -62,16 +62,16 @@ def test_a_swiss_tournament_of_seven_plays_to_its_end(make_player: MakePlayer, w
         )
         assert detail["status"] == "running"
         for table in detail["rounds"][number - 1]["tables"]:
-            seated = {p: by_id[p] for n, p in enumerate(table["seats"]) if n not in table["bots"]}
+            at_table = {p: by_id[p] for n, p in enumerate(table["seats"]) if n not in table["bots"]}
             # The tables' players see their table in the detail, and were told of it.
-            for player in seated.values():
-                assert ok(player.client.get(url(tid)))["you"]["table"] in {
+            for person in at_table.values():
+                assert ok(person.client.get(url(tid)))["you"]["table"] in {
                     t["game"] for t in detail["rounds"][number - 1]["tables"]
                 }
                 assert Notification.objects.filter(
-                    player=player.user, kind="tournament_table", data__game=table["game"]
+                    player=person.user, kind="tournament_table", data__game=table["game"]
                 ).exists()
-            play_game(table["game"], seated, rng)
+            play_game(table["game"], at_table, rng)
 
     final = wait_for(
         lambda: (d := ok(host.client.get(url(tid))))["status"] == "finished" and d, "the end"
