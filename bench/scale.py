@@ -18,11 +18,14 @@ quick run, ``--big N`` for the big world's size). It makes a database of its own
    the copies take seconds and keep the distribution the templates have. New players are rated
    (a copy of a rating the service wrote), so the leaderboard grows with them.
 
-At each size, with gunicorn as the Procfile runs it (ASGI workers) on loopback, one client
-measures the p50/p99 of each read and of an action; in-process it times the beat sweep (with a
-fixed number of games made due) and prints its queries under ``EXPLAIN (ANALYZE, BUFFERS)``
-(saved to ``--explain-dir``), counts the SQL statements of one action and the database's bytes
-per game and per event.
+At each size, in-process, it times the beat sweep (with a fixed number of games made due) and
+prints its queries under ``EXPLAIN (ANALYZE, BUFFERS)`` (saved to ``--explain-dir``), counts the
+SQL statements of one action and the database's bytes per game and per event. The small world is
+then kept as a copy (``<db>_small``, PostgreSQL's template copy) while the database grows into
+the big one, and the two are measured over HTTP **side by side**: a gunicorn for each, as the
+Procfile runs it (ASGI workers) on loopback, and one client that makes each request of both
+worlds in turn (which goes first alternates), so that the machine's other users weigh on both
+sizes alike and the ratio of their p50s and p99s says what the data did.
 """
 
 from __future__ import annotations
@@ -75,13 +78,14 @@ LONG_SHARE = 0.001  # games past 2,000 events
 GAMES_PER_PLAYER = 50  # a copy's players are drawn from a pool that grows with the games
 HERO_GAMES = 50
 DUE_GAMES = 20  # games made due before each timed sweep, at both sizes
+ACTIVE_GAMES = 500  # the random active games each world's actions go round
 # The tables of a game's rows, and their size figures.
 GAME_TABLES = ("games_game", "games_seat", "games_hand", "games_checkpoint", "games_event")
 
 
-def environment() -> dict[str, str]:
+def environment(db: str = DB_NAME) -> dict[str, str]:
     return service_env(
-        f"{SERVER}/{DB_NAME}",
+        f"{SERVER}/{db}",
         DJANGO_SETTINGS_MODULE="bench.settings",
         DJANGO_ALLOWED_HOSTS="*",
         **LIMITS_OFF,
@@ -362,25 +366,22 @@ def grown(world: World, rng: random.Random, target: int) -> None:
 # --- the figures ----------------------------------------------------------------------------------
 
 
-def start_server(workers: int) -> subprocess.Popen[bytes]:
-    """gunicorn with the Procfile's web configuration (ASGI workers)."""
+def start_server(workers: int, port: int, db: str) -> subprocess.Popen[bytes]:
+    """gunicorn with the Procfile's web configuration (ASGI workers), on the database ``db``."""
     argv = gunicorn_argv(
-        PORT,
+        port,
         "unoservice.asgi:application",
         "--workers",
         str(workers),
         config="unoservice.gunicorn_asgi",
     )
-    server = spawn(argv, environment(), subprocess.DEVNULL)
+    server = spawn(argv, environment(db), subprocess.DEVNULL)
     try:
-        wait_until(lambda: answers(PORT, "/healthz"), 60, "gunicorn did not start")
+        wait_until(lambda: answers(port, "/healthz"), 60, "gunicorn did not start")
     except RuntimeError:
         stop(server)
         raise
     return server
-
-
-Sample = Callable[[Client], float]
 
 
 def timed(http: Client, method: str, path: str, token: str, body: Any = None) -> tuple[float, Any]:
@@ -392,87 +393,155 @@ def timed(http: Client, method: str, path: str, token: str, body: Any = None) ->
     return latency, answer
 
 
-def active_games(count: int) -> list[tuple[str, int]]:
+def rows_of(db: str, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """A read of the database ``db`` (each world's own: the small one is a copy)."""
+    import psycopg
+
+    with psycopg.connect(f"{SERVER}/{db}") as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def active_games(count: int, db: str = DB_NAME) -> list[tuple[str, int]]:
     """``count`` random active games and the player who must act in each."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT g.id, s.player_id FROM games_game g "
-            "JOIN games_seat s ON s.game_id = g.id AND s.number = g.current_seat "
-            "WHERE g.status = 'active' ORDER BY random() LIMIT %s",
-            [count],
-        )
-        found = [(str(pk), player) for pk, player in cursor.fetchall()]
-    return found[:count]
-
-
-def seated_player(game_id: str) -> int:
-    from games.models import Seat
-
-    return int(
-        Seat.objects.filter(game_id=game_id, number=0).values_list("player_id", flat=True)[0]
+    found = rows_of(
+        db,
+        "SELECT g.id, s.player_id FROM games_game g "
+        "JOIN games_seat s ON s.game_id = g.id AND s.number = g.current_seat "
+        "WHERE g.status = 'active' ORDER BY random() LIMIT %s",
+        [count],
     )
+    return [(str(pk), player) for pk, player in found]
 
 
-def measure(world: World, rng: random.Random, samples: int) -> dict[str, tuple[float, float]]:
-    """p50 and p99 (ms) of each read and of an action, one client, the reads interleaved."""
-    from games.models import Game
+class Probe:
+    """One world measured over HTTP: its server's client, the games it acts in, its long games,
+    and the latencies it saw."""
 
-    http = Client(PORT)
-    hero = world.tokens[world.hero]
-    some_token = world.tokens[next(iter(world.tokens))]
-    longs = [(pk, seated_player(pk), Game.objects.get(pk=pk).version) for pk in world.long_games]
-    games = iter(active_games(samples * 2))
-    results: dict[str, list[float]] = {}
+    def __init__(self, label: str, db: str, port: int, world: World, games: int) -> None:
+        import psycopg
 
-    def add(name: str, latency: float) -> None:
-        results.setdefault(name, []).append(latency)
+        self.label = label
+        self.http = Client(port)
+        self.db = psycopg.connect(f"{SERVER}/{db}", autocommit=True)
+        # The games it acts in, in turn (each again once the others had their move).
+        self.active = [game for game, _ in active_games(games, db)]
+        self.turn = 0
+        self.longs = self.db.execute(
+            "SELECT g.id::text, s.player_id, g.version FROM games_game g "
+            "JOIN games_seat s ON s.game_id = g.id AND s.number = 0 WHERE g.id::text = ANY(%s)",
+            [world.long_games],
+        ).fetchall()
+        self.results: dict[str, list[float]] = {}
 
-    def view_and_act() -> None:
-        for game_id, player in games:
-            token = world.tokens[player]
-            latency, view = timed(http, "GET", f"{API}/games/{game_id}/", token)
-            legal = (view.get("you") or {}).get("legal_actions") or []
-            if not legal:
-                continue
-            add("game view", latency)
-            action = choose(rng, legal, prefer_play=0.8)
-            add("action", timed(http, "POST", f"{API}/games/{game_id}/actions/", token, action)[0])
-            return
+    def next_game(self) -> tuple[str, int]:
+        """The next active game and the player who must act in it (read, not timed)."""
+        for _ in range(len(self.active)):
+            game = self.active[self.turn % len(self.active)]
+            self.turn += 1
+            row = self.db.execute(
+                "SELECT s.player_id FROM games_game g JOIN games_seat s ON s.game_id = g.id "
+                "AND s.number = g.current_seat WHERE g.id = %s AND g.status = 'active'",
+                [game],
+            ).fetchone()
+            if row is not None:
+                return game, int(row[0])
         raise RuntimeError("no active game left to act in")
 
-    def events_page() -> None:
-        game_id, player, version = rng.choice(longs)
+    def close(self) -> None:
+        self.http.close()
+        self.db.close()
+
+    def add(self, name: str, latency: float) -> None:
+        self.results.setdefault(name, []).append(latency)
+
+    def figures(self) -> dict[str, tuple[float, float]]:
+        return {
+            name: (percentile(lat, 0.5) * 1000, percentile(lat, 0.99) * 1000)
+            for name, lat in self.results.items()
+        }
+
+
+def measure(
+    probes: list[Probe], world: World, rng: random.Random, samples: int
+) -> list[dict[str, tuple[float, float]]]:
+    """p50 and p99 (ms) of each read and of an action in each world, by one client. The worlds
+    are measured side by side: each request is made of every world in turn (the first one
+    alternating), so the machine's other users weigh on both alike."""
+    hero = world.tokens[world.hero]
+    some_token = world.tokens[next(iter(world.tokens))]
+
+    def view_and_act(probe: Probe) -> None:
+        game_id, player = probe.next_game()
+        token = world.tokens[player]
+        latency, view = timed(probe.http, "GET", f"{API}/games/{game_id}/", token)
+        probe.add("game view", latency)
+        legal = (view.get("you") or {}).get("legal_actions") or []
+        if not legal:  # the turn is not the seat's after all (a choice pending elsewhere)
+            return
+        action = choose(rng, legal, prefer_play=0.8)
+        path = f"{API}/games/{game_id}/actions/"
+        probe.add("action", timed(probe.http, "POST", path, token, action)[0])
+
+    def events_page(probe: Probe) -> None:
+        game_id, player, version = rng.choice(probe.longs)
         after = rng.randrange(0, max(1, version - 50))
         path = f"{API}/games/{game_id}/events/?after={after}"
-        add("event log page", timed(http, "GET", path, world.tokens[player])[0])
+        probe.add("event log page", timed(probe.http, "GET", path, world.tokens[player])[0])
 
-    def replay() -> None:
-        game_id, player, version = rng.choice(longs)
+    def replay(probe: Probe) -> None:
+        game_id, player, version = rng.choice(probe.longs)
         path = f"{API}/games/{game_id}/replay/?at={rng.randrange(1, version)}"
-        add("replay of a long game", timed(http, "GET", path, world.tokens[player])[0])
+        latency = timed(probe.http, "GET", path, world.tokens[player])[0]
+        probe.add("replay of a long game", latency)
 
-    reads: list[tuple[str, Callable[[], str], str]] = [
-        ("inbox (my_turn, 50 games)", lambda: f"{API}/games/?my_turn=true", hero),
-        ("lobby: open games", lambda: f"{API}/games/?status=waiting", some_token),
-        ("a player's game list", lambda: f"{API}/games/?mine=true", hero),
-        ("leaderboard", lambda: f"{API}/leaderboard/", some_token),
-        ("profile (50 games)", lambda: f"{API}/players/{world.hero}/", some_token),
+    def read(name: str, path: Callable[[], str], token: str) -> Callable[[Probe], None]:
+        return lambda probe: probe.add(name, timed(probe.http, "GET", path(), token)[0])
+
+    steps: list[Callable[[Probe], None]] = [
+        view_and_act,
+        events_page,
+        replay,
+        read("inbox (my_turn, 50 games)", lambda: f"{API}/games/?my_turn=true", hero),
+        read("lobby: open games", lambda: f"{API}/games/?status=waiting", some_token),
+        read("a player's game list", lambda: f"{API}/games/?mine=true", hero),
+        read("leaderboard", lambda: f"{API}/leaderboard/", some_token),
+        read("profile (50 games)", lambda: f"{API}/players/{world.hero}/", some_token),
     ]
-    for _ in range(10):  # warm the workers and their connections
-        http.call("GET", f"{API}/games/?status=waiting", some_token)
+    for probe in probes:
+        for _ in range(10):  # warm the workers and their connections
+            probe.http.call("GET", f"{API}/games/?status=waiting", some_token)
+    turn = 0
     for _ in range(samples):
-        view_and_act()
-        events_page()
-        replay()
-        for name, path, token in reads:
-            add(name, timed(http, "GET", path(), token)[0])
-    http.close()
-    return {
-        name: (percentile(lat, 0.5) * 1000, percentile(lat, 0.99) * 1000)
-        for name, lat in results.items()
-    }
+        for step in steps:
+            for probe in probes[turn % len(probes) :] + probes[: turn % len(probes)]:
+                step(probe)
+            turn += 1
+    for probe in probes:
+        probe.close()
+    return [probe.figures() for probe in probes]
+
+
+def latencies_of(
+    worlds: list[tuple[str, str]], world: World, rng: random.Random, args: argparse.Namespace
+) -> list[dict[str, tuple[float, float]]]:
+    """Each world (label, database) served by a gunicorn of its own, measured side by side."""
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        for offset, (_, db) in enumerate(worlds):
+            servers.append(start_server(args.workers, PORT + offset, db))
+        probes = [
+            Probe(label, db, PORT + offset, world, ACTIVE_GAMES)
+            for offset, (label, db) in enumerate(worlds)
+        ]
+        figures = measure(probes, world, rng, args.samples)
+    finally:
+        for server in servers:
+            stop(server)
+    for (label, _), latencies in zip(worlds, figures, strict=True):
+        print(f"{label}: over HTTP, side by side")
+        for name, (p50, p99) in latencies.items():
+            print(f"  {name:<28} p50 {p50:7.2f} ms  p99 {p99:7.2f} ms")
+    return figures
 
 
 def make_due(count: int) -> None:
@@ -589,21 +658,15 @@ def bytes_per(label: str) -> dict[str, float]:
 
 @dataclass
 class Figures:
-    latencies: dict[str, tuple[float, float]]
+    """A world's figures measured in this process (the HTTP latencies are measured apart)."""
+
     sweep: dict[str, float]
     statements: int
     size: dict[str, float]
 
 
-def figures_at(label: str, world: World, args: argparse.Namespace, rng: random.Random) -> Figures:
-    print(f"{label}: measuring")
-    server = start_server(args.workers)
-    try:
-        latencies = measure(world, rng, args.samples)
-    finally:
-        stop(server)
-    for name, (p50, p99) in latencies.items():
-        print(f"  {name:<28} p50 {p50:7.2f} ms  p99 {p99:7.2f} ms")
+def figures_at(label: str, world: World, args: argparse.Namespace) -> Figures:
+    print(f"{label}: the sweep, an action's statements, the bytes")
     sweep = sweep_figures(label, args.explain_dir)
     print(
         f"  sweep: {sweep['idle_ms']:.2f} ms with nothing due; {sweep['due_ms']:.1f} ms with "
@@ -611,32 +674,51 @@ def figures_at(label: str, world: World, args: argparse.Namespace, rng: random.R
     )
     statements = statements_per_action(world)
     print(f"  SQL statements of one action: {statements}")
-    return Figures(latencies, sweep, statements, bytes_per(label))
+    return Figures(sweep, statements, bytes_per(label))
 
 
-def table(small: Figures, big: Figures) -> None:
+def copy_database(source: str, copy: str) -> None:
+    """``copy``: the database ``source`` as it is now (PostgreSQL's template copy), so that the
+    small world can be served beside the big one that ``source`` grows into."""
+    import psycopg
+    from django.db import connections
+
+    connections.close_all()  # a template must have no other session
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {copy} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {copy} TEMPLATE {source}")
+
+
+def table(
+    small: Figures,
+    big: Figures,
+    latencies: list[dict[str, tuple[float, float]]],
+) -> None:
     games = (int(small.size["games"]), int(big.size["games"]))
     print(
         f"\n| | {games[0]:,} games p50 / p99 (ms) | {games[1]:,} games p50 / p99 (ms) "
-        "| p99 big/small |"
+        "| p50 big/small | p99 big/small |"
     )
-    print("| --- | --- | --- | --- |")
-    for name, (p50, p99) in small.latencies.items():
-        b50, b99 = big.latencies[name]
-        print(f"| {name} | {p50:.2f} / {p99:.2f} | {b50:.2f} / {b99:.2f} | {b99 / p99:.2f} |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, (p50, p99) in latencies[0].items():
+        b50, b99 = latencies[1][name]
+        print(
+            f"| {name} | {p50:.2f} / {p99:.2f} | {b50:.2f} / {b99:.2f} "
+            f"| {b50 / p50:.2f} | {b99 / p99:.2f} |"
+        )
     print(
         f"| sweep, nothing due (median) | {small.sweep['idle_ms']:.2f} "
         f"| {big.sweep['idle_ms']:.2f} | "
-        f"{big.sweep['idle_ms'] / small.sweep['idle_ms']:.2f} |"
+        f"{big.sweep['idle_ms'] / small.sweep['idle_ms']:.2f} | |"
     )
     print(
         f"| sweep, {DUE_GAMES} games due | {small.sweep['due_ms']:.1f} "
         f"| {big.sweep['due_ms']:.1f} | "
-        f"{big.sweep['due_ms'] / small.sweep['due_ms']:.2f} |"
+        f"{big.sweep['due_ms'] / small.sweep['due_ms']:.2f} | |"
     )
-    print(f"| SQL statements of an action | {small.statements} | {big.statements} | |")
+    print(f"| SQL statements of an action | {small.statements} | {big.statements} | | |")
     for key, name in (("bytes_per_game", "bytes a game"), ("bytes_per_event", "bytes an event")):
-        print(f"| {name} | {small.size[key]:.0f} | {big.size[key]:.0f} | |")
+        print(f"| {name} | {small.size[key]:.0f} | {big.size[key]:.0f} | | |")
 
 
 def main() -> None:
@@ -647,7 +729,7 @@ def main() -> None:
     parser.add_argument(
         "--templates", type=int, default=250, help="games built through the service"
     )
-    parser.add_argument("--samples", type=int, default=300, help="requests per endpoint and size")
+    parser.add_argument("--samples", type=int, default=1000, help="requests per endpoint and size")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--explain-dir", type=Path, default=Path("/tmp/uno-scale"))
     args = parser.parse_args()
@@ -656,7 +738,8 @@ def main() -> None:
     env = environment()
     prepare_database(DB_NAME, env)
     setup_django(env)
-    for name in ("unoservice", "service"):  # a line per action and timeout: not the figures
+    # A line per action, timeout and request (httpx's): not the figures.
+    for name in ("unoservice", "service", "httpx"):
         logging.getLogger(name).setLevel(logging.WARNING)
     world, seconds = build_templates(rng, args.templates)
     print(
@@ -664,12 +747,18 @@ def main() -> None:
         f"({os.cpu_count()} cores, Python {sys.version.split()[0]})"
     )
     grown(world, rng, args.small)
-    small = figures_at(f"small ({game_count()} games)", world, args, rng)
+    small_label = f"small ({game_count()} games)"
+    small = figures_at(small_label, world, args)
     if args.small_only:
+        latencies_of([(small_label, DB_NAME)], world, rng, args)
         return
+    small_db = f"{DB_NAME}_small"
+    copy_database(DB_NAME, small_db)
     grown(world, rng, args.big)
-    big = figures_at(f"big ({game_count()} games)", world, args, rng)
-    table(small, big)
+    big_label = f"big ({game_count()} games)"
+    big = figures_at(big_label, world, args)
+    latencies = latencies_of([(small_label, small_db), (big_label, DB_NAME)], world, rng, args)
+    table(small, big, latencies)
 
 
 if __name__ == "__main__":
