@@ -195,7 +195,9 @@ def get_game(game_id: str | uuid.UUID, viewer: Player) -> Game:
 def game_list(
     player: Player, *, status: str | None = None, mine: bool = False, my_turn: bool = False
 ) -> QuerySet[Game]:
-    games = Game.objects.all().prefetch_related("seats")
+    # A summary never reads the engine snapshot: left in the database, not parsed per row. The
+    # seats' statuses come with the page (``game_summaries``), not prefetched as Seat instances.
+    games = Game.objects.defer("state")
     if not player.is_staff:  # may_see, as a filter: private games for their seated players only
         seated = Exists(Seat.objects.filter(game=OuterRef("pk"), player_id=player.pk))
         games = games.filter(Q(private=False) | seated)
@@ -213,8 +215,23 @@ def game_list(
     return games
 
 
-def game_summary(game: Game) -> dict[str, Any]:
-    statuses = {s.number: s.status for s in game.seats.all()}
+def game_summaries(games: list[Game]) -> list[dict[str, Any]]:
+    """A page of games as lists show them, their seats' statuses read in one query.
+
+    Plain rows rather than prefetched ``Seat`` instances: a prefetched seat and its game refer
+    to each other, so every listed game became garbage that only the cyclic collector frees,
+    and the collections of a web process grew with the pages it listed (docs/performance.md)."""
+    statuses: dict[uuid.UUID, dict[int, str]] = {game.pk: {} for game in games}
+    rows = Seat.objects.filter(game_id__in=list(statuses)).values_list(
+        "game_id", "number", "status"
+    )
+    for game_id, number, status in rows:
+        statuses[game_id][number] = status
+    return [game_summary(game, statuses[game.pk]) for game in games]
+
+
+def game_summary(game: Game, statuses: dict[int, str]) -> dict[str, Any]:
+    """A game as lists show it; ``statuses``: its seats' statuses by number."""
     return {
         "id": str(game.id),
         "status": game.status,

@@ -72,9 +72,9 @@ class GameListApi(APIView):
             request,
             self,
             games,
-            lambda _, game: selectors.game_summary(game),
             size=limits.GAMES_PAGE,
             default=limits.GAMES_PAGE_DEFAULT,
+            show_page=selectors.game_summaries,
         )
 
     @extend_schema(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import pytest
@@ -142,3 +143,41 @@ def test_pagination(players: list[Player]) -> None:
 )
 def test_bad_filters_are_invalid(players: list[Player], query: dict[str, Any]) -> None:
     refused(players[0].client.get(GAMES, query), 400, "invalid")
+
+
+def test_a_longer_page_of_games_leaves_no_more_garbage_for_the_collector(
+    players: list[Player],
+) -> None:
+    """A listed game is freed as soon as its page is answered: of it, only its summary (the
+    answer's data, which DRF's response holds in a cycle of its own) is left to the cyclic
+    garbage collector. Prefetched seats referred to their games and back, so every listed game
+    (its row, its seats, their values: about 50 objects) waited for the collector, whose pauses
+    in a web process grew with the pages it listed (docs/performance.md)."""
+    ada, bob = players[:2]
+    for seed in range(12):
+        start_table([ada, bob], seed=seed)
+
+    def garbage_after(size: int) -> tuple[int, list[Any]]:
+        ok(ada.client.get(GAMES, {"page_size": size}))  # warm: whatever a first call caches
+        gc.collect()
+        gc.disable()
+        try:
+            results = ok(ada.client.get(GAMES, {"page_size": size}))["results"]
+            return gc.collect(), results
+        finally:
+            gc.enable()
+
+    (one, _), (twelve, results) = garbage_after(1), garbage_after(12)
+    assert len(results) == 12
+    # The request's own cycles (the test client's, DRF's) are the same for both pages; each
+    # further game adds at most its summary's containers, which the response holds.
+    assert twelve - one <= 11 * containers(results[0]), (one, twelve, containers(results[0]))
+
+
+def containers(value: Any) -> int:
+    """The dicts and lists a JSON value is made of."""
+    if isinstance(value, dict):
+        return 1 + sum(containers(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(containers(v) for v in value)
+    return 0
