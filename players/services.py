@@ -125,7 +125,8 @@ def _rename_in_rosters(user: User) -> None:
     """The claimed name in the rosters of every game ``user`` sits at (every view of a game, its
     replay included, names its seats from the roster). Each game row is locked, as a join that
     rewrites the roster locks it, so neither undoes the other."""
-    games = Game.objects.select_for_update().filter(seats__player=user).order_by("pk")
+    games = Game.objects.select_for_update().filter(seats__player=user)
+    games = games.only("id", "roster").order_by("pk")
     for game in games:
         game.roster = [
             {**entry, "username": user.get_username()} if entry.get("id") == user.pk else entry
