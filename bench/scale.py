@@ -417,10 +417,9 @@ class Probe:
     """One world measured over HTTP: its server's client, the games it acts in, its long games,
     and the latencies it saw."""
 
-    def __init__(self, label: str, db: str, port: int, world: World, games: int) -> None:
+    def __init__(self, db: str, port: int, world: World, games: int) -> None:
         import psycopg
 
-        self.label = label
         self.http = Client(port)
         self.db = psycopg.connect(f"{SERVER}/{db}", autocommit=True)
         # The games it acts in, in turn (each again once the others had their move).
@@ -530,8 +529,7 @@ def latencies_of(
         for offset, (_, db) in enumerate(worlds):
             servers.append(start_server(args.workers, PORT + offset, db))
         probes = [
-            Probe(label, db, PORT + offset, world, ACTIVE_GAMES)
-            for offset, (label, db) in enumerate(worlds)
+            Probe(db, PORT + offset, world, ACTIVE_GAMES) for offset, (_, db) in enumerate(worlds)
         ]
         figures = measure(probes, world, rng, args.samples)
     finally:

@@ -22,23 +22,39 @@ def page_response(
     request: Request,
     view: APIView,
     rows: QuerySet[Any] | Sequence[Row],
-    show: Callable[[int, Row], Any] | None = None,
+    show: Callable[[int, Row], Any],
     *,
     size: Bound,
     default: int,
-    show_page: Callable[[list[Row]], list[Any]] | None = None,
 ) -> Response:
     """The page of ``rows`` the request asks for, each row shown by ``show(position, row)``
-    (``position``: its place in the whole list, from 1), or the whole page at once by
-    ``show_page(rows)`` (what the rows need besides themselves read once for the page)."""
+    (``position``: its place in the whole list, from 1)."""
+    return whole_page_response(
+        request,
+        view,
+        rows,
+        lambda first, page: [show(first + i, row) for i, row in enumerate(page)],
+        size=size,
+        default=default,
+    )
+
+
+def whole_page_response(
+    request: Request,
+    view: APIView,
+    rows: QuerySet[Any] | Sequence[Row],
+    show: Callable[[int, list[Row]], list[Any]],
+    *,
+    size: Bound,
+    default: int,
+) -> Response:
+    """The page of ``rows`` the request asks for, shown at once by ``show(first, page)``
+    (``first``: the position of its first row in the whole list, from 1), for rows that need
+    more than themselves, read once for the page."""
     paginator = PageNumberPagination()
     paginator.page_size = default
     paginator.page_size_query_param = size.name
     paginator.max_page_size = size.high
-    page = paginator.paginate_queryset(rows, request, view=view) or []
-    if show_page is not None:
-        return paginator.get_paginated_response(show_page(list(page)))
-    if show is None:
-        raise TypeError("page_response needs show or show_page")
+    page = list(paginator.paginate_queryset(rows, request, view=view) or [])
     first = paginator.page.start_index() if paginator.page is not None else 1
-    return paginator.get_paginated_response([show(first + i, row) for i, row in enumerate(page)])
+    return paginator.get_paginated_response(show(first, page))

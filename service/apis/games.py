@@ -34,7 +34,7 @@ from games.serializers import (
 from service import away, clock, lobby, longpoll, play, tables
 from unoservice import api
 from unoservice.errors import DomainError
-from unoservice.pages import page_response
+from unoservice.pages import whole_page_response
 from unoservice.schema import errors_for
 
 # What every operation on one game may answer besides its own refusals.
@@ -68,13 +68,13 @@ class GameListApi(APIView):
             mine=query["mine"],
             my_turn=query["my_turn"],
         )
-        return page_response(
+        return whole_page_response(
             request,
             self,
             games,
+            lambda _, page: selectors.game_summaries(page),
             size=limits.GAMES_PAGE,
             default=limits.GAMES_PAGE_DEFAULT,
-            show_page=selectors.game_summaries,
         )
 
     @extend_schema(
