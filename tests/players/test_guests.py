@@ -96,22 +96,29 @@ def test_a_claimed_guest_is_shown_by_its_new_name_at_every_table(
     waiting = host.post(GAMES, {"max_players": 3}, format="json").json()
     assert guest.post(f"{GAMES}{waiting['id']}/join/").status_code == 200
     with_bots = guest.post(GAMES, {"max_players": 2, "bots": ["basic"]}, format="json").json()
+    tables = ((waiting, host), (waiting, guest), (with_bots, guest))
+    before = [names(viewer, game) for game, viewer in tables]
 
     claimed = guest.post(CLAIM, {"username": "carla", "password": PASSWORD}, format="json")
 
     assert claimed.status_code == 200, claimed.content
-    for game, viewer in ((waiting, host), (waiting, guest), (with_bots, guest)):
-        seats = viewer.get(f"{GAMES}{game['id']}/").json()["seats"]
-        names = [seat["player"]["username"] for seat in seats if seat["player"]]
-        assert "carla" in names and body["username"] not in names, names
-    # The host's own seat and the bot's keep their names.
-    assert "hugo" in [
-        s["player"]["username"]
-        for s in host.get(f"{GAMES}{waiting['id']}/").json()["seats"]
-        if s["player"]
-    ]
-    listed = guest.get(GAMES, {"player": "me"})
-    assert body["username"] not in listed.content.decode()
+    # The guest's seat shows the new name; every other seat (the host's, the bot's) is as it was.
+    for (game, viewer), seated in zip(tables, before, strict=True):
+        assert body["username"] in seated
+        renamed = ["carla" if name == body["username"] else name for name in seated]
+        assert names(viewer, game) == renamed
+    listed = guest.get(GAMES, {"mine": "true"}).json()["results"]
+    assert {s["player"]["username"] for g in listed for s in g["seats"] if s["player"]} >= {
+        "carla",
+        "hugo",
+    }
+    assert body["username"] not in str(listed)
+
+
+def names(viewer: APIClient, game: dict[str, Any]) -> list[str]:
+    """The seats' names of ``game`` as ``viewer`` sees them."""
+    seats = viewer.get(f"{GAMES}{game['id']}/").json()["seats"]
+    return [seat["player"]["username"] for seat in seats if seat["player"]]
 
 
 @pytest.mark.parametrize(
