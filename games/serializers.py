@@ -734,15 +734,6 @@ class TournamentListQuerySerializer(StrictSerializer):
     )
 
 
-class TournamentStreamQuerySerializer(StrictSerializer):
-    after = serializers.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=MAX_INT,
-        help_text="Go on after this seq of the log (0: from its first entry).",
-    )
-
-
 class _TournamentBase(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
     name = serializers.CharField()

@@ -53,6 +53,16 @@ class PlayerStreamQuerySerializer(StrictSerializer):
     ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
 
 
+class TournamentStreamQuerySerializer(StrictSerializer):
+    after = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=limits.MAX_INT,
+        help_text="Go on after this seq of the log (0: from its first entry).",
+    )
+    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
+
+
 @extend_schema_serializer(component_name="StreamTicket")
 class StreamTicketSerializer(serializers.Serializer[dict[str, Any]]):
     ticket = serializers.CharField(help_text="Pass it as `?ticket=` to open one stream.")

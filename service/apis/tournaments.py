@@ -19,7 +19,6 @@ from games.serializers import (
     TournamentListQuerySerializer,
     TournamentPageSerializer,
     TournamentSerializer,
-    TournamentStreamQuerySerializer,
 )
 from service import tournament_steps, tournaments
 from service.apis.streams import (
@@ -33,6 +32,7 @@ from service.apis.streams import (
 )
 from service.tournament_stream import CHANGES
 from streams import sse
+from streams.serializers import TournamentStreamQuerySerializer
 from unoservice import api
 from unoservice.pages import page_response
 from unoservice.schema import errors_for

@@ -92,3 +92,25 @@ def test_an_unknown_tournament_or_a_bad_id_is_refused(server: Server, make_seat:
     assert (bad.status, bad.body["code"]) == (400, "invalid")
     anonymous = open_stream(server, f"{TOURNAMENTS}{tournament}/stream/")
     assert (anonymous.status, anonymous.body["code"]) == (401, "not_authenticated")
+
+
+def test_a_stream_ticket_opens_the_tournament_stream_once(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    # A browser's EventSource sends no Authorization header: the web client's tournament page
+    # opens this stream with ``?ticket=``, as it opens a game's.
+    host, ada = make_seat("host"), make_seat("ada")
+    tournament = make_tournament(server, host)
+    status, issued = server.request("POST", "/api/v1/auth/stream-ticket/", ada.token)
+    assert status == 200, issued
+    path = f"{TOURNAMENTS}{tournament}/stream/?after=0&ticket={issued['ticket']}"
+
+    live = open_stream(server, path)
+    streams.append(live)
+    assert live.status == 200
+    assert [m.json for m in live.events_until(1)] == [logged(tournament)[1]]
+    join(server, tournament, ada)
+    assert live.next_event().json == logged(tournament)[2]
+
+    spent = open_stream(server, path)
+    assert (spent.status, spent.body["code"]) == (401, "not_authenticated")

@@ -50,7 +50,16 @@ def _play_out(site: Site, game: str, tokens: list[str]) -> dict[str, Any]:
 
 def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: OpenPage) -> None:
     ana, bea, cy = open_page(site), open_page(site), open_page(site)
+    streamed: list[int] = []  # the status of each answer of a tournament's stream, every page
     for page, name in ((ana, "ana"), (bea, "bea"), (cy, "cy")):
+        page.on(
+            "response",
+            lambda answer: (
+                streamed.append(answer.status)
+                if re.search(r"/api/v1/tournaments/[^/]+/stream/", answer.url)
+                else None
+            ),
+        )
         register(page, name)
 
     ana.get_by_role("link", name="Tournaments", exact=True).click()
@@ -88,6 +97,8 @@ def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: O
     expect(cy.locator("[data-region=your-table]")).to_have_count(0)
     expect(bea.locator("[data-round='1'] [data-game-id]")).to_have_count(1)
     take(bea, "tournament-running")
+    # Told by the stream itself (its ticket taken), not by re-reading after a refused stream.
+    assert streamed and set(streamed) == {200}, streamed
 
     bea.locator("[data-region=your-table]").click()
     expect(bea).to_have_url(re.compile(r"#/game/[^/]+$"))

@@ -6531,6 +6531,8 @@ export interface operations {
                 /** @description Go on after this seq of the log (0: from its first entry). */
                 after?: number;
                 format?: "event-stream" | "json";
+                /** @description A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, for `EventSource`. Single-use: it opens one connection, and a used, expired or unknown one gets 401 `not_authenticated`, reconnections included (EventSource's own retry resends the spent ticket). To reconnect, get a new ticket and open a new `EventSource` with `?after=<the last id received>`. */
+                ticket?: string;
             };
             header?: {
                 /** @description Go on after this id (the last one received); it wins over `after`. */
