@@ -136,12 +136,23 @@ def statements_of(request: Callable[[], None]) -> list[str]:
     return [query["sql"] for query in captured.captured_queries]
 
 
-def cpu_per_request(request: Callable[[], None], count: int) -> float:
-    """The process's CPU seconds per request, over ``count`` requests."""
-    began = time.process_time()
+def backend_cpu() -> float:
+    """CPU seconds so far of the PostgreSQL backend serving this process's connection."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_per_request(request: Callable[[], None], count: int) -> tuple[float, float]:
+    """This process's and its PostgreSQL backend's CPU seconds per request, over ``count``."""
+    began, began_backend = time.process_time(), backend_cpu()
     for _ in range(count):
         request()
-    return (time.process_time() - began) / count
+    return (time.process_time() - began) / count, (backend_cpu() - began_backend) / count
 
 
 def profile(request: Callable[[], None], count: int, lines: int) -> str:
@@ -182,10 +193,11 @@ def main() -> None:
         print(f"{kind}: {len(statements)} SQL statements")
         for sql in statements:
             print(f"    {sql[:110]}")
-    print(f"CPU ms per request ({args.requests} each, this process: Django and the client):")
+    print(f"CPU ms per request ({args.requests} each): this process (Django and the client)")
+    print("and the PostgreSQL backend serving it")
     for kind in kinds:
-        seconds = cpu_per_request(getattr(requests, kind), args.requests)
-        print(f"  {kind:<13} {seconds * 1000:7.3f}")
+        seconds, backend = cpu_per_request(getattr(requests, kind), args.requests)
+        print(f"  {kind:<13} {seconds * 1000:7.3f} {backend * 1000:7.3f}")
     if args.profile:
         for kind in kinds:
             print(f"--- {kind}")
