@@ -6,6 +6,8 @@ body of any size and the process would read and parse all of it. Bodies over the
 with 413 ``request_too_large`` after reading at most one byte past the limit (none at all when the
 ``Content-Length`` header already says too much). JSON nested deeper than Python's recursion limit
 (``[[[[…]]]]`` 10,000 deep) is a 400 ``invalid`` rather than a ``RecursionError`` and a 500.
+A string with a lone surrogate (``"\\ud800"``: valid JSON syntax, but no character, so no UTF-8
+can carry it back in an answer, a log line or the database) is a 400 ``invalid`` too.
 """
 
 from __future__ import annotations
@@ -49,8 +51,34 @@ class JSONParser(parsers.JSONParser):
             body = stream.read(limit + 1)
             if len(body) > limit:
                 raise too_large(limit)
-            stream = io.BytesIO(body)
+        else:
+            body = stream.read()
         try:
-            return super().parse(stream, media_type, parser_context)
+            data = super().parse(io.BytesIO(body), media_type, parser_context)
         except RecursionError:
             raise ParseError("JSON parse error - nested too deeply.") from None
+        if b"\\u" in body:  # only an escape makes a surrogate: raw UTF-8 cannot hold one
+            refuse_lone_surrogates(data)
+        return data
+
+
+def refuse_lone_surrogates(data: Any) -> None:
+    """``ParseError`` when a string of ``data`` (a key or a value, at any depth) holds a lone
+    surrogate. Walked with a list rather than recursion: the parser took nesting up to Python's
+    recursion limit."""
+    waiting = [data]
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, dict):
+            waiting.extend(item)
+            waiting.extend(item.values())
+        elif isinstance(item, list):
+            waiting.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                raise ParseError(
+                    "JSON parse error - a string holds a lone surrogate (\\ud800-\\udfff), "
+                    "which is no character."
+                ) from None

@@ -111,7 +111,9 @@ def last_event_id(request: Request) -> int | None:
     if raw is None:
         return None
     value = raw.strip()
-    if not value.isascii() or not value.isdigit() or int(value) > limits.MAX_INT:
+    # The length first: int() of a string of more than 4,300 digits raises ValueError.
+    too_long = len(value) > len(str(limits.MAX_INT))
+    if too_long or not value.isascii() or not value.isdigit() or int(value) > limits.MAX_INT:
         raise DomainError("invalid", f"{LAST_EVENT_ID} must be an id this stream sent.")
     return int(value)
 

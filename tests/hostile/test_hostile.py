@@ -573,3 +573,52 @@ def test_a_form_body_over_the_limit_outside_the_api(db: None) -> None:
         "POST", "/admin/login/", body, content_type="application/x-www-form-urlencoded"
     )
     refused(response, 413, "request_too_large")
+
+
+# --- lone surrogates, and ids too long to be numbers (found by fuzzing the contract) -------------
+
+# "\ud800" is valid JSON syntax but no character: echoed in an error, the answer could not be
+# encoded (a 500). Each body below puts one in a key or a value.
+LONE_SURROGATES = [
+    ("actions", '{"action": "draw", "\\ud800": 1}'),
+    ("actions", '{"action": "play", "card": "\\udfff"}'),
+    ("chat", '{"reaction": "\\ud800"}'),
+    ("chat", '{"text": "hi \\uDC00"}'),
+    ("", '{"\\ud800": true}'),
+]
+
+
+@pytest.mark.parametrize(("suffix", "payload"), LONE_SURROGATES)
+def test_a_lone_surrogate_is_a_clean_400(table: Table, suffix: str, payload: str) -> None:
+    before = table.snapshot()
+    url = table.url(suffix) if suffix else GAMES
+
+    refused(raw_post(table.actor_client(), url, payload), 400, "invalid")
+
+    assert table.snapshot() == before
+    assert table.actor_client().get(table.url("chat")).json()["messages"] == []
+
+
+def test_a_lone_surrogate_is_refused_before_sign_in_too(db: None) -> None:
+    anonymous = APIClient()
+    refused(raw_post(anonymous, "/api/v1/auth/refresh/", '{"\\ud800": 1}'), 400, "invalid")
+    refused(raw_post(anonymous, "/api/v1/players/", '{"username": "\\ud800"}'), 400, "invalid")
+
+
+def test_an_escaped_surrogate_pair_is_a_character(table: Table) -> None:
+    # The escapes of a character beyond the BMP (what a client that writes ASCII-only JSON
+    # sends for an emoji) make one character, taken as it is.
+    answer = raw_post(table.actor_client(), table.url("chat"), '{"text": "gg \\ud83c\\udf89"}')
+
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["text"] == "gg \N{PARTY POPPER}"
+
+
+@pytest.mark.parametrize("stream", ["game", "player"])
+def test_a_last_event_id_too_long_to_be_a_number(table: Table, stream: str) -> None:
+    url = table.url("stream") if stream == "game" else "/api/v1/players/me/stream/"
+    for digits in (4_300, 4_301, 20_000):
+        answer = table.actor_client().get(
+            url, HTTP_ACCEPT="text/event-stream", HTTP_LAST_EVENT_ID="1" * digits
+        )
+        refused(answer, 400, "invalid")
