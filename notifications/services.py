@@ -9,6 +9,7 @@ from django.db import transaction
 
 from notifications import http, limits, signing, webpush
 from notifications.models import Kind, Notification, PushSubscription, Webhook
+from players.locks import lock_player
 from unoservice.errors import DomainError
 
 Player = User
@@ -28,7 +29,7 @@ def webhook_create(*, player: Player, url: str, kinds: Sequence[str] | None = No
     http.check_url(url)
     with transaction.atomic():
         # The player's row is locked so that two requests cannot both take the last place.
-        User.objects.select_for_update().filter(pk=player.pk).first()
+        lock_player(player.pk)
         if Webhook.objects.filter(player=player).count() >= limits.WEBHOOKS_PER_PLAYER:
             raise DomainError(
                 "limit_reached", f"A player has at most {limits.WEBHOOKS_PER_PLAYER} webhooks."
@@ -54,7 +55,7 @@ def subscription_create(
     webpush.check_keys(p256dh, auth)
     http.check_url(endpoint)
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=player.pk).first()
+        lock_player(player.pk)
         mine = PushSubscription.objects.filter(player=player).exclude(endpoint=endpoint)
         if mine.count() >= limits.PUSH_SUBSCRIPTIONS_PER_PLAYER:
             raise DomainError(

@@ -21,6 +21,7 @@ from rest_framework.authtoken.models import Token
 
 from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
 from games.models import Entrant, Game, Seat, TournamentStatus
+from players.locks import lock_player
 from players.models import AccessToken, BotAccount, Guest, Session, Vacation
 from players.sessions import Pair, session_end, session_start
 from unoservice.errors import DomainError
@@ -291,11 +292,9 @@ def vacation_end(*, player: User) -> Vacation:
 
 
 def _lock_vacations_of(player: User) -> None:
-    """One change of ``player``'s vacations at a time. ``FOR NO KEY UPDATE``, not ``FOR UPDATE``:
-    a game's write that holds its game row inserts rows pointing at the user (notifications),
-    which takes ``FOR KEY SHARE`` on it; a plain ``FOR UPDATE`` here would wait for that write
-    while this change waits for the game row (a deadlock seen with the real worker)."""
-    User.objects.select_for_update(no_key=True).filter(pk=player.pk).first()
+    """One change of ``player``'s vacations at a time (``locks``: a plain ``FOR UPDATE`` here
+    deadlocked with a game's write, seen with the real worker)."""
+    lock_player(player.pk)
 
 
 def vacation_days_left(player: User, now: datetime) -> float:

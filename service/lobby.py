@@ -25,6 +25,7 @@ from games.models import TEAMS_KEY, Game, GameStatus, Seat
 from games.selectors import seat_of
 from notifications.outbox import Invited, Joined
 from players import safety
+from players.locks import lock_player
 from players.models import BotAccount
 from players.services import is_bot_account
 from service import bots
@@ -81,7 +82,7 @@ def _require_waiting(game: Game) -> None:
 def _require_room_for_a_waiting_game(player: Player) -> None:
     """A player holds a seat in at most ``UNO_MAX_WAITING_GAMES`` waiting games (issue 11: one
     created 1,000 in 10 s). The player's row is locked, so racing requests count one by one."""
-    User.objects.select_for_update().filter(pk=player.pk).first()
+    lock_player(player.pk)
     waiting = Seat.objects.filter(player=player, game__status=GameStatus.WAITING).count()
     if waiting >= settings.UNO_MAX_WAITING_GAMES:
         raise DomainError(

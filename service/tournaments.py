@@ -30,6 +30,7 @@ from games.models import (
     TournamentStatus,
 )
 from players import services as players_services
+from players.locks import lock_player
 from players.models import Bot
 from service import lobby, tournament_steps
 from service.tournament_records import (
@@ -140,7 +141,7 @@ def entrant_allowed(tournament: Tournament, user: User) -> None:
     tables the tournament seats), a bot account only when its host allows bots. The player's
     row is locked first, as ``players.services.bot_account_mark`` locks it: a mark racing the
     join is read here, or reads the entry and is refused (``in_tournament_without_bots``)."""
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    lock_player(user.pk)
     if Bot.objects.filter(user=user).exists():
         raise DomainError("bots_not_allowed", "Built-in bots do not enter tournaments.")
     if is_bot_account(user) and not tournament.bots_allowed:
