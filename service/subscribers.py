@@ -141,19 +141,26 @@ def schedule_deadline(deadline: Deadline) -> None:
 
 def schedule_bot_turn(game_id: str, version: int) -> None:
     """Queue the move of a bot that must or may act in ``game_id`` at ``version``, ``UNO_BOT_DELAY``
-    seconds on. Without a broker it plays at once, in this process: bot turns that follow from
-    it queue behind it rather than nest (a game of bots would otherwise recurse to its end).
-    A broker that does not answer costs a log line: the sweep plays the turn after its grace."""
+    seconds on. A broker that does not answer costs a log line: the sweep plays the turn after
+    its grace.
+
+    Without a broker (``make run``) this process plays it: after the delay, on a timer thread of
+    its own, as a worker would, so the request that led to it answers at once (a game left to
+    bots, its person resigned or out, played itself to its end inside that request before:
+    minutes of it). With no delay (the tests) it plays at once, in this thread: bot turns that
+    follow from it queue behind it rather than nest (a game of bots would otherwise recurse to
+    its end)."""
+    delay = settings.UNO_BOT_DELAY
     if not app.conf.task_always_eager:
         try:
-            app.send_task(
-                BOT_TURN_TASK,
-                args=[game_id, version],
-                countdown=settings.UNO_BOT_DELAY,
-                retry=False,
-            )
+            app.send_task(BOT_TURN_TASK, args=[game_id, version], countdown=delay, retry=False)
         except Exception:
             log.warning("could not schedule a bot turn of game %s", game_id, exc_info=True)
+        return
+    if delay > 0:
+        timer = threading.Timer(delay, _play_bot_turn_here, args=(game_id, version))
+        timer.daemon = True  # a stopping server does not wait for the bots' next moves
+        timer.start()
         return
     queue: list[tuple[str, int]] | None = getattr(_draining, "queue", None)
     if queue is not None:
@@ -169,6 +176,17 @@ def schedule_bot_turn(game_id: str, version: int) -> None:
                 log.exception("the bot turn of game %s failed", next_id)
     finally:
         _draining.queue = None
+
+
+def _play_bot_turn_here(game_id: str, version: int) -> None:
+    """A bot turn on this process's own timer thread (no broker); its database connection is
+    the thread's, closed when the turn is played."""
+    try:
+        game_bot_turn(game_id=game_id, version=version)
+    except Exception:
+        log.exception("the bot turn of game %s failed", game_id)
+    finally:
+        connection.close()
 
 
 def schedule_bot_fill(game_id: str, at: datetime) -> None:

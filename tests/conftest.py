@@ -21,6 +21,14 @@ def _seeds_from_players(settings: Settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _bots_at_once(settings: Settings) -> None:
+    """Without a broker, a bot with a delay plays on a timer thread (``make run``); the tests'
+    bots play at once, in the request's thread, so that a test sees their moves when its request
+    answers (tests/tables/test_bots_later.py covers the timer)."""
+    settings.UNO_BOT_DELAY = 0
+
+
+@pytest.fixture(autouse=True)
 def _fixed_salt(settings: Settings) -> None:
     """Every game gets one known salt in tests, so that a seed deals the same cards every run
     (games are salted at random in production: tests/fairness turns this off)."""

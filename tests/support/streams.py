@@ -119,6 +119,7 @@ def start_server(
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
         "UNO_TEST_SALT": TEST_SALT,  # a seed deals the same cards in the server as in-process
+        "UNO_BOT_DELAY": "0",  # bots play in the request's thread, as in the in-process tests
         **(env or {}),
     }
     environment.pop("CELERY_BROKER_URL", None)
