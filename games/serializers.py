@@ -7,6 +7,7 @@ the selectors from the engine's views.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -628,6 +629,13 @@ class ChatSendSerializer(StrictSerializer):
         + ", ".join(f"`{key}` ({words})" for key, words in chat_rules.REACTIONS.items())
         + ".",
     )
+
+    def validate_text(self, text: str) -> str:
+        # Trimming takes whitespace only: a text of zero-width spaces (format characters) or
+        # control characters would be an empty line in everyone's chat.
+        if all(char.isspace() or unicodedata.category(char) in ("Cf", "Cc") for char in text):
+            raise serializers.ValidationError("The text shows nothing: write something visible.")
+        return text
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("text" in attrs) == ("reaction" in attrs):

@@ -71,8 +71,10 @@ def block(blocker: User, blocked_id: int) -> tuple[Block, bool]:
 
 
 def unblock(blocker: User, blocked_id: int) -> None:
-    """The block ends (nothing happens when there was none)."""
-    Block.objects.filter(blocker=blocker, blocked_id=blocked_id).delete()
+    """The block ends (nothing happens when there was none); ``not_found`` for no such player,
+    as ``block`` answers."""
+    if not Block.objects.filter(blocker=blocker, blocked_id=blocked_id).delete()[0]:
+        player_get(player_id=blocked_id)
 
 
 def blocks_of(blocker: User) -> list[Block]:

@@ -72,7 +72,7 @@ class PlayerBlockApi(APIView):
     @extend_schema(
         operation_id="players_unblock",
         summary="Unblock a player",
-        description="The block ends (204 also when there was none).",
+        description="The block ends (204 also when there was none; 404 for no such player).",
         tags=TAGS,
         request=None,
         responses={204: None, **errors_for("not_authenticated", "not_found")},

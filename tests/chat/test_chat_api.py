@@ -64,6 +64,8 @@ def test_a_seated_player_says_a_text_and_a_reaction_and_both_players_list_them(
         {"text": "x" * (chat_rules.TEXT.high + 1)},
         {"text": "   "},
         {"text": ""},
+        {"text": "\u200b\u200b \u200d\ufeff"},  # zero-width spaces and joiners: nothing shown
+        {"text": "\x07\x1b"},  # control characters only
         {"reaction": "gg"},
         {"reaction": "Nice!"},
         {"text": "hi", "reaction": "nice"},

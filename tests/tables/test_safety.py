@@ -55,6 +55,7 @@ def test_blocking_oneself_or_nobody_is_refused_and_changes_nothing(players: list
     ada = players[0]
     refused(ada.client.post(block_url(ada)), 400, "invalid")
     refused(ada.client.post("/api/v1/players/999999/block/"), 404, "not_found")
+    refused(ada.client.delete("/api/v1/players/999999/block/"), 404, "not_found")
     assert not Block.objects.exists()
 
 

@@ -594,7 +594,7 @@ export interface paths {
         post: operations["players_block"];
         /**
          * Unblock a player
-         * @description The block ends (204 also when there was none).
+         * @description The block ends (204 also when there was none; 404 for no such player).
          */
         delete: operations["players_unblock"];
         options?: never;
