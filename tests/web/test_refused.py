@@ -1,4 +1,5 @@
-"""A refused move shows the error body's ``detail`` in the page's alert, and changes nothing.
+"""A refused move shows why in the page's alert (the client's words for its code), and changes
+nothing.
 
 Ana has the table open in two tabs; the second one hears nothing after it opened (its stream and
 long poll are cut off by the browser), so it still offers her the move she has already made in
@@ -14,9 +15,7 @@ from tests.web.pages import at_version, button, open_table, play_card, sign_in, 
 from tests.web.site import GAMES, Site
 
 
-def test_a_refused_move_shows_the_servers_detail_and_changes_nothing(
-    site: Site, open_page: OpenPage
-) -> None:
+def test_a_refused_move_says_why_and_changes_nothing(site: Site, open_page: OpenPage) -> None:
     game, tokens = scripted.started(site)
     first = open_page(site)
     sign_in(first, "ana")
@@ -45,5 +44,6 @@ def test_a_refused_move_shows_the_servers_detail_and_changes_nothing(
     # The page sends the version it shows (expected_version): the answer it got was this one.
     stale = {"action": "draw", "expected_version": started}
     refused = site.api("POST", f"{GAMES}{game}/actions/", tokens[0], stale, 409)
-    expect(second.get_by_role("alert")).to_contain_text(refused["detail"])
+    assert refused["code"] == "version_conflict", refused
+    expect(second.get_by_role("alert")).to_contain_text("The game moved on meanwhile")
     assert site.view(game, tokens[0])["version"] == played

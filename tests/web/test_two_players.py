@@ -75,7 +75,7 @@ def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
         at_version(page, final["version"])
         expect(table(page)).to_have_attribute("data-game-status", "finished")
         # The end of the round shows the points and every hand (Bea's 11 cards, face up).
-        expect(page.get_by_text(str(scripted.POINTS)).first).to_be_visible()
+        expect(page.locator("[data-region=last-round]")).to_contain_text(f"+{scripted.POINTS}")
         for card in final["last_round"]["hands"]["1"]:
             expect(page.locator(f'[data-card="{card}"]').first).to_be_attached()
         assert_no_foreign_cards(page, site, game_id, token)

@@ -1,8 +1,8 @@
 // Sign in and register, or play as a guest (an account with a generated name, kept later).
 
-import { ApiError, playAsGuest, register, signIn } from './api.js';
+import { playAsGuest, register, signIn } from './api.js';
 import { h, render } from './dom.js';
-import { t } from './i18n.js';
+import { refusal, t } from './i18n.js';
 import { afterSignIn } from './router.js';
 
 /**
@@ -27,7 +27,7 @@ function authForm(root, mode) {
       else await signIn(username.value, password.value);
       afterSignIn();
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error); // in the page's words (i18n.js)
       submit.disabled = false;
     }
   } },
@@ -53,7 +53,7 @@ function guestPlay() {
       await playAsGuest();
       afterSignIn();
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error); // in the page's words (i18n.js)
       button.disabled = false;
     }
   } }, t('play_guest'));

@@ -302,9 +302,10 @@ export function feedItem(event, seats) {
 }
 
 /**
- * The feed's region: a titled, scrollable list, newest first. `live`: a polite live region (the
- * table's; the replay's is not, its position line speaks), quiet (`aria-live="off"`) until its
- * first lines are in.
+ * The feed's region: a titled, scrollable list, newest first, and the line `empty` (No moves
+ * yet) its page hides once the game has an event. `live`: a polite live region (the table's; the
+ * replay's is not, its position line speaks), quiet (`aria-live="off"`) until its first lines
+ * are in.
  * @param {boolean} live
  */
 export function feedRegion(live) {
@@ -312,8 +313,10 @@ export function feedRegion(live) {
     class: 'feed-lines', 'data-region': 'feed', 'aria-labelledby': 'feed-title', tabindex: 0,
     'aria-live': live && 'off', 'aria-relevant': live && 'additions',
   });
-  const section = h('section', { class: 'feed panel' }, h('h2', { id: 'feed-title' }, t('moves')), list);
-  return { section, list, live };
+  // Said while the game has no event yet (a table waiting for players); hidden by its page.
+  const empty = h('p', { class: 'muted small', 'data-empty': 'feed' }, t('no_moves'));
+  const section = h('section', { class: 'feed panel' }, h('h2', { id: 'feed-title' }, t('moves')), list, empty);
+  return { section, list, live, empty };
 }
 
 /** More lines than this at once (a catch-up after a gap) come in quietly. */

@@ -7,7 +7,7 @@ const STRINGS = {
   app_name: ['UNO', 'UNO'],
   switch_lang: ['Português', 'English'],
   nav_lobby: ['Lobby', 'Salão'],
-  nav_inbox: ['Inbox', 'Caixa'],
+  nav_inbox: ['Inbox', 'Avisos'],
   nav_leaderboard: ['Leaderboard', 'Classificação'],
   nav_tournaments: ['Tournaments', 'Torneios'],
   nav_profile: ['Profile', 'Perfil'],
@@ -129,10 +129,16 @@ const STRINGS = {
   pending_penalty: ['{n} cards owed: stack or draw.', '{n} cartas em dívida: acumule ou compre.'],
   pending_drawn: ['You drew {card}: play it or pass.', 'Comprou {card}: jogue-a ou passe.'],
   pending_color: ['Name the colour of the starter wild.', 'Escolha a cor do curinga inicial.'],
-  round_over: ['Round {n} over: {name} went out.', 'Ronda {n} terminada: {name} acabou.'],
+  // the round's and the game's ends: the viewer in the second person (`_mine`), as the feed says it
+  round_over: ['Round {n} over: {name} went out.', 'Ronda {n} terminada: {name} ficou sem cartas.'],
+  round_over_mine: ['Round {n} over: you went out.', 'Ronda {n} terminada: você ficou sem cartas.'],
   points_n: ['+{n} points', '+{n} pontos'],
-  game_over: ['Game over: {name} wins!', 'Fim do jogo: {name} ganha!'],
-  game_over_team: ['Game over: team {n} wins!', 'Fim do jogo: a equipa {n} ganha!'],
+  game_over_title: ['Game over', 'Fim do jogo'],
+  game_abandoned_title: ['Game abandoned', 'Jogo abandonado'],
+  game_over: ['{name} wins!', '{name} ganhou!'],
+  game_over_mine: ['You win!', 'Você ganhou!'],
+  game_over_team: ['Team {n} wins!', 'A equipa {n} ganhou!'],
+  game_over_team_mine: ['Your team wins!', 'A sua equipa ganhou!'],
   game_abandoned: ['This game was abandoned.', 'Este jogo foi abandonado.'],
   rematch: ['Rematch', 'Desforra'],
   export: ['Export', 'Exportar'],
@@ -152,6 +158,7 @@ const STRINGS = {
   reconnecting: ['reconnecting…', 'a religar…'],
   polling: ['updating', 'a atualizar'],
   moves: ['Moves', 'Jogadas'],
+  no_moves: ['No moves yet.', 'Ainda sem jogadas.'],
   colorblind: ['Colour-blind mode', 'Modo daltónico'],
   // replay
   back: ['Back', 'Recuar'],
@@ -179,7 +186,7 @@ const STRINGS = {
   games_played: ['Games played', 'Jogos'],
   games_won: ['Games won', 'Vitórias'],
   games_active: ['Games in progress', 'Jogos a decorrer'],
-  rating: ['Rating', 'Classificação'],
+  rating: ['Rating', 'Cotação'],
   joined_on: ['Joined {date}', 'Registado em {date}'],
   rank: ['#', '#'],
   player: ['Player', 'Jogador'],
@@ -222,14 +229,51 @@ const STRINGS = {
   keep_account: ['Keep my account', 'Guardar a minha conta'],
   keep_account_help: [
     'You are playing as a guest. Choose a username and a password to keep this account and its games; an unclaimed guest is removed after 30 days. Games with a guest are not rated.',
-    'Está a jogar como convidado. Escolha um nome de utilizador e uma palavra-passe para guardar esta conta e os seus jogos; um convidado não guardado é removido após 30 dias. Jogos com convidados não contam para a classificação.',
+    'Está a jogar como convidado. Escolha um nome de utilizador e uma palavra-passe para guardar esta conta e os seus jogos; um convidado não guardado é removido após 30 dias. Jogos com convidados não contam para a cotação.',
   ],
   account_kept: ['Your account is kept: sign in as {name} from now on.', 'A sua conta está guardada: entre como {name} a partir de agora.'],
-  unreachable: ['Cannot reach the server now.', 'Sem ligação ao servidor agora.'],
   offline: ['You are offline. The games come back when the connection does.', 'Está offline. Os jogos voltam quando a ligação voltar.'],
-  // refusals several pages show (refusal(): `refused_<code>`; a page's own words come first)
+  // refusals (refusal(): `refused_<code>`, the codes of unoservice/errors.py; a page's own words
+  // come first; a code without words shows the server's English `detail`)
   refused_blocked: ['You and a player here keep apart (a block).', 'Você e um jogador aqui mantêm distância (um bloqueio).'],
+  refused_network: ['Cannot reach the server now.', 'Sem ligação ao servidor agora.'],
+  refused_invalid_credentials: ['Wrong username or password.', 'Nome de utilizador ou palavra-passe errados.'],
+  refused_username_taken: ['That username is taken.', 'Esse nome de utilizador já está ocupado.'],
+  refused_not_a_guest: ['This account is kept already.', 'Esta conta já está guardada.'],
+  refused_not_found: ['Not found: it does not exist, or is not yours to see.', 'Não encontrado: não existe, ou não o pode ver.'],
+  refused_invite_code_unknown: ['No game has this invite code.', 'Nenhum jogo tem este código de convite.'],
+  refused_already_seated: ['You have a seat in this game already.', 'Já tem lugar neste jogo.'],
+  refused_game_full: ['Every seat of this game is taken.', 'Todos os lugares deste jogo estão ocupados.'],
+  refused_game_not_waiting: ['This game has started or was abandoned.', 'Este jogo já começou ou foi abandonado.'],
+  refused_not_enough_players: ['A game starts with two players or more.', 'Um jogo começa com dois ou mais jogadores.'],
+  refused_too_many_waiting_games: ['You wait in as many games as you may: start or leave one first.', 'Já espera em tantos jogos quantos pode: comece ou saia de um primeiro.'],
+  refused_not_your_turn: ['It is not your turn.', 'Não é a sua vez.'],
+  refused_game_not_active: ['This game is not being played.', 'Este jogo não está a decorrer.'],
+  refused_version_conflict: ['The game moved on meanwhile: here it is as it stands.', 'O jogo avançou entretanto: eis como está agora.'],
+  refused_throttled: ['Too many requests: wait a moment.', 'Demasiados pedidos: espere um momento.'],
+  refused_server_error: ['The server failed: try again.', 'O servidor falhou: tente de novo.'],
+  refused_unavailable: ['The server is busy: try again shortly.', 'O servidor está ocupado: tente de novo daqui a pouco.'],
 };
+
+/** A page's own words for refusals about one game (its table, its replay): an unknown game. */
+export const GAME_REFUSALS = { not_found: /** @type {[string, string]} */ (['No such game.', 'Este jogo não existe.']) };
+
+/**
+ * A field's validation messages from Django and DRF (the API's `invalid`: "password: This
+ * password is too short. …"), each in the reader's words; `{n}` is the number in the message.
+ * @type {[RegExp, [string, string]][]}
+ */
+const CHECKS = [
+  [/This password is too short\. It must contain at least (\d+) characters?\./, ['too short (at least {n} characters)', 'demasiado curta (pelo menos {n} caracteres)']],
+  [/This password is too common\./, ['too common', 'demasiado comum']],
+  [/This password is entirely numeric\./, ['cannot be only digits', 'não pode ter só algarismos']],
+  [/The password is too similar to the username\./, ['too similar to the username', 'demasiado parecida com o nome de utilizador']],
+  [/Enter a valid username\. This value may contain only .*? characters\./, ['only letters, digits and @ . + - _', 'só letras, algarismos e @ . + - _']],
+  [/This field (?:may not|cannot) be (?:blank|null)\.|This field is required\./, ['required', 'preenchimento obrigatório']],
+  [/Ensure this (?:field|value) has (?:no more than|at most) (\d+) characters?(?: \(it has \d+\))?\./, ['at most {n} characters', 'no máximo {n} caracteres']],
+  [/Ensure this value is greater than or equal to (-?[\d.]+)\./, ['at least {n}', 'no mínimo {n}']],
+  [/Ensure this value is less than or equal to (-?[\d.]+)\./, ['at most {n}', 'no máximo {n}']],
+];
 
 /** @typedef {keyof typeof STRINGS} Key */
 
@@ -277,17 +321,60 @@ export function tr(pair) {
 
 /**
  * A refusal (api.js's ApiError, or anything thrown) in the reader's language: the words for its
- * `code` in `words` (the page's own) or the shared `refused_<code>`, `{name}`s filled from
- * `vars`; for a code without words, the server's `detail` (English).
+ * `code` in `words` (the page's own) or the shared `refused_<code>` (`network`: the server out
+ * of reach; an `http_5xx` without a body: `server_error`), `{name}`s filled from `vars`; a
+ * field's validation (`invalid`) as `<field>: <its messages>`, each in those words where
+ * known; for a code without words, the server's `detail` (English). Every page's refusals come
+ * through here.
  * @param {unknown} error
  * @param {Record<string, [string, string]>} [words]
  * @param {Record<string, string | number>} [vars]
  */
 export function refusal(error, words = {}, vars = {}) {
-  const { code, detail } = /** @type {{code?: string, detail?: string}} */ (Object(error));
+  const { code, detail, body } = /** @type {{code?: string, detail?: string, body?: {errors?: unknown}}} */ (Object(error));
   const shared = /** @type {Record<string, [string, string]>} */ (/** @type {unknown} */ (STRINGS));
-  const pair = code ? words[code] ?? shared[`refused_${code}`] : null;
-  return pair ? fill(tr(pair), vars) : detail ?? String(error);
+  const key = code && /^http_5\d\d$/.test(code) ? 'server_error' : code;
+  const pair = key ? words[key] ?? shared[`refused_${key}`] : null;
+  if (pair) return fill(tr(pair), vars);
+  if (code === 'invalid' && detail) return fieldErrors(detail, body?.errors) ?? detail;
+  return detail ?? String(error);
+}
+
+/**
+ * A validation refusal's fields and messages in the reader's words: from the body's `errors`
+ * (`{field: [message, …]}`) or its `detail` (`field: messages`); null when none is a field.
+ * @param {string} detail
+ * @param {unknown} errors
+ */
+function fieldErrors(detail, errors) {
+  /** @type {[string, string][]} */
+  let fields = [];
+  if (errors && typeof errors === 'object' && !Array.isArray(errors)) {
+    fields = Object.entries(errors).map(([field, messages]) => [field,
+      Array.isArray(messages) && messages.every((m) => typeof m === 'string') ? messages.join(' ') : '']);
+  }
+  if (!fields.length || fields.some(([, text]) => !text)) {
+    const one = /^([a-z_]+): ([\s\S]+)$/.exec(detail);
+    fields = one ? [[one[1], one[2]]] : [];
+  }
+  if (!fields.length) return null;
+  const shared = /** @type {Record<string, [string, string]>} */ (/** @type {unknown} */ (STRINGS));
+  return fields.map(([field, text]) => {
+    /** @type {string[]} */
+    const said = [];
+    let rest = text;
+    for (const [pattern, pair] of CHECKS) {
+      const found = pattern.exec(rest);
+      if (!found) continue;
+      said.push(fill(tr(pair), { n: found[1] ?? '' }));
+      rest = rest.replace(found[0], '');
+    }
+    rest = rest.trim().replace(/\.$/, '');
+    if (rest) said.push(rest);
+    const label = field === 'code' ? t('join_code') : shared[field] && !/[{]/.test(shared[field][0]) ? tr(shared[field]) : field;
+    const words = `${said.join('; ')}.`;
+    return field === 'non_field_errors' ? words[0].toUpperCase() + words.slice(1) : `${label}: ${words}`;
+  }).join(' ');
 }
 
 /**

@@ -11,6 +11,12 @@ const WORDS = {
   challenge_to: ['You challenged {name}', 'Desafiou {name}'],
   no_challenges: ['No open challenge.', 'Nenhum desafio em aberto.'],
   decline: ['Decline', 'Recusar'],
+  // what a notification is about, after its kind ("Your turn · with bea")
+  with: ['with {names}', 'com {names}'],
+  by: ['by {name}', 'por {name}'],
+  you_won: ['you won', 'você ganhou'],
+  place: ['{name}: place {n}', '{name}: {n}.º lugar'],
+  dismiss: ['Dismiss', 'Fechar'],
 };
 
 /** @typedef {import('./api.js').Notification} Notification */
@@ -45,6 +51,65 @@ function noteLink(note) {
   const tournament = note.data && typeof note.data === 'object' ? /** @type {Record<string, unknown>} */ (note.data).tournament : undefined;
   return typeof tournament === 'string' ? `#/tournaments/${tournament}` : '#/inbox';
 }
+
+/** The most toasts shown at once (the newest stay). */
+const TOASTS = 2;
+
+/** The game a page shows now (its table or its replay), if any. */
+const shownGame = () => /^#\/(?:game|replay)\/([^/?]+)/.exec(location.hash)?.[1] ?? null;
+
+/** @type {Map<string, Promise<string[]>>} the other players of a game, by its id */
+const othersOf = new Map();
+
+/**
+ * The other players of a game (read once; a waiting game's are read again).
+ * @param {string} id
+ * @returns {Promise<string[]>}
+ */
+function othersIn(id) {
+  let found = othersOf.get(id);
+  if (!found) {
+    found = call('GET', `games/${encodeURIComponent(id)}/`).then(/** @param {import('./api.js').GameView} view */ (view) => {
+      if (view.status === 'waiting') othersOf.delete(id);
+      return others(view);
+    });
+    found.catch(() => othersOf.delete(id));
+    othersOf.set(id, found);
+  }
+  return found;
+}
+
+/**
+ * The names of a game's players but the caller's.
+ * @param {{seats: {player: {id: number, username: string}}[]}} game
+ */
+const others = (game) => game.seats.filter((s) => s.player.id !== session()?.id).map((s) => s.player.username);
+
+/**
+ * What a notification says: its kind, then what it is about where its data tells (who joined,
+ * invited or challenged, a tournament's name, who won) or, for a game, its other players.
+ * @param {Notification} note
+ * @param {string[]} players  the other players of its game (none known: nothing said)
+ */
+function noteText(note, players) {
+  /** @type {Record<string, any>} */
+  const d = note.data && typeof note.data === 'object' ? note.data : {};
+  const name = (/** @type {unknown} */ who) => (who && typeof who === 'object' && 'username' in who ? String(who.username) : '');
+  /** @type {string[]} */
+  const about = [];
+  if (note.kind === 'player_joined' && name(d.player)) about.push(`${name(d.player)} (${d.players}/${d.max_players})`);
+  else if (name(d.by)) about.push(fill(tr(WORDS.by), { name: name(d.by) }));
+  if (typeof d.name === 'string') about.push(typeof d.place === 'number' ? fill(tr(WORDS.place), { name: d.name, n: d.place }) : d.name);
+  if (note.kind === 'game_finished' && typeof d.winner_seat === 'number' && d.winner_seat === d.seat) about.push(tr(WORDS.you_won));
+  if (!about.length && players.length) about.push(fill(tr(WORDS.with), { names: players.join(', ') }));
+  return [t(KINDS[note.kind] ?? 'notifications'), ...about].join(' · ');
+}
+
+/**
+ * Whether a notification's words need its game's players (its data names nobody).
+ * @param {Notification} note
+ */
+const needsPlayers = (note) => !!note.game && !['player_joined', 'invited', 'challenge', 'challenge_accepted'].includes(note.kind);
 
 /** @type {EventSource | null} */
 let source = null;
@@ -106,25 +171,42 @@ function onNotification(message) {
   } catch {
     return;
   }
-  toast(note);
+  void toast(note);
   void refreshUnread();
   // The table re-reads itself from its own stream; other pages learn of it here.
   dispatchEvent(new CustomEvent('uno:notification', { detail: note }));
 }
 
-/** @param {Notification} note */
-function toast(note) {
+/**
+ * A notification in the page for 8 s, unless the page says it already (the inbox, or the table or
+ * replay of its game): checked when it comes, again when it is shown (its game's players read
+ * meanwhile), and a toast goes once the page turns to its game.
+ * @param {Notification} note
+ */
+async function toast(note) {
   const box = document.getElementById('toasts');
-  if (!box) return;
-  const here = location.hash === `#/game/${note.game}`;
-  if (here && note.kind === 'your_turn') return; // the table already says so
-  const item = h('div', { class: 'toast', 'data-kind': note.kind },
-    h('a', { href: noteLink(note) }, t(KINDS[note.kind] ?? 'notifications')),
-    h('button', { type: 'button', class: 'link', 'aria-label': 'Dismiss', onclick: () => item.remove() }, '×'));
-  while (box.children.length >= 3) box.firstElementChild?.remove();
+  if (!box || location.hash === '#/inbox' || (note.game && note.game === shownGame())) return; // they say it already
+  /** @type {string[]} */
+  let players = [];
+  if (needsPlayers(note) && note.game) {
+    const wait = new Promise((done) => { setTimeout(() => done([]), 2000); });
+    players = await Promise.race([othersIn(note.game), wait]).catch(() => []);
+  }
+  if (location.hash === '#/inbox' || (note.game && note.game === shownGame())) return;
+  const item = h('div', { class: 'toast', 'data-kind': note.kind, 'data-game-id': note.game ?? false },
+    h('a', { href: noteLink(note) }, noteText(note, players)),
+    h('button', { type: 'button', class: 'link', 'aria-label': tr(WORDS.dismiss), onclick: () => item.remove() }, '×'));
+  while (box.children.length >= TOASTS) box.firstElementChild?.remove();
   box.append(item);
   setTimeout(() => item.remove(), 8000);
 }
+
+addEventListener('hashchange', () => {
+  const game = shownGame();
+  for (const item of document.querySelectorAll('#toasts .toast')) {
+    if (item instanceof HTMLElement && (location.hash === '#/inbox' || (game && item.dataset.gameId === game))) item.remove();
+  }
+});
 
 async function refreshUnread() {
   try {
@@ -174,15 +256,27 @@ export async function inboxPage(root) {
         h('a', { class: 'button primary', href: `#/game/${game.id}` }, t('open'))))
         : h('li', { class: 'muted' }, t('inbox_empty')));
     } catch (error) {
-      render(games, h('li', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+      render(games, h('li', { role: 'alert', class: 'error' }, refusal(error)));
     }
   };
+  /** @type {Map<string, string[]>} the other players of the caller's latest games */
+  const playing = new Map();
+  /** @type {Set<string>} games looked for in that list */
+  const sought = new Set();
   const fillNotes = async () => {
     try {
       /** @type {NotificationPage} */
       const page = await call('GET', 'notifications/', { query: { page_size: 20 } });
-      render(notes, page.results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind },
-        h('a', { href: noteLink(note) }, t(KINDS[note.kind] ?? 'notifications')),
+      // The players of the caller's latest games name what the notifications are about: the
+      // list is read again only for a game not looked for yet.
+      const unknown = page.results.filter((note) => note.game && !sought.has(note.game));
+      if (unknown.length) {
+        unknown.forEach((note) => sought.add(String(note.game)));
+        const mine = await listGames({ mine: true, page_size: 100 }).catch(() => null);
+        for (const game of mine?.results ?? []) playing.set(game.id, others(game));
+      }
+      render(notes, page.results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind, 'data-game-id': note.game ?? false },
+        h('a', { href: noteLink(note) }, noteText(note, (note.game && playing.get(note.game)) || [])),
         ' ', h('time', { class: 'muted small', datetime: note.at }, new Date(note.at).toLocaleString()))));
     } catch { /* shown empty */ }
   };
@@ -254,7 +348,7 @@ async function drawPush(box) {
       await subscribe();
       render(box, h('p', { class: 'muted small' }, t('push_on')));
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error instanceof Error ? error.message : error);
+      alert.textContent = error instanceof ApiError ? refusal(error) : String(error instanceof Error ? error.message : error);
     }
   } }, t('enable_push')), alert);
 }

@@ -68,7 +68,7 @@ async function fillList(list, page, mode, keep = () => true) {
     render(list, games.length ? games.map((game) => gameItem(game, mode)) : h('li', { class: 'muted' }, mode === 'join' ? t('no_open_games') : t('no_games')));
   } catch (error) {
     if (error instanceof ApiError && error.code === 'network') {
-      render(list, h('li', { class: 'muted' }, t('unreachable'))); // offline.js says why
+      render(list, h('li', { class: 'muted' }, refusal(error))); // offline.js says why
       return;
     }
     render(list, h('li', { role: 'alert', class: 'error' }, refusal(error)));

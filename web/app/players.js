@@ -114,10 +114,10 @@ export async function leaderboardPage(root) {
   const body = h('tbody', {});
   const more = h('button', { type: 'button', hidden: true }, t('more'));
   render(root, h('section', { class: 'panel' }, h('h1', {}, t('nav_leaderboard')),
-    h('table', { class: 'leaderboard' },
+    h('div', { class: 'scroll' }, h('table', { class: 'leaderboard' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('rank')), h('th', { scope: 'col' }, t('player')),
         h('th', { scope: 'col' }, t('rating')), h('th', { scope: 'col' }, t('played')), h('th', { scope: 'col' }, t('won')))),
-      body), more));
+      body)), more));
   let page = 1;
   const load = async () => {
     try {

@@ -1,10 +1,10 @@
 // The replay viewer: #/replay/<id>. Steps through a finished game's events (GET /replay/?at=N),
 // every hand shown, with the move feed up to the position.
 
-import { ApiError, events, getGame, replay } from './api.js';
+import { events, getGame, replay } from './api.js';
 import { cardEl, h, render } from './dom.js';
 import { feedItem, feedRegion, lineOf, seatsOf } from './feed.js';
-import { cardName, t, tr } from './i18n.js';
+import { GAME_REFUSALS, cardName, refusal, t, tr } from './i18n.js';
 import { chatLine, chatList } from './chat.js';
 
 /** @typedef {import('./api.js').GameView} GameView */
@@ -23,10 +23,13 @@ export async function replayPage(root, gameId) {
   const forward = h('button', { type: 'button', 'data-key': 'forward' }, t('forward'));
   const line = h('p', { class: 'event-line' });
   const feed = feedRegion(false);
+  feed.empty.hidden = true; // a game replayed has events
   // The table chat up to the position: the messages sent at or before its version.
   const chatLines = h('ol', { class: 'chat-lines' });
+  const noChat = h('p', { class: 'muted small', hidden: true }, tr(['No messages.', 'Sem mensagens.']));
+  let chatRead = false;
   const chatSection = h('section', { class: 'chat', 'data-region': 'chat', 'aria-label': tr(['Table chat', 'Conversa da mesa']) },
-    h('h2', {}, tr(['Chat', 'Conversa'])), chatLines);
+    h('h2', {}, tr(['Chat', 'Conversa'])), chatLines, noChat);
   /** @type {import('./chat.js').ChatMessage[]} */
   const said = [];
   const viewer = h('div', { class: 'replay', 'data-version': 0, 'data-at': 0 },
@@ -41,7 +44,7 @@ export async function replayPage(root, gameId) {
   try {
     game = await getGame(gameId);
   } catch (error) {
-    alert.textContent = error instanceof ApiError ? error.detail : String(error);
+    alert.textContent = refusal(error, GAME_REFUSALS);
     return;
   }
   const max = game.version;
@@ -76,6 +79,7 @@ export async function replayPage(root, gameId) {
     render(line, event ? lineOf(event, seats) : '');
     render(feed.list, log.filter((e) => e.seq <= at).slice(-100).reverse().map((e) => feedItem(e, seats)));
     render(chatLines, said.filter((m) => m.version <= at).map(chatLine));
+    noChat.hidden = !chatRead || chatLines.childElementCount > 0;
     try {
       const view = await fetchAt(at);
       if (ticket !== wanted) return;
@@ -84,7 +88,7 @@ export async function replayPage(root, gameId) {
       drawView(view);
       if (at < max) void fetchAt(at + 1).catch(() => {});
     } catch (error) {
-      if (ticket === wanted) alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      if (ticket === wanted) alert.textContent = refusal(error, GAME_REFUSALS);
     }
   };
 
@@ -97,7 +101,9 @@ export async function replayPage(root, gameId) {
           round.top_card ? cardEl(round.top_card, { label: `${t('discard_pile')}: ${cardName(round.top_card)}` }) : null),
         h('div', { class: 'state' },
           round.color ? h('p', { class: `color-chip c-${round.color}`, 'data-color': round.color }, t('current_color', { color: t(round.color) })) : null,
-          h('p', {}, t('round_n', { n: round.number }), ' · ', t('draw_pile_n', { n: round.draw_pile })))) : null,
+          // Round 0: the game has begun, the first round is not dealt yet.
+          h('p', {}, round.number ? [t('round_n', { n: round.number }), ' · ', t('draw_pile_n', { n: round.draw_pile })]
+            : tr(['Before the first deal', 'Antes da primeira distribuição'])))) : null,
       h('ul', { class: 'seats replay-seats', 'data-region': 'seats' }, view.seats.map((s) => h('li', {
         class: round && round.current_seat === s.seat && view.status === 'active' ? 'seat current' : 'seat', 'data-seat': s.seat,
       },
@@ -113,6 +119,7 @@ export async function replayPage(root, gameId) {
         said.push(...page.messages);
         after = page.messages[page.messages.length - 1].id;
       }
+      chatRead = true;
       show(at);
     } catch { /* the chat is a nicety too */ }
   })();

@@ -19,7 +19,31 @@ const TEXT = {
   unknown: ['Unknown device', 'Dispositivo desconhecido'],
   times: ['Signed in {created} · last used {used}', 'Entrou a {created} · última utilização {used}'],
   ended: ['Session ended.', 'Sessão terminada.'],
+  on: ['{browser} on {system}', '{browser} no {system}'],
 };
+
+// Read from a user agent, first match wins: Edge and Opera also say Chrome, Chrome also says
+// Safari, Android also says Linux.
+/** @type {[RegExp, string][]} */
+const BROWSERS = [[/\bEdg(e|A|iOS)?\//, 'Edge'], [/\b(OPR|Opera)\//, 'Opera'], [/\bSamsungBrowser\//, 'Samsung Internet'],
+  [/\b(Firefox|FxiOS)\//, 'Firefox'], [/(Chrome|CriOS|Chromium)\//, 'Chrome'], [/\bSafari\//, 'Safari']];
+/** @type {[RegExp, string][]} */
+const SYSTEMS = [[/Windows/, 'Windows'], [/Android/, 'Android'], [/iPhone|iPad|iPod/, 'iOS'], [/Mac OS X|Macintosh/, 'macOS'],
+  [/CrOS/, 'ChromeOS'], [/Linux/, 'Linux']];
+
+/**
+ * A short, readable name for a user agent: "Chrome on Linux"; the first word of one that names
+ * no browser ("Python-urllib"); `Unknown device` for none.
+ * @param {string} agent
+ */
+export function deviceName(agent) {
+  /** @param {[RegExp, string][]} list */
+  const found = (list) => list.find(([pattern]) => pattern.test(agent))?.[1];
+  const browser = found(BROWSERS);
+  const system = found(SYSTEMS);
+  if (browser && system) return tr(TEXT.on).replace('{browser}', browser).replace('{system}', system);
+  return browser || system || agent.trim().split(/[\s/]/)[0] || tr(TEXT.unknown);
+}
 
 /** @returns {Promise<DeviceSession[]>} the caller's open sessions */
 const listSessions = () => call('GET', 'players/me/sessions/');
@@ -62,7 +86,7 @@ export function sessionsSection() {
         }
       } }, tr(TEXT.end));
     return h('li', { 'data-session': row.id, 'data-current': String(row.current) },
-      h('strong', {}, row.user_agent || tr(TEXT.unknown)),
+      h('strong', { title: row.user_agent || null }, deviceName(row.user_agent || '')),
       row.current ? h('span', { class: 'tag' }, tr(TEXT.here)) : null,
       h('span', { class: 'muted small' }, ' ', row.address, ' ',
         tr(TEXT.times).replace('{created}', shown(row.created)).replace('{used}', shown(row.last_used))),

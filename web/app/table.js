@@ -69,6 +69,7 @@ export async function tablePage(root, gameId) {
     const view = drawn?.view;
     if (!view || left) return;
     if (feedFrom < 0) feedFrom = Math.max(0, view.version - FEED_BACK);
+    if (feed) feed.empty.hidden = view.version > 0; // no event yet: "No moves yet"
     if (!feed && !feedLoading) {
       feedLoading = true;
       // In a task of its own, after the board this paint drew has shown: the feed's code never
@@ -134,6 +135,12 @@ export async function tablePage(root, gameId) {
   const paint = () => {
     if (alert.textContent !== state.error) alert.textContent = state.error;
     const view = state.view;
+    if (!view && state.failed && table.dataset.gameStatus === 'loading') {
+      // The first read failed (no such game, or no server): the alert says why, and the board
+      // offers the way back instead of "Loading…".
+      table.dataset.gameStatus = 'failed';
+      render(board, h('p', {}, h('a', { href: '#/' }, t('nav_lobby'))));
+    }
     if (!view || !shown(state) || state === drawn) return;
     const before = drawn;
     drawn = state;

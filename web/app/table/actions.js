@@ -4,7 +4,7 @@
 
 import { ApiError, act, addBot, call, gameCall, getGame } from '../api.js';
 import { h } from '../dom.js';
-import { refusal } from '../i18n.js';
+import { GAME_REFUSALS, refusal } from '../i18n.js';
 import { go } from '../router.js';
 import { mustRead, playsOf, withUno } from './state.js';
 
@@ -19,7 +19,7 @@ import { mustRead, playsOf, withUno } from './state.js';
 /** @typedef {{state: () => TableState, dispatch: (message: Message) => void}} Store */
 
 /** @param {unknown} error */
-const errorText = (error) => refusal(error); // a code's shared words (`blocked`), else its detail
+const errorText = (error) => refusal(error, GAME_REFUSALS); // a code's words (i18n.js), else its detail
 
 /**
  * Read the view now (a refresh asked by the page: the first read, the waiting poll, the tab

@@ -93,6 +93,8 @@ export function renderTable(state, on, now) {
   const parts = [];
 
   parts.push(header(state, now));
+  // The end first: on a phone it is seen without scrolling past the revealed hands.
+  if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(state, seated, on));
   if (v.status === 'waiting') parts.push(waitingPanel(state, seated, on));
   if (round && (v.status === 'active' || v.status === 'finished')) {
     parts.push(seatsList(state, legal, send));
@@ -107,8 +109,7 @@ export function renderTable(state, on, now) {
     parts.push(handView(state, on));
   }
   if (v.status === 'active' && seated && v.seats.some((s) => s.player.id === me?.id && s.status === 'playing')) parts.push(resignBar(state, on));
-  if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(state, seated, on));
-  if (v.last_round) parts.push(lastRound(v));
+  if (v.last_round) parts.push(lastRound(v, me));
   return parts;
 }
 
@@ -126,7 +127,12 @@ function header(state, now) {
   const rules = ruleSummary(settings.rules, currentLang() === 'pt' ? 1 : 0);
   const commitment = v.deck_commitment;
   return h('div', { class: 'table-head' },
-    h('h1', {}, round ? t('round_n', { n: round.number }) : t('waiting_players')),
+    h('h1', {}, v.status === 'finished' ? t('game_over_title') : v.status === 'abandoned' ? t('game_abandoned_title')
+      : round ? t('round_n', { n: round.number }) : t('waiting_players')),
+    // The last round's result, at the top of the next one (its hands are below the table).
+    v.status === 'active' && v.last_round ? h('p', { class: 'round-result' }, roundOver(v, me), ' ',
+      v.last_round.winner_seat !== null && v.last_round.points[v.last_round.winner_seat]
+        ? h('span', { class: 'tag' }, t('points_n', { n: v.last_round.points[v.last_round.winner_seat] })) : null) : null,
     v.status === 'active' && current
       ? h('p', { class: yours ? 'turn yours' : 'turn', 'data-turn': current.seat }, yours ? t('your_turn') : t('turn_of', { name: current.player.username }),
         ' ', h('span', { class: 'deadline', 'aria-live': 'off' }, deadlineText(state, now)))
@@ -225,7 +231,7 @@ function prompt(state, send, on) {
     if (c.step === 'color') {
       const colors = COLORS.filter((color) => options.some((a) => a.color === color));
       return h('div', { class: 'prompt', role: 'group', 'aria-label': t('choose_color') },
-        h('p', {}, `${cardName(c.card)}: ${t('choose_color')}`),
+        h('p', {}, `${cardName(c.card)}: ${lower(t('choose_color'))}`),
         h('div', { class: 'picker' }, colors.map((color) => swatch(color,
           () => on.advance({ ...c, options: options.filter((a) => a.color === color), step: 'target' }))),
         cancel()));
@@ -234,7 +240,7 @@ function prompt(state, send, on) {
       const withTarget = options.filter((a) => a.target !== undefined);
       const without = options.find((a) => a.target === undefined);
       return h('div', { class: 'prompt', role: 'group', 'aria-label': t('choose_seat') },
-        h('p', {}, `${cardName(c.card)}: ${t('choose_seat')}`),
+        h('p', {}, `${cardName(c.card)}: ${lower(t('choose_seat'))}`),
         h('div', { class: 'picker' },
           withTarget.map((a) => h('button', { type: 'button', 'data-key': `target-${a.target}`, 'data-seat': a.target,
             onclick: choose(a) }, nameOf(v, /** @type {number} */ (a.target)))),
@@ -245,7 +251,7 @@ function prompt(state, send, on) {
     const base = options[0];
     const others = v.seats.filter((s) => s.seat !== v.you?.seat && s.status === 'playing');
     return h('div', { class: 'prompt', role: 'group', 'aria-label': t('give_cards') },
-      h('p', {}, `${cardName(c.card)}: ${t('give_cards')}`),
+      h('p', {}, `${cardName(c.card)}: ${lower(t('give_cards'))}`),
       h('div', { class: 'picker' }, hand.map((code, i) => {
         if (i === hand.indexOf(c.card)) return null;
         const pressed = c.give.includes(i);
@@ -409,11 +415,13 @@ function waitingPanel(state, seated, on) {
  */
 function endPanel(state, seated, on) {
   const v = /** @type {GameView} */ (state.view);
+  const mine = v.seats.find((s) => s.player.id === state.me?.id);
   const text = v.status === 'abandoned'
     ? t('game_abandoned')
     : v.winner_team !== undefined && v.winner_team !== null && v.settings.teams
-      ? t('game_over_team', { n: v.winner_team + 1 })
-      : v.winner_seat !== null ? t('game_over', { name: nameOf(v, v.winner_seat) }) : '';
+      ? mine?.team === v.winner_team ? t('game_over_team_mine') : t('game_over_team', { n: v.winner_team + 1 })
+      : v.winner_seat === null ? ''
+        : mine?.seat === v.winner_seat ? t('game_over_mine') : t('game_over', { name: nameOf(v, v.winner_seat) });
   return h('section', { class: 'end panel', 'data-region': 'end' },
     h('h2', {}, text),
     h('div', { class: 'actions' },
@@ -440,12 +448,35 @@ function fairness(state, commitment, seed, salt) {
   h('p', {}, 'seed: ', h('code', {}, state.fair?.seed ?? seed), ' · salt: ', h('code', {}, salt)));
 }
 
-/** @param {GameView} v */
-function lastRound(v) {
+/**
+ * The last round's result: who went out, the viewer as "you".
+ * @param {GameView} v
+ * @param {TableState['me']} me
+ */
+function roundOver(v, me) {
+  const last = v.last_round;
+  if (!last) return '';
+  if (last.winner_seat === null) return t('round_n', { n: last.number });
+  return seatOf(v, last.winner_seat)?.player.id === me?.id
+    ? t('round_over_mine', { n: last.number })
+    : t('round_over', { n: last.number, name: nameOf(v, last.winner_seat) });
+}
+
+/**
+ * Words after a colon start in lower case: "Wild: choose a colour".
+ * @param {string} text
+ */
+const lower = (text) => text[0].toLowerCase() + text.slice(1);
+
+/**
+ * @param {GameView} v
+ * @param {TableState['me']} me
+ */
+function lastRound(v, me) {
   const last = v.last_round;
   if (!last) return null;
   return h('section', { class: 'last-round panel', 'data-region': 'last-round' },
-    h('h2', {}, last.winner_seat !== null ? t('round_over', { n: last.number, name: nameOf(v, last.winner_seat) }) : t('round_n', { n: last.number })),
+    h('h2', {}, roundOver(v, me)),
     h('ul', {}, v.seats.map((s) => {
       const cards = last.hands[String(s.seat)] ?? [];
       const points = last.points[s.seat] ?? 0;
