@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -44,6 +45,7 @@ from players.services import (
     player_register,
     token_issue,
     token_revoke,
+    vacation_current,
 )
 from players.sessions import session_end, session_refresh, session_start, sessions_of
 from unoservice import api
@@ -96,6 +98,16 @@ def _profile(player: User, **extra: Any) -> dict[str, Any]:
         "bot_account": is_bot_account(player),
         **extra,
     }
+
+
+def _own_profile(player: User) -> dict[str, Any]:
+    """The caller's own profile: the public one, and what only they see."""
+    running = vacation_current(player, timezone.now())
+    return _profile(
+        player,
+        is_staff=player.is_staff,
+        on_vacation_until=None if running is None else running.ends_at,
+    )
 
 
 class PlayerRegisterApi(APIView):
@@ -203,7 +215,7 @@ class PlayerClaimApi(AccountChange, APIView):
     def post(self, request: Request) -> Response:
         data = api.validated(ClaimSerializer, request.data)
         player = guest_claim(user=api.caller(request), **data)
-        return Response(OwnProfileSerializer(_profile(player, is_staff=player.is_staff)).data)
+        return Response(OwnProfileSerializer(_own_profile(player)).data)
 
 
 class PlayerBotAccountApi(APIView):
@@ -239,7 +251,7 @@ class PlayerBotAccountApi(APIView):
     def post(self, request: Request) -> Response:
         player = api.caller(request)
         bot_account_mark(user=player)
-        return Response(OwnProfileSerializer(_profile(player, is_staff=player.is_staff)).data)
+        return Response(OwnProfileSerializer(_own_profile(player)).data)
 
 
 class TokenIssueApi(APIView):
@@ -325,7 +337,7 @@ class PlayerMeApi(APIView):
     )
     def get(self, request: Request) -> Response:
         player = api.caller(request)
-        return Response(OwnProfileSerializer(_profile(player, is_staff=player.is_staff)).data)
+        return Response(OwnProfileSerializer(_own_profile(player)).data)
 
 
 class PlayerDetailApi(APIView):

@@ -145,6 +145,13 @@ class OwnProfileSerializer(RatedFields):
     stats = PlayerStatsSerializer()
     guest = serializers.BooleanField(help_text=GUEST_HELP)
     bot_account = serializers.BooleanField(help_text=BOT_ACCOUNT_HELP)
+    on_vacation_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text=(
+            "The end of the caller's running vacation (`POST /api/v1/players/me/vacation/`), "
+            "or null when none runs."
+        ),
+    )
 
 
 # --- sessions (players.sessions) ----------------------------------------------------------------

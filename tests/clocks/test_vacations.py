@@ -185,3 +185,16 @@ def test_a_vacation_needs_a_signed_in_player(players: list[Player]) -> None:
         "not_authenticated",
     )
     refused(client_with("not-a-token").delete(VACATION), 401, "not_authenticated")
+
+
+def test_the_own_profile_says_until_when_a_vacation_runs(players: list[Player]) -> None:
+    ada, bob = players[:2]
+    profile = "/api/v1/players/me/"
+    assert ok(ada.client.get(profile))["on_vacation_until"] is None
+
+    started = go_away(ada, 3)
+
+    assert when(ok(ada.client.get(profile))["on_vacation_until"]) == when(started["ends_at"])
+    assert "on_vacation_until" not in ok(bob.client.get(f"/api/v1/players/{ada.user.pk}/"))
+    come_back(ada)
+    assert ok(ada.client.get(profile))["on_vacation_until"] is None

@@ -13,6 +13,7 @@ const WORDS = {
   decline: ['Decline', 'Recusar'],
   // what a notification is about, after its kind ("Your turn · with bea")
   with: ['with {names}', 'com {names}'],
+  playing_with: ['With {names}', 'Com {names}'], // a game of "Your turn in": the others, never the viewer
   by: ['by {name}', 'por {name}'],
   you_won: ['you won', 'você ganhou'],
   place: ['{name}: place {n}', '{name}: {n}.º lugar'],
@@ -251,7 +252,7 @@ export async function inboxPage(root) {
       const list = [...page.results].sort((a, b) => urgency(a) - urgency(b));
       render(games, list.length ? list.map((game) => h('li', { class: 'game-item', 'data-game-id': game.id },
         h('div', { class: 'game-info' },
-          h('strong', {}, game.seats.map((s) => s.player.username).join(', ')),
+          h('strong', {}, fill(tr(WORDS.playing_with), { names: others(game).join(', ') })),
           game.turn_deadline ? h('div', { class: 'muted small' }, t('due_in', { t: countdown((Date.parse(game.turn_deadline) - Date.now()) / 1000) })) : null),
         h('a', { class: 'button primary', href: `#/game/${game.id}` }, t('open'))))
         : h('li', { class: 'muted' }, t('inbox_empty')));

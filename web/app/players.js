@@ -23,6 +23,16 @@ const WORDS = {
   challenge_live: ['Live: 30 s a move', 'Ao vivo: 30 s por jogada'],
   challenge_correspondence: ['Correspondence: a day a move', 'Por correspondência: um dia por jogada'],
   challenge_blocked: ['You and {name} keep apart (a block): no challenge.', 'Você e {name} mantêm distância (um bloqueio): sem desafio.'],
+  rating_help: ['Starts at 0, rises with wins in rated games, and can fall below 0.', 'Começa em 0, sobe com as vitórias em jogos com cotação e pode descer abaixo de 0.'],
+  rating_parts: ['Estimated skill μ {mu}, uncertainty σ {sigma}: the rating is μ − 3σ.', 'Habilidade estimada μ {mu}, incerteza σ {sigma}: a cotação é μ − 3σ.'],
+  on_vacation: ['On vacation until {date}.', 'De férias até {date}.'],
+};
+
+/** @type {Record<string, [string, string]>} the refusals of the vacation form (unoservice/errors.py) */
+const VACATION_REFUSED = {
+  already_on_vacation: ['You are on vacation already.', 'Já está de férias.'],
+  not_on_vacation: ['You are not on vacation.', 'Não está de férias.'],
+  vacation_days_used_up: ['That would pass the 14 vacation days this year allows.', 'Isso passaria os 14 dias de férias que este ano permite.'],
 };
 
 /** @typedef {import('./api.js').PublicProfile} PublicProfile */
@@ -93,13 +103,16 @@ export async function profilePage(root, ref, game, seq) {
       kept === profile.username ? h('p', { role: 'status', class: 'kept' }, t('account_kept', { name: profile.username })) : null,
       h('p', { class: 'muted' }, t('joined_on', { date: new Date(profile.date_joined).toLocaleDateString() })),
       h('dl', { class: 'stats' },
-        [h('dt', {}, t('rating')), h('dd', { 'data-rating': profile.rating.ordinal }, ratingText(profile.rating),
-          h('span', { class: 'muted small' }, ` (μ ${profile.rating.mu.toFixed(1)}, σ ${profile.rating.sigma.toFixed(1)})`))],
+        [h('dt', {}, t('rating')), h('dd', { 'data-rating': profile.rating.ordinal },
+          // One number (the leaderboard's); μ and σ, which it is made of, on hovering.
+          h('span', { class: 'rating-value', title: fill(tr(WORDS.rating_parts), { mu: profile.rating.mu.toFixed(1), sigma: profile.rating.sigma.toFixed(1) }) },
+            ratingText(profile.rating)),
+          h('div', { class: 'muted small rating-help' }, tr(WORDS.rating_help)))],
         h('dt', {}, t('games_played')), h('dd', {}, stats.games_played),
         h('dt', {}, t('games_won')), h('dd', {}, stats.games_won),
         h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),
       me && me.id === id && profile.guest ? keepAccount() : null,
-      me && me.id === id ? vacation() : null,
+      me && me.id === id && 'on_vacation_until' in profile ? vacation(profile.on_vacation_until ?? null) : null,
       me && me.id === id ? sessionsSection() : null,
       me && me.id !== id ? challengeForm({ id, username: profile.username }) : null,
       me && me.id !== id ? keepAway({ id, username: profile.username }, game, seq) : null));
@@ -144,29 +157,51 @@ export async function leaderboardPage(root) {
   await load();
 }
 
-/** The rule book's vacation: the caller's clocks stand still for up to 14 days a year. */
-function vacation() {
-  const days = h('input', { id: 'vacation-days', type: 'number', min: 1, max: 14, value: 7, required: true });
+/**
+ * The rule book's vacation: the caller's clocks stand still for up to 14 days a year. While one
+ * runs, its end and `End vacation`; otherwise the days and `Start vacation`.
+ * @param {string | null} running  the end of the caller's running vacation (their profile's)
+ */
+function vacation(running) {
   const alert = h('p', { role: 'alert', class: 'error' });
   const status = h('p', { role: 'status', class: 'muted small' });
+  const body = h('div', { class: 'inline' });
+  /** @param {string | null} until */
+  const show = (until) => {
+    form.dataset.onVacation = String(!!until);
+    if (until) {
+      render(body, h('p', { 'data-until': until }, fill(tr(WORDS.on_vacation), { date: new Date(until).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) })),
+        h('button', { type: 'button', onclick: () => void send('DELETE') }, t('end_vacation')));
+    } else {
+      const days = h('input', { id: 'vacation-days', type: 'number', min: 1, max: 14, value: 7, required: true });
+      render(body, h('label', { for: 'vacation-days' }, t('vacation_days')), days, h('button', { type: 'submit' }, t('start_vacation')));
+    }
+  };
   /** @param {'POST' | 'DELETE'} method */
   const send = async (method) => {
     alert.textContent = '';
     status.textContent = '';
+    const days = body.querySelector('input');
     try {
-      await call(method, 'players/me/vacation/', method === 'POST' ? { body: { days: Number(days.value) } } : {});
+      /** @type {import('./api.js').Schemas['Vacation']} */
+      const done = await call(method, 'players/me/vacation/', method === 'POST' ? { body: { days: Number(days?.value) } } : {});
+      show(method === 'POST' ? done.ends_at : null);
       status.textContent = method === 'POST' ? t('vacation_started') : t('vacation_ended');
     } catch (error) {
-      alert.textContent = refusal(error);
+      alert.textContent = refusal(error, VACATION_REFUSED);
+      const { code, detail } = /** @type {{code?: string, detail?: string}} */ (Object(error));
+      // Refused, the state it was refused in is shown: one running (its end is in the detail), or none.
+      if (code === 'not_on_vacation') show(null);
+      const running = code === 'already_on_vacation' ? /until (\S+?);/.exec(detail ?? '')?.[1] : undefined;
+      if (running && !Number.isNaN(Date.parse(running))) show(running);
     }
   };
-  return h('form', { class: 'vacation stack', onsubmit: (event) => { event.preventDefault(); void send('POST'); } },
-    h('h2', {}, t('vacation')),
+  const form = h('form', { class: 'vacation stack', 'aria-labelledby': 'vacation-title', onsubmit: (event) => { event.preventDefault(); void send('POST'); } },
+    h('h2', { id: 'vacation-title' }, t('vacation')),
     h('p', { class: 'muted small' }, t('vacation_help')),
-    h('div', { class: 'inline' }, h('label', { for: 'vacation-days' }, t('vacation_days')), days,
-      h('button', { type: 'submit' }, t('start_vacation')),
-      h('button', { type: 'button', onclick: () => void send('DELETE') }, t('end_vacation'))),
-    alert, status);
+    body, alert, status);
+  show(running);
+  return form;
 }
 
 // --- entry: guest, play now, offline ------------------------------------------------------------

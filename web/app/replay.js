@@ -104,11 +104,13 @@ export async function replayPage(root, gameId) {
           // Round 0: the game has begun, the first round is not dealt yet.
           h('p', {}, round.number ? [t('round_n', { n: round.number }), ' · ', t('draw_pile_n', { n: round.draw_pile })]
             : tr(['Before the first deal', 'Antes da primeira distribuição'])))) : null,
-      h('ul', { class: 'seats replay-seats', 'data-region': 'seats' }, view.seats.map((s) => h('li', {
-        class: round && round.current_seat === s.seat && view.status === 'active' ? 'seat current' : 'seat', 'data-seat': s.seat,
-      },
-      h('div', { class: 'seat-name' }, h('strong', {}, s.player.username), ' ', h('span', { class: 'muted small' }, t('score_n', { n: s.score }))),
-      h('div', { class: 'mini-hand', 'data-region': 'hand' }, (s.hand ?? []).map((c) => cardEl(c, { label: cardName(c), small: true })))))));
+      h('ul', { class: 'seats replay-seats', 'data-region': 'seats' }, view.seats.map((s) => {
+        // The seat to play, as the table marks it; before the first deal (round 0), none yet.
+        const current = !!round?.number && round.current_seat === s.seat && view.status === 'active';
+        return h('li', { class: current ? 'seat current' : 'seat', 'aria-current': current && 'true', 'data-seat': s.seat },
+          h('div', { class: 'seat-name' }, h('strong', {}, s.player.username), ' ', h('span', { class: 'muted small' }, t('score_n', { n: s.score }))),
+          h('div', { class: 'mini-hand', 'data-region': 'hand' }, (s.hand ?? []).map((c) => cardEl(c, { label: cardName(c), small: true }))));
+      })));
   };
 
   void (async () => {

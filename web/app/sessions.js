@@ -1,9 +1,9 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead.
 
-import { ApiError, call, signOut } from './api.js';
+import { call, signOut } from './api.js';
 import { h, render } from './dom.js';
-import { t, tr } from './i18n.js';
+import { refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 
 /** @typedef {import('./api.js').Schemas['Session']} DeviceSession */
@@ -81,7 +81,7 @@ export function sessionsSection() {
           status.textContent = tr(TEXT.ended);
           await load();
         } catch (error) {
-          alert.textContent = error instanceof ApiError ? error.detail : String(error);
+          alert.textContent = refusal(error);
           button.disabled = false;
         }
       } }, tr(TEXT.end));
@@ -98,7 +98,7 @@ export function sessionsSection() {
       const rows = await listSessions();
       render(list, ...rows.map(item));
     } catch (error) {
-      alert.textContent = error instanceof ApiError ? error.detail : String(error);
+      alert.textContent = refusal(error);
     }
   };
   void load();

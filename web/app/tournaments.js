@@ -2,9 +2,9 @@
 // tournament, its players, standings and rounds, live from its stream, with Join, Withdraw and a
 // link to your table). Loaded only when one of these routes is shown.
 
-import { ApiError, call, session, streamTicket } from './api.js';
+import { call, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
-import { fill, t, tr } from './i18n.js';
+import { fill, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 
 /** @typedef {import('./api.js').Schemas['Tournament']} Tournament */
@@ -67,6 +67,17 @@ const WORDS = {
   back: ['All tournaments', 'Todos os torneios'],
 };
 
+/** @type {Record<string, [string, string]>} the refusals these pages can get (unoservice/errors.py), in the reader's words */
+const REFUSED = {
+  not_found: ['No such tournament.', 'Este torneio não existe.'],
+  tournament_started: ['This tournament has started: it takes no new players.', 'Este torneio já começou: não aceita novos jogadores.'],
+  tournament_finished: ['This tournament is over.', 'Este torneio terminou.'],
+  tournament_already_joined: ['You take part in this tournament already.', 'Já participa neste torneio.'],
+  tournament_not_joined: ['You do not take part in this tournament (or have withdrawn already).', 'Não participa neste torneio (ou já desistiu).'],
+  bots_not_allowed: ['This tournament\'s host does not allow bot accounts.', 'O organizador deste torneio não aceita contas bot.'],
+  start_in_past: ['The start must be in the future, and within a year.', 'O início tem de ser no futuro, e dentro de um ano.'],
+};
+
 /** @param {string} iso */
 const when = (iso) => new Date(iso).toLocaleString();
 
@@ -80,7 +91,7 @@ function statusTag(row) {
 
 /** @param {HTMLElement} alert  @param {unknown} error */
 function say(alert, error) {
-  alert.textContent = error instanceof ApiError ? error.detail : String(error);
+  alert.textContent = refusal(error, REFUSED);
 }
 
 /** @param {TournamentSummary} row */
@@ -170,7 +181,7 @@ export function tournamentsPage(root) {
       const page = await call('GET', 'tournaments/');
       render(list, page.results.length ? page.results.map(tournamentItem) : h('li', { class: 'muted' }, tr(WORDS.none)));
     } catch (error) {
-      render(list, h('li', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+      render(list, h('li', { role: 'alert', class: 'error' }, refusal(error, REFUSED)));
     }
   })();
 }
@@ -240,6 +251,7 @@ export function tournamentPage(root, id) {
       draw(await call('POST', `tournaments/${encodeURIComponent(id)}/${what}/`));
     } catch (error) {
       say(alert, error);
+      void load().catch(() => {}); // refused, it is shown as it stands now (started, say)
     }
   };
 
@@ -287,7 +299,7 @@ export function tournamentPage(root, id) {
     try {
       draw(await call('GET', `tournaments/${encodeURIComponent(id)}/`));
     } catch (error) {
-      if (!closed) render(body, h('p', { role: 'alert', class: 'error' }, error instanceof ApiError ? error.detail : String(error)));
+      if (!closed) render(body, h('p', { role: 'alert', class: 'error' }, refusal(error, REFUSED)));
       throw error;
     }
   };

@@ -1497,6 +1497,11 @@ export interface components {
             guest: boolean;
             /** @description A bot account: a program plays it through the API (POST /api/v1/players/me/bot-account/, docs/bot-api.md); rated on the same leaderboard as everyone. */
             bot_account: boolean;
+            /**
+             * Format: date-time
+             * @description The end of the caller's running vacation (`POST /api/v1/players/me/vacation/`), or null when none runs.
+             */
+            on_vacation_until: string | null;
         };
         /**
          * @description * `pass` - pass
