@@ -19,7 +19,14 @@ TICKET_HELP = (
 )
 
 
-class GameStreamQuerySerializer(StrictSerializer):
+class StreamQuerySerializer(StrictSerializer):
+    """What every stream's query takes: its ticket, which a browser's ``EventSource`` (no
+    headers) opens it with (the tournament stream once lacked it, and refused every ticket)."""
+
+    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
+
+
+class GameStreamQuerySerializer(StreamQuerySerializer):
     after = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -37,10 +44,9 @@ class GameStreamQuerySerializer(StrictSerializer):
             "the last event's seq."
         ),
     )
-    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
 
 
-class PlayerStreamQuerySerializer(StrictSerializer):
+class PlayerStreamQuerySerializer(StreamQuerySerializer):
     after = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -50,17 +56,15 @@ class PlayerStreamQuerySerializer(StrictSerializer):
             "new ones."
         ),
     )
-    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
 
 
-class TournamentStreamQuerySerializer(StrictSerializer):
+class TournamentStreamQuerySerializer(StreamQuerySerializer):
     after = serializers.IntegerField(
         required=False,
         min_value=0,
         max_value=limits.MAX_INT,
         help_text="Go on after this seq of the log (0: from its first entry).",
     )
-    ticket = serializers.CharField(required=False, max_length=200, help_text=TICKET_HELP)
 
 
 @extend_schema_serializer(component_name="StreamTicket")
