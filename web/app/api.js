@@ -53,6 +53,12 @@ export function session() {
 }
 
 /**
+ * The names of a game's seated players but the caller's (lists name the others, never the viewer).
+ * @param {{seats: {player: {id: number, username: string}}[]}} game
+ */
+export const othersAt = (game) => game.seats.filter((s) => s.player.id !== session()?.id).map((s) => s.player.username);
+
+/**
  * @param {string} token
  * @param {{id: number, username: string}} user
  * @param {string} [refresh]

@@ -89,6 +89,7 @@ const STRINGS = {
   seats: ['Players', 'Jogadores'],
   your_turn: ['Your turn', 'É a sua vez'],
   turn_of: ['{name} to play', 'Vez de {name}'],
+  with_players: ['With {names}', 'Com {names}'],
   cards_n: ['{n} cards', '{n} cartas'],
   card_1: ['1 card', '1 carta'],
   score_n: ['{n} pts', '{n} pts'],

@@ -1,7 +1,7 @@
 // The correspondence inbox (#/inbox: games waiting for you, most urgent first), notifications in
 // the page (the player stream) and Web Push through the service worker (/sw.js).
 
-import { ApiError, call, listGames, session, streamTicket } from './api.js';
+import { ApiError, call, listGames, othersAt, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
 import { countdown, fill, refusal, t, tr } from './i18n.js';
 
@@ -13,7 +13,6 @@ const WORDS = {
   decline: ['Decline', 'Recusar'],
   // what a notification is about, after its kind ("Your turn · with bea")
   with: ['with {names}', 'com {names}'],
-  playing_with: ['With {names}', 'Com {names}'], // a game of "Your turn in": the others, never the viewer
   by: ['by {name}', 'por {name}'],
   you_won: ['you won', 'você ganhou'],
   place: ['{name}: place {n}', '{name}: {n}.º lugar'],
@@ -72,19 +71,13 @@ function othersIn(id) {
   if (!found) {
     found = call('GET', `games/${encodeURIComponent(id)}/`).then(/** @param {import('./api.js').GameView} view */ (view) => {
       if (view.status === 'waiting') othersOf.delete(id);
-      return others(view);
+      return othersAt(view);
     });
     found.catch(() => othersOf.delete(id));
     othersOf.set(id, found);
   }
   return found;
 }
-
-/**
- * The names of a game's players but the caller's.
- * @param {{seats: {player: {id: number, username: string}}[]}} game
- */
-const others = (game) => game.seats.filter((s) => s.player.id !== session()?.id).map((s) => s.player.username);
 
 /**
  * What a notification says: its kind, then what it is about where its data tells (who joined,
@@ -252,7 +245,7 @@ export async function inboxPage(root) {
       const list = [...page.results].sort((a, b) => urgency(a) - urgency(b));
       render(games, list.length ? list.map((game) => h('li', { class: 'game-item', 'data-game-id': game.id },
         h('div', { class: 'game-info' },
-          h('strong', {}, fill(tr(WORDS.playing_with), { names: others(game).join(', ') })),
+          h('strong', {}, t('with_players', { names: othersAt(game).join(', ') })),
           game.turn_deadline ? h('div', { class: 'muted small' }, t('due_in', { t: countdown((Date.parse(game.turn_deadline) - Date.now()) / 1000) })) : null),
         h('a', { class: 'button primary', href: `#/game/${game.id}` }, t('open'))))
         : h('li', { class: 'muted' }, t('inbox_empty')));
@@ -274,7 +267,7 @@ export async function inboxPage(root) {
       if (unknown.length) {
         unknown.forEach((note) => sought.add(String(note.game)));
         const mine = await listGames({ mine: true, page_size: 100 }).catch(() => null);
-        for (const game of mine?.results ?? []) playing.set(game.id, others(game));
+        for (const game of mine?.results ?? []) playing.set(game.id, othersAt(game));
       }
       render(notes, page.results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind, 'data-game-id': note.game ?? false },
         h('a', { href: noteLink(note) }, noteText(note, (note.game && playing.get(note.game)) || [])),

@@ -1,7 +1,7 @@
 // The lobby: your games, the open games, creating a game with every setting, quick match, and
 // joining by invite code (#/join/<code>).
 
-import { ApiError, call, createGame, gameCall, listGames, playAgainstBots, session } from './api.js';
+import { ApiError, call, createGame, gameCall, listGames, othersAt, playAgainstBots, session } from './api.js';
 import { h, render } from './dom.js';
 import { currentLang, duration, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
@@ -17,11 +17,8 @@ const TIMEOUTS = [15, 30, 60, 300, 3600, 86400, 259200];
 const BOT_LEVELS = ['random', 'basic', 'strong'];
 /** Words of the lobby only (i18n.js: the shared ones). */
 const SPECTATOR_CHAT = /** @type {[string, string]} */ (['Spectators may chat', 'Espectadores podem conversar']);
-/** @type {Record<string, [string, string]>} how a row of "Your games" tells its game apart */
-const MINE = {
-  with: ['With {names}', 'Com {names}'],
-  waiting: ['Waiting for players', 'À espera de jogadores'],
-};
+/** How a row of "Your games" says its game waits for players. */
+const WAITING = /** @type {[string, string]} */ (['Waiting for players', 'À espera de jogadores']);
 
 /** @param {GameSummary['settings']} settings */
 function rulesText(settings) {
@@ -53,11 +50,11 @@ function gameItem(game, mode) {
   const myTurn = me && game.current_seat !== null && game.seats.find((s) => s.seat === game.current_seat)?.player.id === me.id;
   const seated = t('players_n', { n: game.seats.length, max: game.settings.max_players });
   // Your games: the others by name (never the viewer), and where the game stands.
-  const others = game.seats.filter((s) => s.player.id !== me?.id).map((s) => s.player.username).join(', ');
-  const withOthers = others ? tr(MINE.with).replace('{names}', others) : '';
+  const others = othersAt(game).join(', ');
+  const withOthers = others ? t('with_players', { names: others }) : '';
   const toPlay = game.seats.find((s) => s.seat === game.current_seat)?.player.username;
   const head = mode !== 'open' ? [h('strong', {}, seated), h('div', {}, names)]
-    : game.status === 'waiting' ? [h('strong', {}, tr(MINE.waiting)), ' ', h('span', { class: 'tag waiting' }, seated), withOthers ? h('div', {}, withOthers) : null]
+    : game.status === 'waiting' ? [h('strong', {}, tr(WAITING)), ' ', h('span', { class: 'tag waiting' }, seated), withOthers ? h('div', {}, withOthers) : null]
       : [h('strong', {}, withOthers), ' ', myTurn ? h('span', { class: 'tag turn' }, t('your_turn'))
         : toPlay ? h('span', { class: 'tag' }, t('turn_of', { name: toPlay })) : null];
   return h('li', { class: 'game-item', 'data-game-id': game.id, 'data-status': game.status },
