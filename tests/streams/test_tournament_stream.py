@@ -4,25 +4,17 @@ Last-Event-ID, nothing is missed."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
-
-from django.utils import timezone
 
 from games.models import TournamentEntry
 from tests.support.streams import Seat, Server, Stream, open_stream
+from tests.support.tournaments import body_of
 
 TOURNAMENTS = "/api/v1/tournaments/"
 
 
 def make_tournament(server: Server, host: Seat) -> str:
-    body = {
-        "name": "Streamed cup",
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 1,
-        "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
-    }
+    body = body_of(name="Streamed cup", table_size=2, rounds=1, settings=None)
     status, answer = server.request("POST", TOURNAMENTS, host.token, body)
     assert status == 201, answer
     return str(answer["id"])

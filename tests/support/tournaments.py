@@ -30,7 +30,9 @@ def url(tournament_id: str, suffix: str = "") -> str:
     return f"{TOURNAMENTS}{tournament_id}/{suffix + '/' if suffix else ''}"
 
 
-def create(host: Player, **fields: Any) -> dict[str, Any]:
+def body_of(**fields: Any) -> dict[str, Any]:
+    """The body of ``POST /api/v1/tournaments/``: a Swiss tournament starting in an hour, with
+    ``fields`` instead of its defaults (a field given None is left out)."""
     body: dict[str, Any] = {
         "name": "Test cup",
         "format": "swiss",
@@ -40,8 +42,11 @@ def create(host: Player, **fields: Any) -> dict[str, Any]:
         "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
         **fields,
     }
-    body = {key: value for key, value in body.items() if value is not None}  # None: left out
-    return ok(host.client.post(TOURNAMENTS, body, format="json"), 201)
+    return {key: value for key, value in body.items() if value is not None}
+
+
+def create(host: Player, **fields: Any) -> dict[str, Any]:
+    return ok(host.client.post(TOURNAMENTS, body_of(**fields), format="json"), 201)
 
 
 def join_all(tournament_id: str, players: list[Player]) -> None:

@@ -4,11 +4,9 @@ Portuguese."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.utils import timezone
 from playwright.sync_api import expect
 
+from tests.support.tournaments import body_of
 from tests.web.conftest import OpenPage
 from tests.web.pages import open_table, register
 from tests.web.site import GAMES, Site
@@ -55,15 +53,13 @@ def test_a_bot_account_is_tagged_among_a_tournaments_entrants(
     register(page, "lea")
     program = site.register("unobot")
     site.api("POST", "/api/v1/players/me/bot-account/", program)
-    body = {
-        "name": "Bots welcome cup",
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 1,
-        "bots_allowed": True,
-        "settings": {"target_score": 1},
-        "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
-    }
+    body = body_of(
+        name="Bots welcome cup",
+        table_size=2,
+        rounds=1,
+        bots_allowed=True,
+        settings={"target_score": 1},
+    )
     cup = site.api("POST", "/api/v1/tournaments/", site.token("lea"), body, status=201)
     for token in (site.token("lea"), program):
         site.api("POST", f"/api/v1/tournaments/{cup['id']}/join/", token)

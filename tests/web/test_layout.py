@@ -20,6 +20,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, ViewportSize, expect
 
 from games.models import Tournament
+from tests.support.tournaments import body_of
 from tests.web import scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import open_table, register, sign_in
@@ -302,14 +303,12 @@ def test_the_tournament_pages_fit_a_phone(site: Site, open_page: OpenPage) -> No
     page = phone(open_page, site)
     register(page, "ana")
     tokens = {"ana": site.token("ana"), LONG: site.register(LONG)}
-    body: dict[str, Any] = {
-        "name": "Torneio de Primavera de Lisboa 2026 - edição especial",
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 1,
-        "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
-        "settings": {"turn_timeout": 86400, "target_score": 200},
-    }
+    body = body_of(
+        name="Torneio de Primavera de Lisboa 2026 - edição especial",
+        table_size=2,
+        rounds=1,
+        settings={"turn_timeout": 86400, "target_score": 200},
+    )
     made = site.api("POST", "/api/v1/tournaments/", tokens["ana"], body, status=201)
     for token in tokens.values():
         site.api("POST", f"/api/v1/tournaments/{made['id']}/join/", token)

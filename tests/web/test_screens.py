@@ -10,12 +10,12 @@ and in Portuguese (test_layout's ``shoot``)."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
 from games.models import Tournament, TournamentStatus
+from tests.support.tournaments import body_of
 from tests.web import scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import button, sign_in
@@ -37,14 +37,9 @@ def when(text: str) -> datetime:
 def test_a_tournament_join_refused_is_told_in_portuguese(site: Site, open_page: OpenPage) -> None:
     host = site.register("bea")
     site.register("ana")
-    body = {
-        "name": "Torneio de Outono",
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 1,
-        "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
-        "settings": {"turn_timeout": 86400},
-    }
+    body = body_of(
+        name="Torneio de Outono", table_size=2, rounds=1, settings={"turn_timeout": 86400}
+    )
     made = site.api("POST", "/api/v1/tournaments/", host, body, status=201)
     page = in_portuguese(open_page(site, width=PHONE))
     sign_in_pt(page, "ana")
