@@ -254,7 +254,7 @@ def vacation_start(*, player: User, days: int) -> Vacation:
     if not VACATION_DAYS.holds(days):
         raise DomainError("invalid", VACATION_DAYS.message())
     with transaction.atomic():
-        _lock_vacations_of(player)
+        lock_player(player.pk)  # one change of the player's vacations at a time
         now = timezone.now()
         current = vacation_current(player, now)
         if current is not None:
@@ -281,7 +281,7 @@ def vacation_end(*, player: User) -> Vacation:
     """End the current vacation now: the time it had not used is the player's again (the
     application layer then re-clocks their games, ``service.vacations``)."""
     with transaction.atomic():
-        _lock_vacations_of(player)
+        lock_player(player.pk)  # one change of the player's vacations at a time
         now = timezone.now()
         vacation = vacation_current(player, now)
         if vacation is None:
@@ -289,12 +289,6 @@ def vacation_end(*, player: User) -> Vacation:
         vacation.ends_at = now
         vacation.save(update_fields=["ends_at"])
     return vacation
-
-
-def _lock_vacations_of(player: User) -> None:
-    """One change of ``player``'s vacations at a time (``locks``: a plain ``FOR UPDATE`` here
-    deadlocked with a game's write, seen with the real worker)."""
-    lock_player(player.pk)
 
 
 def vacation_days_left(player: User, now: datetime) -> float:
