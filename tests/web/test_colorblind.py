@@ -33,13 +33,12 @@ def toggle(page: Page) -> Locator:
 
 def coloured_hand_card(page: Page) -> tuple[Locator, str]:
     """A card of the hand that has a colour (not a wild), and its colour."""
-    cards = hand(page).locator("[data-card]")
-    expect(cards.first).to_be_visible()
-    for card in cards.all():
-        code = str(card.get_attribute("data-card"))
-        if not code.startswith("wild"):
-            return card, code.split("-")[0]
-    raise AssertionError("a hand of wilds only")
+    # Awaited, not sampled: after a language switch the page draws the hand again, and a list
+    # of its cards taken meanwhile could be empty.
+    coloured = hand(page).locator("[data-card]:not([data-card^='wild'])").first
+    expect(coloured).to_be_visible()
+    code = str(coloured.get_attribute("data-card"))
+    return hand(page).locator(f"[data-card='{code}']").first, code.split("-")[0]
 
 
 SEED = 20261203  # a deal whose first card has a colour (the colour chip shows it)
