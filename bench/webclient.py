@@ -265,9 +265,10 @@ def main() -> None:
                 f"| {max(got.cold_ms):.0f} ms | {statistics.median(got.warm_ms):.0f} ms "
                 f"| {max(got.warm_ms):.0f} ms |"
             )
-        print("\nthe table page's scripts and stylesheets (bytes, uncompressed):")
-        for line in figures["table"].weight.files:
-            print(f"  {line}")
+        for name, got in figures.items():
+            print(f"\nthe {name} page's scripts and stylesheets (bytes, uncompressed):")
+            for line in got.weight.files:
+                print(f"  {line}")
     finally:
         harness.stop(server)
 

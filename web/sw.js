@@ -10,7 +10,7 @@
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = 'uno-shell-v6';
+const CACHE = 'uno-shell-v7';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -31,15 +31,18 @@ const SHELL = [
   '/app/lobby.js',
   '/app/main.js',
   '/app/offline.js',
+  '/app/pages.css',
   '/app/players.js',
   '/app/refresh.js',
   '/app/replay.js',
   '/app/router.js',
+  '/app/rulebook.js',
   '/app/rules.js',
   '/app/sessions.js',
   '/app/style.css',
   '/app/table.js',
   '/app/table/actions.js',
+  '/app/table/end.js',
   '/app/table/render.js',
   '/app/table/state.js',
   '/app/tournaments.js',

@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 from PIL import Image
-from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import Locator, Page, ViewportSize
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIDTHS: dict[str, ViewportSize] = {
@@ -25,8 +25,9 @@ def small_png(png: bytes) -> bytes:
     return out.getvalue()
 
 
-def take(page: Page, name: str) -> list[Path]:
-    """``docs/screenshots/<name>-phone.png`` and ``-desktop.png`` of what ``page`` shows now;
+def take(page: Page, name: str, showing: Locator | None = None) -> list[Path]:
+    """``docs/screenshots/<name>-phone.png`` and ``-desktop.png`` of what ``page`` shows now
+    (at desktop width, scrolled to ``showing`` if given: the phone's shot is the whole page);
     the page's own size comes back afterwards."""
     before = page.viewport_size
     written = []
@@ -35,6 +36,8 @@ def take(page: Page, name: str) -> list[Path]:
             page.set_viewport_size(size)
             # The page lays itself out again at the new width before the shot.
             page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
+            if showing is not None and label == "desktop":
+                showing.scroll_into_view_if_needed()
             shot = small_png(page.screenshot(full_page=label == "phone", animations="disabled"))
             assert len(shot) < MOST, f"{name}-{label}: {len(shot)} bytes"
             path = SHOTS / f"{name}-{label}.png"

@@ -238,13 +238,18 @@ def test_the_profile_shows_the_rating_as_one_number(site: Site, open_page: OpenP
     def ready(lang: str) -> None:
         expect(shown).to_contain_text(helps[lang])
 
+    def number(x: float, lang: str) -> str:
+        """One decimal, as the page's language writes it (a comma in Portuguese)."""
+        text = f"{x:.1f}"
+        return text.replace(".", ",") if lang == "pt" else text
+
     def check(lang: str) -> None:
-        expect(value).to_have_text(f"{rating['ordinal']:.1f}")
+        expect(value).to_have_text(number(rating["ordinal"], lang))
         expect(shown).not_to_contain_text(MU)
         expect(shown).not_to_contain_text(SIGMA)
         title = str(value.get_attribute("title"))
-        assert f"{MU} {rating['mu']:.1f}" in title, title
-        assert f"{SIGMA} {rating['sigma']:.1f}" in title, title
+        assert f"{MU} {number(rating['mu'], lang)}" in title, title
+        assert f"{SIGMA} {number(rating['sigma'], lang)}" in title, title
         assert_fits(page, f"profile rating ({lang})")
         shoot(page, "profile-rating", lang)
 

@@ -25,6 +25,7 @@ from tests.web.pages import (
     table,
 )
 from tests.web.site import Site
+from tests.web.test_layout import switch
 
 
 def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
@@ -85,7 +86,9 @@ def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
     for page, lines in ((bea, BEA_SEES), (ana, ANA_SEES)):
         shown = [line["text"] for line in feed_lines(page)]
         assert [line for line in shown if line in lines] == list(reversed(lines)), "\n".join(shown)
-    bea.get_by_role("button", name="Português").click()
+    # The switch draws the page afresh: awaited (a new root) before its feed is read, or the
+    # English feed still on screen is read as the Portuguese one.
+    switch(bea, "pt")
     at_version(bea, final["version"])
     newest = bea.locator("[data-region=feed] li").first
     expect(newest).to_have_attribute("data-seq", str(final["version"]))
@@ -93,7 +96,7 @@ def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
     assert [line for line in shown if line in BEA_SEES_PT] == list(reversed(BEA_SEES_PT)), (
         "\n".join(shown)
     )
-    bea.get_by_role("button", name="English").click()
+    switch(bea, "en")
 
 
 # Lines of the feeds, oldest first (each feed shows them newest first, among the turns' lines).

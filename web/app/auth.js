@@ -2,8 +2,17 @@
 
 import { playAsGuest, register, signIn } from './api.js';
 import { h, render } from './dom.js';
-import { refusal, t } from './i18n.js';
+import { refusal, t, tr } from './i18n.js';
 import { afterSignIn } from './router.js';
+
+/** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
+const WORDS = {
+  play_guest_help: ['No account needed: you get a name now and can keep the account later.', 'Sem conta: recebe já um nome e pode guardar a conta mais tarde.'],
+  or: ['or', 'ou'],
+  no_account: ['No account yet?', 'Ainda sem conta?'],
+  play_guest: ['Play as guest', 'Jogar como convidado'],
+  have_account: ['Already registered?', 'Já tem conta?'],
+};
 
 /**
  * @param {HTMLElement} root
@@ -37,8 +46,8 @@ function authForm(root, mode) {
   alert,
   submit,
   h('p', { class: 'muted' }, mode === 'login'
-    ? [t('no_account'), ' ', h('a', { href: '#/register' }, t('register'))]
-    : [t('have_account'), ' ', h('a', { href: '#/login' }, t('sign_in'))]));
+    ? [tr(WORDS.no_account), ' ', h('a', { href: '#/register' }, t('register'))]
+    : [tr(WORDS.have_account), ' ', h('a', { href: '#/login' }, t('sign_in'))]));
   render(root, form, guestPlay());
   username.focus();
 }
@@ -56,11 +65,11 @@ function guestPlay() {
       alert.textContent = refusal(error); // in the page's words (i18n.js)
       button.disabled = false;
     }
-  } }, t('play_guest'));
+  } }, tr(WORDS.play_guest));
   return h('section', { class: 'auth guest-play' },
-    h('p', { class: 'or', 'aria-hidden': 'true' }, t('or')),
+    h('p', { class: 'or', 'aria-hidden': 'true' }, tr(WORDS.or)),
     button,
-    h('p', { id: 'guest-help', class: 'muted small' }, t('play_guest_help')),
+    h('p', { id: 'guest-help', class: 'muted small' }, tr(WORDS.play_guest_help)),
     alert);
 }
 

@@ -7,7 +7,7 @@
 
 import { call } from './api.js';
 import { h, render } from './dom.js';
-import { refusal, tr } from './i18n.js';
+import { formatDate, refusal, tr } from './i18n.js';
 
 /** @typedef {import('../types/schema').components['schemas']['ChatMessage']} ChatMessage */
 /** @typedef {import('../types/schema').components['schemas']['ChatPage']} ChatPage */
@@ -116,7 +116,7 @@ export function chatPanel(gameId, canWrite) {
   const fail = (error) => {
     const body = /** @type {{body?: {retry_after?: number, until?: string}}} */ (Object(error)).body ?? {};
     alert.textContent = refusal(error, REFUSED, {
-      n: body.retry_after ?? '', until: body.until ? new Date(body.until).toLocaleString() : '',
+      n: body.retry_after ?? '', until: body.until ? formatDate(body.until) : '',
     });
   };
 

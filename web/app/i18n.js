@@ -1,46 +1,29 @@
-// English and Portuguese, in one table. The language follows the browser until the switch picks
-// one (kept in localStorage). The action buttons' English names are hooks for tests (HOOKS.md).
+// English and Portuguese: the words pages share, in one table (a page's own words are in its
+// module, `WORDS`, read through `tr`), and the dates and numbers in the page's language. The
+// language follows the browser until the switch picks one (kept in localStorage). The action
+// buttons' English names are hooks for tests (HOOKS.md).
 
 /** @typedef {'en' | 'pt'} Lang */
 
 const STRINGS = {
-  app_name: ['UNO', 'UNO'],
   switch_lang: ['Português', 'English'],
   nav_lobby: ['Lobby', 'Salão'],
   nav_inbox: ['Inbox', 'Avisos'],
   nav_leaderboard: ['Leaderboard', 'Classificação'],
   nav_tournaments: ['Tournaments', 'Torneios'],
-  nav_profile: ['Profile', 'Perfil'],
   sign_in: ['Sign in', 'Entrar'],
   sign_out: ['Sign out', 'Sair'],
   register: ['Register', 'Registar'],
   username: ['Username', 'Nome de utilizador'],
   password: ['Password', 'Palavra-passe'],
-  no_account: ['No account yet?', 'Ainda sem conta?'],
-  have_account: ['Already registered?', 'Já tem conta?'],
-  signed_in_as: ['Signed in as {name}', 'Sessão de {name}'],
   loading: ['Loading…', 'A carregar…'],
-  // lobby
-  open_games: ['Open games', 'Jogos abertos'],
-  no_open_games: ['No open games. Create one!', 'Nenhum jogo aberto. Crie um!'],
-  your_games: ['Your games', 'Os seus jogos'],
-  finished_games: ['Finished games', 'Jogos terminados'],
-  no_games: ['None yet.', 'Nenhum ainda.'],
+  // games and their settings (a refusal's field is named by its word here: `max_players`, …)
   players_n: ['{n}/{max} players', '{n}/{max} jogadores'],
   join: ['Join', 'Entrar no jogo'],
   open: ['Open', 'Abrir'],
   replay: ['Replay', 'Repetição'],
-  create_game: ['Create game', 'Criar jogo'],
-  new_game: ['New game', 'Novo jogo'],
-  quick_match: ['Quick match', 'Jogo rápido'],
-  quick_match_help: [
-    'Join the oldest open game with these players and rules, or open one; bots fill the free seats after the wait.',
-    'Junta-se ao jogo aberto mais antigo com estes jogadores e regras, ou abre um; bots ocupam os lugares livres após a espera.',
-  ],
-  qm_players: ['Players wanted', 'Jogadores pretendidos'],
   fill_with_bots_after: ['Bots after (seconds)', 'Bots após (segundos)'],
   join_code: ['Invite code', 'Código de convite'],
-  join_by_code: ['Join by code', 'Entrar com código'],
   max_players: ['Players', 'Jogadores'],
   target_score: ['Target score', 'Pontuação alvo'],
   turn_timeout: ['Time per turn', 'Tempo por jogada'],
@@ -48,31 +31,19 @@ const STRINGS = {
   clock: ['Clock', 'Relógio'],
   clock_move: ['Per move', 'Por jogada'],
   clock_bank: ['Time bank', 'Banco de tempo'],
-  bank_initial: ['Bank: initial (hours)', 'Banco: inicial (horas)'],
-  bank_increment: ['Bank: added per move (hours)', 'Banco: acréscimo por jogada (horas)'],
-  bank_max: ['Bank: maximum (hours)', 'Banco: máximo (horas)'],
   preset: ['Start from', 'Partir de'],
-  preset_official: ['Official rules', 'Regras oficiais'],
-  preset_party: ['Party (stacking, jump-in, 7-0, draw until playable)', 'Festa (acumular, intromissão, 7-0, comprar até poder)'],
-  preset_house: ['Every house rule that combines', 'Todas as regras da casa compatíveis'],
   teams: ['Teams', 'Equipas'],
-  no_teams: ['No teams', 'Sem equipas'],
-  teams_n: ['{n} teams', '{n} equipas'],
   bots: ['Bots', 'Bots'],
   bot_level: ['Bot level', 'Nível do bot'],
   bot_random: ['random', 'aleatório'],
   bot_basic: ['basic', 'básico'],
   bot_strong: ['strong', 'forte'],
   bot_takeover: ['A bot plays on for a seat that forfeits', 'Um bot continua por quem desiste'],
-  private_game: ['Private game (invite link only)', 'Jogo privado (só com convite)'],
-  house_rules: ['House rules', 'Regras da casa'],
   settings: ['Settings', 'Definições'],
   seconds: ['{n} s', '{n} s'],
   minutes: ['{n} min', '{n} min'],
   hours: ['{n} h', '{n} h'],
   days: ['{n} days', '{n} dias'],
-  day: ['1 day', '1 dia'],
-  rules_official: ['official rules', 'regras oficiais'],
   // the table
   waiting_players: ['Waiting for players…', 'À espera de jogadores…'],
   add_bot: ['Add bot', 'Adicionar bot'],
@@ -109,7 +80,6 @@ const STRINGS = {
   round_n: ['Round {n}', 'Ronda {n}'],
   team_n: ['team {n}', 'equipa {n}'],
   draw: ['Draw', 'Comprar'],
-  draw_n: ['Draw {n}', 'Comprar {n}'],
   pass: ['Pass', 'Passar'],
   uno: ['UNO!', 'UNO!'],
   uno_armed: ['UNO! is said with your next card', 'UNO! será dito com a próxima carta'],
@@ -147,13 +117,6 @@ const STRINGS = {
   deck_commitment: ['Deck commitment', 'Compromisso do baralho'],
   fair_ok: ['✓ the seed and salt match the commitment', '✓ a semente e o sal correspondem ao compromisso'],
   fair_bad: ['✗ the seed and salt do not match the commitment', '✗ a semente e o sal não correspondem ao compromisso'],
-  vacation: ['Vacation', 'Férias'],
-  vacation_days: ['Vacation days', 'Dias de férias'],
-  start_vacation: ['Start vacation', 'Começar férias'],
-  end_vacation: ['End vacation', 'Terminar férias'],
-  vacation_help: ['Up to 14 days a year: your clocks in correspondence games stand still.', 'Até 14 dias por ano: os seus relógios nos jogos por correspondência param.'],
-  vacation_started: ['Vacation started.', 'Férias começadas.'],
-  vacation_ended: ['Vacation ended.', 'Férias terminadas.'],
   spectating: ['You are watching this game.', 'Está a ver este jogo.'],
   live: ['live', 'ao vivo'],
   reconnecting: ['reconnecting…', 'a religar…'],
@@ -162,39 +125,16 @@ const STRINGS = {
   no_moves: ['No moves yet.', 'Ainda sem jogadas.'],
   colorblind: ['Colour-blind mode', 'Modo daltónico'],
   // replay
-  back: ['Back', 'Recuar'],
-  forward: ['Forward', 'Avançar'],
   position: ['Position', 'Posição'],
-  event_n: ['Event {n} of {max}', 'Evento {n} de {max}'],
   // inbox and notifications
-  inbox: ['Your turn in', 'É a sua vez em'],
-  inbox_empty: ['No game is waiting for you.', 'Nenhum jogo espera por si.'],
-  notifications: ['Notifications', 'Notificações'],
-  mark_all_read: ['Mark all read', 'Marcar tudo como lido'],
-  enable_push: ['Enable push notifications', 'Ativar notificações push'],
-  push_on: ['Push notifications are on.', 'Notificações push ativas.'],
-  push_unavailable: ['Push notifications are not available here.', 'Notificações push indisponíveis aqui.'],
-  push_denied: ['Notifications are blocked in this browser.', 'As notificações estão bloqueadas neste navegador.'],
-  due_in: ['due in {t}', 'termina em {t}'],
-  n_your_turn: ['Your turn', 'A sua vez'],
-  n_deadline_soon: ['Time is running out', 'O tempo está a acabar'],
-  n_game_started: ['Game started', 'O jogo começou'],
-  n_game_finished: ['Game finished', 'O jogo terminou'],
-  n_player_joined: ['A player joined', 'Entrou um jogador'],
-  n_invited: ['You were invited', 'Foi convidado'],
   // profiles
-  profile_of: ['{name}', '{name}'],
   games_played: ['Games played', 'Jogos'],
   games_won: ['Games won', 'Vitórias'],
   games_active: ['Games in progress', 'Jogos a decorrer'],
   rating: ['Rating', 'Cotação'],
-  joined_on: ['Joined {date}', 'Registado em {date}'],
   rank: ['#', '#'],
   player: ['Player', 'Jogador'],
-  won: ['Won', 'Ganhos'],
-  played: ['Played', 'Jogados'],
   not_found: ['Not found.', 'Não encontrado.'],
-  more: ['More', 'Mais'],
   // colours
   red: ['Red', 'Vermelho'],
   yellow: ['Yellow', 'Amarelo'],
@@ -206,33 +146,13 @@ const STRINGS = {
   reverse: ['reverse', 'inverte'],
   draw2: ['draw 2', '+2'],
   scoring: ['Scoring', 'Pontuação'],
-  scoring_winner: ['Winner scores the others\' cards (official)', 'O vencedor soma as cartas dos outros (oficial)'],
-  scoring_penalty: ['Each scores their own cards; lowest wins', 'Cada um soma as suas cartas; ganha o mais baixo'],
   uno_penalty: ['Cards for a missed UNO', 'Cartas por UNO esquecido'],
   bluff_penalty: ['Cards for a caught bluff', 'Cartas por bluff apanhado'],
   // challenges
   challenges: ['Challenges', 'Desafios'],
-  n_challenged: ['You were challenged', 'Foi desafiado'],
-  n_challenge_accepted: ['Your challenge was accepted', 'O seu desafio foi aceite'],
-  n_tournament_starting: ['A tournament starts', 'Um torneio começa'],
-  n_tournament_table: ['Your tournament table is ready', 'A sua mesa do torneio está pronta'],
-  n_tournament_finished: ['A tournament is over', 'Um torneio terminou'],
   // safety: block and report
   // entry: guest, play now, offline
-  play_bots: ['Play against bots', 'Jogar contra bots'],
-  play_bots_help: ['You and three bots, the official rules: the game starts at once.', 'Você e três bots, as regras oficiais: o jogo começa já.'],
-  play_now: ['Play now', 'Jogar já'],
-  play_guest: ['Play as guest', 'Jogar como convidado'],
-  play_guest_help: ['No account needed: you get a name now and can keep the account later.', 'Sem conta: recebe já um nome e pode guardar a conta mais tarde.'],
-  or: ['or', 'ou'],
   guest: ['guest', 'convidado'],
-  guest_account: ['Guest account', 'Conta de convidado'],
-  keep_account: ['Keep my account', 'Guardar a minha conta'],
-  keep_account_help: [
-    'You are playing as a guest. Choose a username and a password to keep this account and its games; an unclaimed guest is removed after 30 days. Games with a guest are not rated.',
-    'Está a jogar como convidado. Escolha um nome de utilizador e uma palavra-passe para guardar esta conta e os seus jogos; um convidado não guardado é removido após 30 dias. Jogos com convidados não contam para a cotação.',
-  ],
-  account_kept: ['Your account is kept: sign in as {name} from now on.', 'A sua conta está guardada: entre como {name} a partir de agora.'],
   offline: ['You are offline. The games come back when the connection does.', 'Está offline. Os jogos voltam quando a ligação voltar.'],
   // refusals (refusal(): `refused_<code>`, the codes of unoservice/errors.py; a page's own words
   // come first; a code without words shows the server's English `detail`)
@@ -387,6 +307,39 @@ export function cardName(code) {
   const [color, face] = code.split('-');
   const faceName = face === 'skip' || face === 'reverse' || face === 'draw2' ? t(face) : face;
   return `${t(/** @type {Key} */ (color))} ${faceName}`;
+}
+
+/**
+ * The locale of the page's language, for dates and numbers: the dialect its words are written in
+ * (British English, European Portuguese), never the browser's. Every date and number the page
+ * shows is formatted here (formatDate, formatNumber); a language switch draws the page again.
+ * @type {Record<Lang, string>}
+ */
+const LOCALES = { en: 'en-GB', pt: 'pt-PT' };
+
+/**
+ * A moment in the page's language (and the browser's time zone): `datetime` "4 Dec 2026, 15:30"
+ * ("04/12/2026, 15:30"), `date` "4 Dec 2026" ("04/12/2026"), `day` "4 December" ("4 de
+ * dezembro"; with the year when it is not this year's).
+ * @param {string | number | Date} when
+ * @param {'datetime' | 'date' | 'day'} [style]
+ */
+export function formatDate(when, style = 'datetime') {
+  const date = new Date(when);
+  /** @type {Intl.DateTimeFormatOptions} */
+  const options = style === 'date' ? { dateStyle: 'medium' }
+    : style === 'day' ? { day: 'numeric', month: 'long', year: date.getFullYear() === new Date().getFullYear() ? undefined : 'numeric' }
+      : { dateStyle: 'medium', timeStyle: 'short' };
+  return new Intl.DateTimeFormat(LOCALES[lang], options).format(date);
+}
+
+/**
+ * A number in the page's language, with `digits` decimals: "12.5" ("12,5").
+ * @param {number} n
+ * @param {number} [digits]
+ */
+export function formatNumber(n, digits = 0) {
+  return new Intl.NumberFormat(LOCALES[lang], { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
 }
 
 /**

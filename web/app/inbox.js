@@ -3,7 +3,7 @@
 
 import { ApiError, call, listGames, othersAt, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
-import { countdown, fill, refusal, t, tr } from './i18n.js';
+import { countdown, fill, formatDate, refusal, t, tr } from './i18n.js';
 
 /** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
 const WORDS = {
@@ -17,6 +17,15 @@ const WORDS = {
   you_won: ['you won', 'você ganhou'],
   place: ['{name}: place {n}', '{name}: {n}.º lugar'],
   dismiss: ['Dismiss', 'Fechar'],
+  push_unavailable: ['Push notifications are not available here.', 'Notificações push indisponíveis aqui.'],
+  push_denied: ['Notifications are blocked in this browser.', 'As notificações estão bloqueadas neste navegador.'],
+  due_in: ['due in {t}', 'termina em {t}'],
+  inbox: ['Your turn in', 'É a sua vez em'],
+  notifications: ['Notifications', 'Notificações'],
+  mark_all_read: ['Mark all read', 'Marcar tudo como lido'],
+  push_on: ['Push notifications are on.', 'Notificações push ativas.'],
+  enable_push: ['Enable push notifications', 'Ativar notificações push'],
+  inbox_empty: ['No game is waiting for you.', 'Nenhum jogo espera por si.'],
 };
 
 /** @typedef {import('./api.js').Notification} Notification */
@@ -26,20 +35,20 @@ const WORDS = {
 
 /**
  * Every notification kind of the schema, with its title (`tsc` fails when the schema gains one).
- * @type {{[K in Kind]: import('./i18n.js').Key}}
+ * @type {{[K in Kind]: [string, string]}}
  */
 const KINDS = {
-  your_turn: 'n_your_turn',
-  deadline_soon: 'n_deadline_soon',
-  game_started: 'n_game_started',
-  game_finished: 'n_game_finished',
-  player_joined: 'n_player_joined',
-  invited: 'n_invited',
-  challenge: 'n_challenged',
-  challenge_accepted: 'n_challenge_accepted',
-  tournament_starting: 'n_tournament_starting',
-  tournament_table: 'n_tournament_table',
-  tournament_finished: 'n_tournament_finished',
+  your_turn: ['Your turn', 'A sua vez'],
+  deadline_soon: ['Time is running out', 'O tempo está a acabar'],
+  game_started: ['Game started', 'O jogo começou'],
+  game_finished: ['Game finished', 'O jogo terminou'],
+  player_joined: ['A player joined', 'Entrou um jogador'],
+  invited: ['You were invited', 'Foi convidado'],
+  challenge: ['You were challenged', 'Foi desafiado'],
+  challenge_accepted: ['Your challenge was accepted', 'O seu desafio foi aceite'],
+  tournament_starting: ['A tournament starts', 'Um torneio começa'],
+  tournament_table: ['Your tournament table is ready', 'A sua mesa do torneio está pronta'],
+  tournament_finished: ['A tournament is over', 'Um torneio terminou'],
 };
 
 /**
@@ -96,7 +105,7 @@ function noteText(note, players) {
   if (typeof d.name === 'string') about.push(typeof d.place === 'number' ? fill(tr(WORDS.place), { name: d.name, n: d.place }) : d.name);
   if (note.kind === 'game_finished' && typeof d.winner_seat === 'number' && d.winner_seat === d.seat) about.push(tr(WORDS.you_won));
   if (!about.length && players.length) about.push(fill(tr(WORDS.with), { names: players.join(', ') }));
-  return [t(KINDS[note.kind] ?? 'notifications'), ...about].join(' · ');
+  return [tr(KINDS[note.kind] ?? WORDS.notifications), ...about].join(' · ');
 }
 
 /**
@@ -216,7 +225,7 @@ function setUnread(n) {
   if (!badge) return;
   badge.hidden = n === 0;
   badge.textContent = String(n);
-  badge.setAttribute('aria-label', `${n} ${t('notifications')}`);
+  badge.setAttribute('aria-label', `${n} ${tr(WORDS.notifications)}`);
 }
 
 /** @param {GameSummary} game */
@@ -224,20 +233,20 @@ const urgency = (game) => (game.turn_deadline ? Date.parse(game.turn_deadline) :
 
 /** @param {HTMLElement} root */
 export async function inboxPage(root) {
-  const games = h('ul', { class: 'game-list', 'aria-label': t('inbox') }, h('li', { class: 'muted' }, t('loading')));
-  const notes = h('ul', { class: 'notes', 'aria-label': t('notifications') });
+  const games = h('ul', { class: 'game-list', 'aria-label': tr(WORDS.inbox) }, h('li', { class: 'muted' }, t('loading')));
+  const notes = h('ul', { class: 'notes', 'aria-label': tr(WORDS.notifications) });
   const challenges = h('ul', { class: 'game-list challenges', 'aria-label': t('challenges') });
   const challengeAlert = h('p', { role: 'alert', class: 'error' });
   const push = h('div', { class: 'push' });
   render(root, h('div', { class: 'lobby' },
-    h('section', { class: 'panel' }, h('h1', {}, t('inbox')), games),
+    h('section', { class: 'panel' }, h('h1', {}, tr(WORDS.inbox)), games),
     h('section', { class: 'panel' }, h('h2', {}, t('challenges')), challengeAlert, challenges),
-    h('section', { class: 'panel' }, h('h2', {}, t('notifications')),
+    h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.notifications)),
       h('button', { type: 'button', onclick: async () => {
         await call('POST', 'notifications/read/', { body: { all: true } }).catch(() => {});
         void refreshUnread();
         void fillNotes();
-      } }, t('mark_all_read')), notes, push)));
+      } }, tr(WORDS.mark_all_read)), notes, push)));
 
   const fillGames = async () => {
     try {
@@ -246,9 +255,9 @@ export async function inboxPage(root) {
       render(games, list.length ? list.map((game) => h('li', { class: 'game-item', 'data-game-id': game.id },
         h('div', { class: 'game-info' },
           h('strong', {}, t('with_players', { names: othersAt(game).join(', ') })),
-          game.turn_deadline ? h('div', { class: 'muted small' }, t('due_in', { t: countdown((Date.parse(game.turn_deadline) - Date.now()) / 1000) })) : null),
+          game.turn_deadline ? h('div', { class: 'muted small' }, fill(tr(WORDS.due_in), { t: countdown((Date.parse(game.turn_deadline) - Date.now()) / 1000) })) : null),
         h('a', { class: 'button primary', href: `#/game/${game.id}` }, t('open'))))
-        : h('li', { class: 'muted' }, t('inbox_empty')));
+        : h('li', { class: 'muted' }, tr(WORDS.inbox_empty)));
     } catch (error) {
       render(games, h('li', { role: 'alert', class: 'error' }, refusal(error)));
     }
@@ -271,7 +280,7 @@ export async function inboxPage(root) {
       }
       render(notes, page.results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind, 'data-game-id': note.game ?? false },
         h('a', { href: noteLink(note) }, noteText(note, (note.game && playing.get(note.game)) || [])),
-        ' ', h('time', { class: 'muted small', datetime: note.at }, new Date(note.at).toLocaleString()))));
+        ' ', h('time', { class: 'muted small', datetime: note.at }, formatDate(note.at)))));
     } catch { /* shown empty */ }
   };
   /**
@@ -303,7 +312,7 @@ export async function inboxPage(root) {
         return h('li', { class: 'game-item', 'data-challenge-id': c.id },
           h('div', { class: 'game-info' },
             h('strong', {}, mine ? fill(tr(WORDS.challenge_to), { name: other.username }) : fill(tr(WORDS.challenge_from), { name: other.username })),
-            h('div', { class: 'muted small' }, t('due_in', { t: countdown((Date.parse(c.expires_at) - Date.now()) / 1000) }))),
+            h('div', { class: 'muted small' }, fill(tr(WORDS.due_in), { t: countdown((Date.parse(c.expires_at) - Date.now()) / 1000) }))),
           mine ? null : h('button', { type: 'button', class: 'primary', onclick: () => void answer(c.id, 'accept') }, t('accept')),
           h('button', { type: 'button', onclick: () => void answer(c.id, mine ? 'cancel' : 'decline') }, mine ? t('cancel') : tr(WORDS.decline)));
       }) : h('li', { class: 'muted' }, tr(WORDS.no_challenges)));
@@ -323,33 +332,33 @@ export async function inboxPage(root) {
 /** @param {HTMLElement} box */
 async function drawPush(box) {
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || !window.isSecureContext) {
-    render(box, h('p', { class: 'muted small' }, t('push_unavailable')));
+    render(box, h('p', { class: 'muted small' }, tr(WORDS.push_unavailable)));
     return;
   }
   if (Notification.permission === 'denied') {
-    render(box, h('p', { class: 'muted small' }, t('push_denied')));
+    render(box, h('p', { class: 'muted small' }, tr(WORDS.push_denied)));
     return;
   }
   const registration = await navigator.serviceWorker.getRegistration('/');
   const existing = registration ? await registration.pushManager.getSubscription() : null;
   if (existing && Notification.permission === 'granted') {
-    render(box, h('p', { class: 'muted small' }, t('push_on')));
+    render(box, h('p', { class: 'muted small' }, tr(WORDS.push_on)));
     return;
   }
   const alert = h('p', { role: 'alert', class: 'error' });
   render(box, h('button', { type: 'button', onclick: async () => {
     try {
       await subscribe();
-      render(box, h('p', { class: 'muted small' }, t('push_on')));
+      render(box, h('p', { class: 'muted small' }, tr(WORDS.push_on)));
     } catch (error) {
       alert.textContent = error instanceof ApiError ? refusal(error) : String(error instanceof Error ? error.message : error);
     }
-  } }, t('enable_push')), alert);
+  } }, tr(WORDS.enable_push)), alert);
 }
 
 async function subscribe() {
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error(t('push_denied'));
+  if (permission !== 'granted') throw new Error(tr(WORDS.push_denied));
   /** @type {import('./api.js').Schemas['PushKey']} */
   const { public_key: key } = await call('GET', 'push/key/');
   const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });

@@ -3,9 +3,51 @@
 
 import { ApiError, call, createGame, gameCall, listGames, othersAt, playAgainstBots, session } from './api.js';
 import { h, render } from './dom.js';
-import { currentLang, duration, refusal, t, tr } from './i18n.js';
+import { currentLang, duration, fill, formatDate, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
-import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
+import { GROUPS, RULE_HELP } from './rulebook.js';
+import { RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
+
+/** @type {Record<string, [string, string]>} words of the lobby only (i18n.js: those pages share) */
+const WORDS = {
+  play_now: ['Play now', 'Jogar já'],
+  play_bots: ['Play against bots', 'Jogar contra bots'],
+  play_bots_help: ['You and three bots, the official rules: the game starts at once.', 'Você e três bots, as regras oficiais: o jogo começa já.'],
+  your_games: ['Your games', 'Os seus jogos'],
+  open_games: ['Open games', 'Jogos abertos'],
+  finished_games: ['Finished games', 'Jogos terminados'],
+  no_games: ['None yet.', 'Nenhum ainda.'],
+  no_open_games: ['No open games. Create one!', 'Nenhum jogo aberto. Crie um!'],
+  join_by_code: ['Join by code', 'Entrar com código'],
+  // how a row of "Your games" says its game waits for players
+  waiting: ['Waiting for players', 'À espera de jogadores'],
+  // how a row of "Finished games" says who won, who else sat in, and when the game began
+  you_won: ['You won', 'Você ganhou'],
+  won_by: ['Won by {name}', 'Vitória de {name}'],
+  with: ['with {names}', 'com {names}'],
+  started: ['started {date}', 'começou a {date}'],
+  rules_official: ['official rules', 'regras oficiais'],
+  // quick match
+  quick_match: ['Quick match', 'Jogo rápido'],
+  quick_match_help: [
+    'Join the oldest open game with these players and rules, or open one; bots fill the free seats after the wait.',
+    'Junta-se ao jogo aberto mais antigo com estes jogadores e regras, ou abre um; bots ocupam os lugares livres após a espera.',
+  ],
+  qm_players: ['Players wanted', 'Jogadores pretendidos'],
+  // the create form
+  new_game: ['New game', 'Novo jogo'],
+  create_game: ['Create game', 'Criar jogo'],
+  no_teams: ['No teams', 'Sem equipas'],
+  teams_n: ['{n} teams', '{n} equipas'],
+  bank_initial: ['Bank: initial (hours)', 'Banco: inicial (horas)'],
+  bank_increment: ['Bank: added per move (hours)', 'Banco: acréscimo por jogada (horas)'],
+  bank_max: ['Bank: maximum (hours)', 'Banco: máximo (horas)'],
+  house_rules: ['House rules', 'Regras da casa'],
+  scoring_winner: ['Winner scores the others\' cards (official)', 'O vencedor soma as cartas dos outros (oficial)'],
+  scoring_penalty: ['Each scores their own cards; lowest wins', 'Cada um soma as suas cartas; ganha o mais baixo'],
+  private_game: ['Private game (invite link only)', 'Jogo privado (só com convite)'],
+  spectator_chat: ['Spectators may chat', 'Espectadores podem conversar'],
+};
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 /** @typedef {import('./api.js').GameCreate} GameCreate */
@@ -15,16 +57,29 @@ import { GROUPS, RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 const TIMEOUTS = [15, 30, 60, 300, 3600, 86400, 259200];
 /** @type {BotLevel[]} */
 const BOT_LEVELS = ['random', 'basic', 'strong'];
-/** Words of the lobby only (i18n.js: the shared ones). */
-const SPECTATOR_CHAT = /** @type {[string, string]} */ (['Spectators may chat', 'Espectadores podem conversar']);
-/** How a row of "Your games" says its game waits for players. */
-const WAITING = /** @type {[string, string]} */ (['Waiting for players', 'À espera de jogadores']);
+
+/**
+ * A finished game's row: "Won by ana · with bea · started 4 December" ("You won · with bea · …").
+ * The list item has no end time: the day is the game's creation. In a team game `winner_seat`
+ * is the seat that went out last, not the winning team (which the list item lacks): its row
+ * names the players only.
+ * @param {GameSummary} game
+ */
+function finishedText(game) {
+  const me = session();
+  const winner = game.settings.teams || game.winner_seat === null ? undefined
+    : game.seats.find((s) => s.seat === game.winner_seat)?.player;
+  const others = game.seats.filter((s) => s.player.id !== me?.id && s.player.id !== winner?.id).map((s) => s.player.username).join(', ');
+  const parts = winner ? [winner.id === me?.id ? tr(WORDS.you_won) : fill(tr(WORDS.won_by), { name: winner.username })] : [];
+  if (others) parts.push(winner ? fill(tr(WORDS.with), { names: others }) : t('with_players', { names: others }));
+  return parts;
+}
 
 /** @param {GameSummary['settings']} settings */
 function rulesText(settings) {
   const list = ruleSummary(settings.rules, currentLang() === 'pt' ? 1 : 0);
-  if (settings.teams) list.unshift(t('teams_n', { n: settings.teams }));
-  return list.length ? list.join(' · ') : t('rules_official');
+  if (settings.teams) list.unshift(fill(tr(WORDS.teams_n), { n: settings.teams }));
+  return list.length ? list.join(' · ') : tr(WORDS.rules_official);
 }
 
 /**
@@ -53,8 +108,11 @@ function gameItem(game, mode) {
   const others = othersAt(game).join(', ');
   const withOthers = others ? t('with_players', { names: others }) : '';
   const toPlay = game.seats.find((s) => s.seat === game.current_seat)?.player.username;
-  const head = mode !== 'open' ? [h('strong', {}, seated), h('div', {}, names)]
-    : game.status === 'waiting' ? [h('strong', {}, tr(WAITING)), ' ', h('span', { class: 'tag waiting' }, seated), withOthers ? h('div', {}, withOthers) : null]
+  const head = mode === 'replay'
+    ? [h('strong', {}, finishedText(game).join(' · ')), ' · ',
+      h('time', { datetime: game.created_at }, fill(tr(WORDS.started), { date: formatDate(game.created_at, 'day') }))]
+    : mode !== 'open' ? [h('strong', {}, seated), h('div', {}, names)]
+    : game.status === 'waiting' ? [h('strong', {}, tr(WORDS.waiting)), ' ', h('span', { class: 'tag waiting' }, seated), withOthers ? h('div', {}, withOthers) : null]
       : [h('strong', {}, withOthers), ' ', myTurn ? h('span', { class: 'tag turn' }, t('your_turn'))
         : toPlay ? h('span', { class: 'tag' }, t('turn_of', { name: toPlay })) : null];
   return h('li', { class: 'game-item', 'data-game-id': game.id, 'data-status': game.status },
@@ -74,7 +132,7 @@ async function fillList(list, page, mode, keep = () => true) {
   try {
     const { results } = await page;
     const games = results.filter(keep);
-    render(list, games.length ? games.map((game) => gameItem(game, mode)) : h('li', { class: 'muted' }, mode === 'join' ? t('no_open_games') : t('no_games')));
+    render(list, games.length ? games.map((game) => gameItem(game, mode)) : h('li', { class: 'muted' }, mode === 'join' ? tr(WORDS.no_open_games) : tr(WORDS.no_games)));
   } catch (error) {
     if (error instanceof ApiError && error.code === 'network') {
       render(list, h('li', { class: 'muted' }, refusal(error))); // offline.js says why
@@ -87,18 +145,18 @@ async function fillList(list, page, mode, keep = () => true) {
 /** @param {HTMLElement} root */
 export function lobbyPage(root) {
   const me = session();
-  const mine = h('ul', { class: 'game-list', 'aria-label': t('your_games') }, h('li', { class: 'muted' }, t('loading')));
-  const open = h('ul', { class: 'game-list', 'aria-label': t('open_games') }, h('li', { class: 'muted' }, t('loading')));
-  const finished = h('ul', { class: 'game-list', 'aria-label': t('finished_games') });
+  const mine = h('ul', { class: 'game-list', 'aria-label': tr(WORDS.your_games) }, h('li', { class: 'muted' }, t('loading')));
+  const open = h('ul', { class: 'game-list', 'aria-label': tr(WORDS.open_games) }, h('li', { class: 'muted' }, t('loading')));
+  const finished = h('ul', { class: 'game-list', 'aria-label': tr(WORDS.finished_games) });
   render(root,
     h('div', { class: 'lobby' },
       h('h1', { class: 'sr-only' }, t('nav_lobby')),
       playNow(),
-      h('section', { class: 'panel' }, h('h2', {}, t('your_games')), mine),
-      h('section', { class: 'panel' }, h('h2', {}, t('open_games')), open, joinByCode()),
-      h('section', { class: 'panel' }, h('h2', {}, t('quick_match')), quickMatch()),
-      h('section', { class: 'panel wide' }, h('h2', {}, t('new_game')), createForm()),
-      h('section', { class: 'panel' }, h('h2', {}, t('finished_games')), finished)));
+      h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.your_games)), mine),
+      h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.open_games)), open, joinByCode()),
+      h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.quick_match)), quickMatch()),
+      h('section', { class: 'panel wide' }, h('h2', {}, tr(WORDS.new_game)), createForm()),
+      h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.finished_games)), finished)));
   const lists = () => {
     void fillList(mine, listGames({ mine: true, page_size: 50 }), 'open', (g) => g.status === 'waiting' || g.status === 'active');
     void fillList(open, listGames({ status: 'waiting', page_size: 50 }), 'join', (g) => !g.seats.some((s) => s.player.id === me?.id));
@@ -128,10 +186,10 @@ function playNow() {
       alert.textContent = refusal(error);
       button.disabled = false;
     }
-  } }, t('play_bots'));
+  } }, tr(WORDS.play_bots));
   return h('section', { class: 'panel wide play-now', 'aria-labelledby': 'play-now-title' },
-    h('h2', { id: 'play-now-title' }, t('play_now')),
-    h('p', { id: 'play-now-help', class: 'muted' }, t('play_bots_help')),
+    h('h2', { id: 'play-now-title' }, tr(WORDS.play_now)),
+    h('p', { id: 'play-now-help', class: 'muted' }, tr(WORDS.play_bots_help)),
     button, alert);
 }
 
@@ -140,14 +198,14 @@ function joinByCode() {
   return h('form', { class: 'inline', onsubmit: (event) => {
     event.preventDefault();
     go(`/join/${encodeURIComponent(input.value.trim())}`);
-  } }, h('label', { for: 'join-code' }, t('join_code')), input, h('button', { type: 'submit' }, t('join_by_code')));
+  } }, h('label', { for: 'join-code' }, t('join_code')), input, h('button', { type: 'submit' }, tr(WORDS.join_by_code)));
 }
 
 function quickMatch() {
   const players = h('input', { id: 'qm-players', type: 'number', min: 2, max: 10, value: 2, required: true });
   const wait = h('input', { id: 'qm-wait', type: 'number', min: 0, max: 3600, value: 30 });
   const alert = h('p', { role: 'alert', class: 'error' });
-  const button = h('button', { type: 'submit', class: 'primary' }, t('quick_match'));
+  const button = h('button', { type: 'submit', class: 'primary' }, tr(WORDS.quick_match));
   return h('form', { class: 'stack', onsubmit: async (event) => {
     event.preventDefault();
     alert.textContent = '';
@@ -164,9 +222,9 @@ function quickMatch() {
       button.disabled = false;
     }
   } },
-  h('p', { class: 'muted small' }, t('quick_match_help')),
+  h('p', { class: 'muted small' }, tr(WORDS.quick_match_help)),
   h('div', { class: 'row' },
-    field('qm-players', t('qm_players'), players),
+    field('qm-players', tr(WORDS.qm_players), players),
     field('qm-wait', t('fill_with_bots_after'), wait)),
   alert, button);
 }
@@ -203,16 +261,16 @@ function createForm() {
   const bankIncrement = h('input', { type: 'number', min: 0, value: 24 });
   const bankMax = h('input', { type: 'number', min: 1, value: 168 });
   const bankFields = h('div', { class: 'row', hidden: true },
-    field('c-bank-initial', t('bank_initial'), bankInitial),
-    field('c-bank-increment', t('bank_increment'), bankIncrement),
-    field('c-bank-max', t('bank_max'), bankMax));
+    field('c-bank-initial', tr(WORDS.bank_initial), bankInitial),
+    field('c-bank-increment', tr(WORDS.bank_increment), bankIncrement),
+    field('c-bank-max', tr(WORDS.bank_max), bankMax));
   clock.addEventListener('change', () => {
     bankFields.hidden = clock.value !== 'bank';
     timeout.disabled = clock.value === 'bank';
   });
   const target = h('input', { type: 'number', min: 1, max: 1000000, value: 500, required: true });
   const maxTimeouts = h('input', { type: 'number', min: 1, max: 100, value: 3, required: true });
-  const teams = select(['0', '2', '3'], (v) => (v === '0' ? t('no_teams') : t('teams_n', { n: v })), '0');
+  const teams = select(['0', '2', '3'], (v) => (v === '0' ? tr(WORDS.no_teams) : fill(tr(WORDS.teams_n), { n: v })), '0');
   const bots = h('input', { type: 'number', min: 0, max: 9, value: 0 });
   const botLevel = select(BOT_LEVELS, (v) => t(/** @type {'bot_basic'} */ (`bot_${v}`)), 'basic');
   const takeover = h('input', { type: 'checkbox', id: 'c-takeover' });
@@ -223,12 +281,12 @@ function createForm() {
   const ruleInputs = new Map();
   const groups = Object.entries(GROUPS).map(([group, name]) => h('fieldset', { class: 'rules-group' },
     h('legend', {}, tr(name)),
-    RULE_NAMES.filter((rule) => RULES[rule].group === group).map((rule) => {
-      const info = RULES[rule];
+    RULE_NAMES.filter((rule) => RULE_HELP[rule].group === group).map((rule) => {
+      const info = { ...RULES[rule], ...RULE_HELP[rule] };
       const id = `rule-${rule}`;
       const hint = h('small', { id: `${id}-hint`, class: 'muted' }, tr(info.text));
       if (rule === 'scoring') {
-        const control = select(['winner', 'penalty'], (v) => (v === 'winner' ? t('scoring_winner') : t('scoring_penalty')), 'winner');
+        const control = select(['winner', 'penalty'], (v) => (v === 'winner' ? tr(WORDS.scoring_winner) : tr(WORDS.scoring_penalty)), 'winner');
         control.id = id;
         control.setAttribute('aria-describedby', hint.id);
         ruleInputs.set(rule, control);
@@ -245,7 +303,7 @@ function createForm() {
     })));
 
   const alert = h('p', { role: 'alert', class: 'error' });
-  const submit = h('button', { type: 'submit', class: 'primary' }, t('create_game'));
+  const submit = h('button', { type: 'submit', class: 'primary' }, tr(WORDS.create_game));
   return h('form', { class: 'create', onsubmit: async (event) => {
     event.preventDefault();
     alert.textContent = '';
@@ -301,9 +359,9 @@ function createForm() {
       field('c-bots', t('bots'), bots),
       field('c-bot-level', t('bot_level'), botLevel)),
     h('div', { class: 'check' }, takeover, h('label', { for: 'c-takeover' }, t('bot_takeover'))),
-    h('div', { class: 'check' }, isPrivate, h('label', { for: 'c-private' }, t('private_game'))),
-    h('div', { class: 'check' }, spectatorChat, h('label', { for: 'c-spectator-chat' }, tr(SPECTATOR_CHAT)))),
-  h('details', { class: 'house-rules' }, h('summary', {}, t('house_rules')), h('div', { class: 'rule-groups' }, groups)),
+    h('div', { class: 'check' }, isPrivate, h('label', { for: 'c-private' }, tr(WORDS.private_game))),
+    h('div', { class: 'check' }, spectatorChat, h('label', { for: 'c-spectator-chat' }, tr(WORDS.spectator_chat)))),
+  h('details', { class: 'house-rules' }, h('summary', {}, tr(WORDS.house_rules)), h('div', { class: 'rule-groups' }, groups)),
   alert, submit);
 }
 

@@ -7,19 +7,35 @@ import { currentLang, setLang, t } from './i18n.js';
 import { drawOffline, watchConnection } from './offline.js';
 import { currentPath, go, reroute, startRouter, toLogin } from './router.js';
 
+/** @type {Promise<void> | null} */
+let pagesCss = null;
+/**
+ * A page other than the table's: its module and the pages' stylesheet (pages.css), which the
+ * table does without. The route waits for both: no page draws unstyled.
+ * @param {() => Promise<import('./router.js').Page>} load
+ * @returns {() => Promise<import('./router.js').Page>}
+ */
+const styled = (load) => async () => {
+  pagesCss ??= new Promise((done) => {
+    document.head.append(h('link', { rel: 'stylesheet', href: '/app/pages.css', onload: () => done(), onerror: () => done() }));
+  });
+  const [page] = await Promise.all([load(), pagesCss]);
+  return page;
+};
+
 /** @type {import('./router.js').Route[]} route, page, needs a session */
 const ROUTES = [
-  [/^\/?$/, async () => (await import('./lobby.js')).lobbyPage, true],
-  [/^\/login$/, async () => (await import('./auth.js')).loginPage, false],
-  [/^\/register$/, async () => (await import('./auth.js')).registerPage, false],
+  [/^\/?$/, styled(async () => (await import('./lobby.js')).lobbyPage), true],
+  [/^\/login$/, styled(async () => (await import('./auth.js')).loginPage), false],
+  [/^\/register$/, styled(async () => (await import('./auth.js')).registerPage), false],
   [/^\/game\/([^/]+)$/, async () => (await import('./table.js')).tablePage, true],
-  [/^\/join\/([^/]+)$/, async () => (await import('./lobby.js')).joinPage, true],
-  [/^\/replay\/([^/]+)$/, async () => (await import('./replay.js')).replayPage, true],
-  [/^\/inbox$/, async () => (await import('./inbox.js')).inboxPage, true],
-  [/^\/tournaments$/, async () => (await import('./tournaments.js')).tournamentsPage, true],
-  [/^\/tournaments\/([^/]+)$/, async () => (await import('./tournaments.js')).tournamentPage, true],
-  [/^\/leaderboard$/, async () => (await import('./players.js')).leaderboardPage, true],
-  [/^\/players\/([^/?]+)(?:\?game=([^&]+)&seq=(\d+))?$/, async () => (await import('./players.js')).profilePage, true],
+  [/^\/join\/([^/]+)$/, styled(async () => (await import('./lobby.js')).joinPage), true],
+  [/^\/replay\/([^/]+)$/, styled(async () => (await import('./replay.js')).replayPage), true],
+  [/^\/inbox$/, styled(async () => (await import('./inbox.js')).inboxPage), true],
+  [/^\/tournaments$/, styled(async () => (await import('./tournaments.js')).tournamentsPage), true],
+  [/^\/tournaments\/([^/]+)$/, styled(async () => (await import('./tournaments.js')).tournamentPage), true],
+  [/^\/leaderboard$/, styled(async () => (await import('./players.js')).leaderboardPage), true],
+  [/^\/players\/([^/?]+)(?:\?game=([^&]+)&seq=(\d+))?$/, styled(async () => (await import('./players.js')).profilePage), true],
 ];
 
 // Colour-blind mode: every colour also as a shape and a letter (style.css, `html.cb`). On by

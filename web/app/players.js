@@ -2,7 +2,7 @@
 
 import { call, claimAccount, listGames, session } from './api.js';
 import { h, render } from './dom.js';
-import { fill, refusal, t, tr } from './i18n.js';
+import { fill, formatDate, formatNumber, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 import { sessionsSection } from './sessions.js';
 
@@ -26,6 +26,24 @@ const WORDS = {
   rating_help: ['Starts at 0, rises with wins in rated games, and can fall below 0.', 'Começa em 0, sobe com as vitórias em jogos com cotação e pode descer abaixo de 0.'],
   rating_parts: ['Estimated skill μ {mu}, uncertainty σ {sigma}: the rating is μ − 3σ.', 'Habilidade estimada μ {mu}, incerteza σ {sigma}: a cotação é μ − 3σ.'],
   on_vacation: ['On vacation until {date}.', 'De férias até {date}.'],
+  account_kept: ['Your account is kept: sign in as {name} from now on.', 'A sua conta está guardada: entre como {name} a partir de agora.'],
+  vacation_help: ['Up to 14 days a year: your clocks in correspondence games stand still.', 'Até 14 dias por ano: os seus relógios nos jogos por correspondência param.'],
+  won: ['Won', 'Ganhos'],
+  played: ['Played', 'Jogados'],
+  vacation: ['Vacation', 'Férias'],
+  more: ['More', 'Mais'],
+  keep_account_help: [
+    'You are playing as a guest. Choose a username and a password to keep this account and its games; an unclaimed guest is removed after 30 days. Games with a guest are not rated.',
+    'Está a jogar como convidado. Escolha um nome de utilizador e uma palavra-passe para guardar esta conta e os seus jogos; um convidado não guardado é removido após 30 dias. Jogos com convidados não contam para a cotação.',
+  ],
+  end_vacation: ['End vacation', 'Terminar férias'],
+  vacation_days: ['Vacation days', 'Dias de férias'],
+  joined_on: ['Joined {date}', 'Registado em {date}'],
+  start_vacation: ['Start vacation', 'Começar férias'],
+  guest_account: ['Guest account', 'Conta de convidado'],
+  vacation_ended: ['Vacation ended.', 'Férias terminadas.'],
+  keep_account: ['Keep my account', 'Guardar a minha conta'],
+  vacation_started: ['Vacation started.', 'Férias começadas.'],
 };
 
 /** @type {Record<string, [string, string]>} the refusals of the vacation form (unoservice/errors.py) */
@@ -77,7 +95,7 @@ async function resolve(ref) {
 }
 
 /** @param {Rating} rating */
-const ratingText = (rating) => rating.ordinal.toFixed(1);
+const ratingText = (rating) => formatNumber(rating.ordinal, 1);
 
 /**
  * @param {HTMLElement} root
@@ -100,12 +118,12 @@ export async function profilePage(root, ref, game, seq) {
     render(root, h('section', { class: 'panel profile', 'data-player': profile.username },
       h('h1', {}, profile.username, profile.guest ? h('span', { class: 'tag guest' }, t('guest')) : null,
         profile.bot_account ? h('span', { class: 'tag bot-account' }, t('bot_account')) : null),
-      kept === profile.username ? h('p', { role: 'status', class: 'kept' }, t('account_kept', { name: profile.username })) : null,
-      h('p', { class: 'muted' }, t('joined_on', { date: new Date(profile.date_joined).toLocaleDateString() })),
+      kept === profile.username ? h('p', { role: 'status', class: 'kept' }, fill(tr(WORDS.account_kept), { name: profile.username })) : null,
+      h('p', { class: 'muted' }, fill(tr(WORDS.joined_on), { date: formatDate(profile.date_joined, 'date') })),
       h('dl', { class: 'stats' },
         [h('dt', {}, t('rating')), h('dd', { 'data-rating': profile.rating.ordinal },
           // One number (the leaderboard's); μ and σ, which it is made of, on hovering.
-          h('span', { class: 'rating-value', title: fill(tr(WORDS.rating_parts), { mu: profile.rating.mu.toFixed(1), sigma: profile.rating.sigma.toFixed(1) }) },
+          h('span', { class: 'rating-value', title: fill(tr(WORDS.rating_parts), { mu: formatNumber(profile.rating.mu, 1), sigma: formatNumber(profile.rating.sigma, 1) }) },
             ratingText(profile.rating)),
           h('div', { class: 'muted small rating-help' }, tr(WORDS.rating_help)))],
         h('dt', {}, t('games_played')), h('dd', {}, stats.games_played),
@@ -125,11 +143,11 @@ export async function profilePage(root, ref, game, seq) {
 /** @param {HTMLElement} root */
 export async function leaderboardPage(root) {
   const body = h('tbody', {});
-  const more = h('button', { type: 'button', hidden: true }, t('more'));
+  const more = h('button', { type: 'button', hidden: true }, tr(WORDS.more));
   render(root, h('section', { class: 'panel' }, h('h1', {}, t('nav_leaderboard')),
     h('div', { class: 'scroll' }, h('table', { class: 'leaderboard' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('rank')), h('th', { scope: 'col' }, t('player')),
-        h('th', { scope: 'col' }, t('rating')), h('th', { scope: 'col' }, t('played')), h('th', { scope: 'col' }, t('won')))),
+        h('th', { scope: 'col' }, t('rating')), h('th', { scope: 'col' }, tr(WORDS.played)), h('th', { scope: 'col' }, tr(WORDS.won)))),
       body)), more));
   let page = 1;
   const load = async () => {
@@ -170,11 +188,11 @@ function vacation(running) {
   const show = (until) => {
     form.dataset.onVacation = String(!!until);
     if (until) {
-      render(body, h('p', { 'data-until': until }, fill(tr(WORDS.on_vacation), { date: new Date(until).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) })),
-        h('button', { type: 'button', onclick: () => void send('DELETE') }, t('end_vacation')));
+      render(body, h('p', { 'data-until': until }, fill(tr(WORDS.on_vacation), { date: formatDate(until) })),
+        h('button', { type: 'button', onclick: () => void send('DELETE') }, tr(WORDS.end_vacation)));
     } else {
       const days = h('input', { id: 'vacation-days', type: 'number', min: 1, max: 14, value: 7, required: true });
-      render(body, h('label', { for: 'vacation-days' }, t('vacation_days')), days, h('button', { type: 'submit' }, t('start_vacation')));
+      render(body, h('label', { for: 'vacation-days' }, tr(WORDS.vacation_days)), days, h('button', { type: 'submit' }, tr(WORDS.start_vacation)));
     }
   };
   /** @param {'POST' | 'DELETE'} method */
@@ -186,7 +204,7 @@ function vacation(running) {
       /** @type {import('./api.js').Schemas['Vacation']} */
       const done = await call(method, 'players/me/vacation/', method === 'POST' ? { body: { days: Number(days?.value) } } : {});
       show(method === 'POST' ? done.ends_at : null);
-      status.textContent = method === 'POST' ? t('vacation_started') : t('vacation_ended');
+      status.textContent = method === 'POST' ? tr(WORDS.vacation_started) : tr(WORDS.vacation_ended);
     } catch (error) {
       alert.textContent = refusal(error, VACATION_REFUSED);
       const { code, detail } = /** @type {{code?: string, detail?: string}} */ (Object(error));
@@ -197,8 +215,8 @@ function vacation(running) {
     }
   };
   const form = h('form', { class: 'vacation stack', 'aria-labelledby': 'vacation-title', onsubmit: (event) => { event.preventDefault(); void send('POST'); } },
-    h('h2', { id: 'vacation-title' }, t('vacation')),
-    h('p', { class: 'muted small' }, t('vacation_help')),
+    h('h2', { id: 'vacation-title' }, tr(WORDS.vacation)),
+    h('p', { class: 'muted small' }, tr(WORDS.vacation_help)),
     body, alert, status);
   show(running);
   return form;
@@ -214,7 +232,7 @@ function keepAccount() {
   const username = h('input', { id: 'keep-username', name: 'username', autocomplete: 'username', required: true, maxlength: 150 });
   const password = h('input', { id: 'keep-password', name: 'password', type: 'password', autocomplete: 'new-password', required: true });
   const alert = h('p', { role: 'alert', class: 'error' });
-  const submit = h('button', { type: 'submit', class: 'primary' }, t('keep_account'));
+  const submit = h('button', { type: 'submit', class: 'primary' }, tr(WORDS.keep_account));
   return h('form', { class: 'keep-account stack', 'aria-labelledby': 'keep-title', onsubmit: async (event) => {
     event.preventDefault();
     alert.textContent = '';
@@ -228,8 +246,8 @@ function keepAccount() {
       submit.disabled = false;
     }
   } },
-  h('h2', { id: 'keep-title' }, t('guest_account')),
-  h('p', { class: 'muted small' }, t('keep_account_help')),
+  h('h2', { id: 'keep-title' }, tr(WORDS.guest_account)),
+  h('p', { class: 'muted small' }, tr(WORDS.keep_account_help)),
   h('label', { for: 'keep-username' }, t('username')), username,
   h('label', { for: 'keep-password' }, t('password')), password,
   alert, submit);

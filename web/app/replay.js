@@ -4,8 +4,15 @@
 import { events, getGame, replay } from './api.js';
 import { cardEl, h, render } from './dom.js';
 import { feedItem, feedRegion, lineOf, seatsOf } from './feed.js';
-import { GAME_REFUSALS, cardName, refusal, t, tr } from './i18n.js';
+import { GAME_REFUSALS, cardName, fill, refusal, t, tr } from './i18n.js';
 import { chatLine, chatList } from './chat.js';
+
+/** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
+const WORDS = {
+  back: ['Back', 'Recuar'],
+  forward: ['Forward', 'Avançar'],
+  event_n: ['Event {n} of {max}', 'Evento {n} de {max}'],
+};
 
 /** @typedef {import('./api.js').GameView} GameView */
 /** @typedef {import('./api.js').GameEvent} GameEvent */
@@ -19,8 +26,8 @@ export async function replayPage(root, gameId) {
   const stage = h('div', { class: 'replay-stage' });
   const range = h('input', { id: 'replay-position', type: 'range', min: 1, max: 1, value: 1, step: 1 });
   const where = h('span', { class: 'muted', 'aria-live': 'polite' });
-  const back = h('button', { type: 'button', 'data-key': 'back' }, t('back'));
-  const forward = h('button', { type: 'button', 'data-key': 'forward' }, t('forward'));
+  const back = h('button', { type: 'button', 'data-key': 'back' }, tr(WORDS.back));
+  const forward = h('button', { type: 'button', 'data-key': 'forward' }, tr(WORDS.forward));
   const line = h('p', { class: 'event-line' });
   const feed = feedRegion(false);
   feed.empty.hidden = true; // a game replayed has events
@@ -74,7 +81,7 @@ export async function replayPage(root, gameId) {
     range.value = String(at);
     back.disabled = at <= 1;
     forward.disabled = at >= max;
-    where.textContent = t('event_n', { n: at, max });
+    where.textContent = fill(tr(WORDS.event_n), { n: at, max });
     const event = log.find((e) => e.seq === at);
     render(line, event ? lineOf(event, seats) : '');
     render(feed.list, log.filter((e) => e.seq <= at).slice(-100).reverse().map((e) => feedItem(e, seats)));

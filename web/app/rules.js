@@ -1,123 +1,40 @@
-// The house rules of the rule book, grouped and explained for the create form and the lobby.
-// The names come from the schema: the type below makes `tsc` fail when the schema gains or loses
-// a rule that is not listed here (make check-web-types), so the list cannot drift from the API.
+// The house rules of the rule book by name, for a game's summary (the table, the lobby's lists);
+// rulebook.js groups and explains them for the create form, and only the lobby loads it. The
+// names come from the schema: the type below makes `tsc` fail when the schema gains or loses a
+// rule that is not listed here (make check-web-types), so the list cannot drift from the API.
 
 import { duration, t } from './i18n.js';
 
 /** @typedef {import('../types/schema').components['schemas']['RulesRequest']} RulesRequest */
 /** @typedef {import('../types/schema').components['schemas']['Rules']} Rules */
 /** @typedef {keyof RulesRequest} RuleName */
-/** @typedef {'scoring' | 'drawing' | 'draw_cards' | 'special' | 'playing' | 'finishing' | 'uno'} Group */
-/** @typedef {{group: Group, text: [string, string], label: [string, string], min?: number, max?: number, fallback?: number}} Rule */
-
-/** @type {Record<Group, [string, string]>} */
-export const GROUPS = {
-  scoring: ['Scoring', 'Pontuação'],
-  drawing: ['Drawing', 'Comprar'],
-  draw_cards: ['Draw cards and bluffs', 'Cartas de compra e bluffs'],
-  special: ['Cards with new powers', 'Cartas com novos poderes'],
-  playing: ['Playing more at once', 'Jogar mais de uma vez'],
-  finishing: ['Starting and going out', 'Começar e acabar'],
-  uno: ['Saying UNO', 'Dizer UNO'],
-};
+/** @typedef {{label: [string, string], fallback?: number}} Rule  fallback: a number's default */
 
 /** @type {{[K in RuleName]-?: Rule}} */
 export const RULES = {
-  scoring: {
-    group: 'scoring', label: ['Scoring', 'Pontuação'],
-    text: ['Winner: whoever goes out scores the cards left in the other hands (official). Penalty: each scores their own cards; the lowest total wins.',
-      'Vencedor: quem acaba soma as cartas das outras mãos (oficial). Penalização: cada um soma as suas; ganha o total mais baixo.'],
-  },
-  stacking: {
-    group: 'draw_cards', label: ['Stacking', 'Acumular'],
-    text: ['Answer a draw 2 or draw 4 with another; the penalty adds up and passes on.',
-      'Responder a um +2 ou +4 com outro; a penalização soma e passa adiante.'],
-  },
-  reverse_bounce: {
-    group: 'draw_cards', label: ['Reverse bounce', 'Inverter devolve'],
-    text: ['With stacking: a reverse of the colour sends the penalty back.',
-      'Com acumular: um inverte da cor devolve a penalização.'],
-  },
-  bluff_penalty: {
-    group: 'draw_cards', label: ['Bluff penalty', 'Penalização por bluff'], min: 0, max: 20, fallback: 4,
-    text: ['Cards drawn by a player caught bluffing a draw 4.', 'Cartas que compra quem é apanhado a fazer bluff com um +4.'],
-  },
-  draw_until_playable: {
-    group: 'drawing', label: ['Draw until playable', 'Comprar até poder jogar'],
-    text: ['Keep drawing until a card can be played.', 'Continuar a comprar até sair uma carta jogável.'],
-  },
-  force_play: {
-    group: 'drawing', label: ['Forced play', 'Jogada obrigatória'],
-    text: ['A playable drawn card must be played.', 'Uma carta comprada jogável tem de ser jogada.'],
-  },
-  must_play: {
-    group: 'drawing', label: ['Must play', 'Tem de jogar'],
-    text: ['No drawing while holding a playable card (draw 4s excepted).', 'Não se compra tendo uma carta jogável (exceto +4).'],
-  },
-  jump_in: {
-    group: 'playing', label: ['Jump in', 'Intromissão'],
-    text: ['Play an identical card out of turn; play goes on from you.', 'Jogar uma carta idêntica fora da vez; o jogo continua a partir de si.'],
-  },
-  multi_play: {
-    group: 'playing', label: ['Several of a number', 'Várias do mesmo número'],
-    text: ['Play several cards of one number at once.', 'Jogar várias cartas do mesmo número de uma vez.'],
-  },
-  color_runs: {
-    group: 'playing', label: ['Colour runs', 'Sequências de cor'],
-    text: ['Play a run of one colour (3-4-5) in one move.', 'Jogar uma sequência de uma cor (3-4-5) de uma vez.'],
-  },
-  eight_again: {
-    group: 'playing', label: ['Eight again', 'Oito repete'],
-    text: ['An 8 on top: the same player plays again.', 'Um 8 no topo: o mesmo jogador joga outra vez.'],
-  },
-  action_on_action: {
-    group: 'playing', label: ['Action on action', 'Ação sobre ação'],
-    text: ['No different action card on a skip, reverse or draw 2.', 'Nenhuma carta de ação diferente sobre salta, inverte ou +2.'],
-  },
-  seven_zero: {
-    group: 'special', label: ['Seven-zero', 'Sete-zero'],
-    text: ['A 7 swaps hands with a player you choose; a 0 passes every hand on.', 'Um 7 troca de mão com quem escolher; um 0 passa todas as mãos.'],
-  },
-  zero_swap: {
-    group: 'special', label: ['Zero swaps', 'Zero troca'],
-    text: ['A 0 may swap hands with a player. Not with seven-zero.', 'Um 0 pode trocar de mão com um jogador. Não com sete-zero.'],
-  },
-  zero_discards_color: {
-    group: 'special', label: ['Zero discards its colour', 'Zero descarta a cor'],
-    text: ['A 0 (the 1 with zero swaps) discards your other cards of its colour.', 'Um 0 (o 1 com zero troca) descarta as suas outras cartas dessa cor.'],
-  },
-  one_rotates: {
-    group: 'special', label: ['One rotates', 'Um roda'],
-    text: ['A 1 passes every hand on.', 'Um 1 passa todas as mãos.'],
-  },
-  two_gives: {
-    group: 'special', label: ['Two gives', 'Dois dá'],
-    text: ['A 2 gives up to two of your cards to a player.', 'Um 2 dá até duas das suas cartas a um jogador.'],
-  },
-  no_action_finish: {
-    group: 'finishing', label: ['No action finish', 'Não acabar com ação'],
-    text: ['No going out on an action or wild card.', 'Não se acaba com uma carta de ação ou curinga.'],
-  },
-  no_wild_finish: {
-    group: 'finishing', label: ['No wild finish', 'Não acabar com curinga'],
-    text: ['No going out on a wild. Not with no action finish.', 'Não se acaba com um curinga. Não com não acabar com ação.'],
-  },
-  elimination: {
-    group: 'finishing', label: ['Elimination', 'Eliminação'],
-    text: ['Who goes out leaves the round; the rest play on until one is left.', 'Quem acaba sai da ronda; os outros continuam até restar um.'],
-  },
-  number_starter: {
-    group: 'finishing', label: ['Number starter', 'Começa com número'],
-    text: ['The first card turned is always a number.', 'A primeira carta virada é sempre um número.'],
-  },
-  uno_penalty: {
-    group: 'uno', label: ['Missed UNO penalty', 'Penalização por UNO esquecido'], min: 0, max: 20, fallback: 2,
-    text: ['Cards drawn when caught not saying UNO.', 'Cartas que compra quem é apanhado sem dizer UNO.'],
-  },
-  uno_auto_penalty: {
-    group: 'uno', label: ['Automatic UNO penalty', 'Penalização automática de UNO'],
-    text: ['An unsaid UNO is penalised even if nobody catches it.', 'Um UNO não dito é penalizado mesmo sem ninguém apanhar.'],
-  },
+  scoring: { label: ['Scoring', 'Pontuação'] },
+  stacking: { label: ['Stacking', 'Acumular'] },
+  reverse_bounce: { label: ['Reverse bounce', 'Inverter devolve'] },
+  bluff_penalty: { label: ['Bluff penalty', 'Penalização por bluff'], fallback: 4 },
+  draw_until_playable: { label: ['Draw until playable', 'Comprar até poder jogar'] },
+  force_play: { label: ['Forced play', 'Jogada obrigatória'] },
+  must_play: { label: ['Must play', 'Tem de jogar'] },
+  jump_in: { label: ['Jump in', 'Intromissão'] },
+  multi_play: { label: ['Several of a number', 'Várias do mesmo número'] },
+  color_runs: { label: ['Colour runs', 'Sequências de cor'] },
+  eight_again: { label: ['Eight again', 'Oito repete'] },
+  action_on_action: { label: ['Action on action', 'Ação sobre ação'] },
+  seven_zero: { label: ['Seven-zero', 'Sete-zero'] },
+  zero_swap: { label: ['Zero swaps', 'Zero troca'] },
+  zero_discards_color: { label: ['Zero discards its colour', 'Zero descarta a cor'] },
+  one_rotates: { label: ['One rotates', 'Um roda'] },
+  two_gives: { label: ['Two gives', 'Dois dá'] },
+  no_action_finish: { label: ['No action finish', 'Não acabar com ação'] },
+  no_wild_finish: { label: ['No wild finish', 'Não acabar com curinga'] },
+  elimination: { label: ['Elimination', 'Eliminação'] },
+  number_starter: { label: ['Number starter', 'Começa com número'] },
+  uno_penalty: { label: ['Missed UNO penalty', 'Penalização por UNO esquecido'], fallback: 2 },
+  uno_auto_penalty: { label: ['Automatic UNO penalty', 'Penalização automática de UNO'] },
 };
 
 /** @type {RuleName[]} */

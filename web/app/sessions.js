@@ -3,7 +3,7 @@
 
 import { call, signOut } from './api.js';
 import { h, render } from './dom.js';
-import { refusal, t, tr } from './i18n.js';
+import { formatDate, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 
 /** @typedef {import('./api.js').Schemas['Session']} DeviceSession */
@@ -51,7 +51,7 @@ const listSessions = () => call('GET', 'players/me/sessions/');
 const endSession = (id) => call('DELETE', `players/me/sessions/${encodeURIComponent(id)}/`);
 
 /** @param {string} when */
-const shown = (when) => new Date(when).toLocaleString();
+const shown = (when) => formatDate(when);
 
 /** The section: filled once the list comes; an error shows in its `role="alert"`. */
 export function sessionsSection() {

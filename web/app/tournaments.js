@@ -4,7 +4,7 @@
 
 import { call, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
-import { fill, refusal, t, tr } from './i18n.js';
+import { fill, formatDate, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 
 /** @typedef {import('./api.js').Schemas['Tournament']} Tournament */
@@ -79,7 +79,7 @@ const REFUSED = {
 };
 
 /** @param {string} iso */
-const when = (iso) => new Date(iso).toLocaleString();
+const when = (iso) => formatDate(iso);
 
 /** @param {Format} format */
 const formatName = (format) => tr(WORDS[format]);

@@ -1,9 +1,9 @@
 // What the table asks of the server: reading the view, sending an action, the game calls (join,
-// start, leave, resign, rematch, add bot), the export, the fair-deck check. Each result goes into
-// the state through the store's `dispatch` (state.js's reducer); nothing here keeps state.
+// start, leave, resign, rematch, add bot), the export and the fair-deck check (those two in
+// table/end.js, loaded once a game is over). Each result goes into the state through the
+// store's `dispatch` (state.js's reducer); nothing here keeps state.
 
-import { ApiError, act, addBot, call, gameCall, getGame } from '../api.js';
-import { h } from '../dom.js';
+import { ApiError, act, addBot, gameCall, getGame } from '../api.js';
 import { GAME_REFUSALS, refusal } from '../i18n.js';
 import { go } from '../router.js';
 import { mustRead, playsOf, withUno } from './state.js';
@@ -160,50 +160,19 @@ function playSelected(store) {
 }
 
 /**
- * The finished game as one JSON document (the export), saved as a file.
- * @param {Store} store
+ * The finished game's extras, the export and the fair-deck check (table/end.js): loaded when a
+ * game is over, never with the board of a game in play.
  */
-async function download(store) {
-  const gameId = store.state().gameId;
-  try {
-    const doc = await call('GET', `games/${encodeURIComponent(gameId)}/export/`);
-    const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
-    const link = h('a', { href: url, download: `uno-${gameId}.json` });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-  } catch (error) {
-    store.dispatch({ type: 'error', error: errorText(error) });
-  }
-}
+const end = () => import('./end.js');
 
 /**
- * The deck commitment checked in the browser, once the finished view reveals the seed and salt:
- * sha256("seed:salt") must be what the game showed from its first event on.
+ * The deck commitment checked in the browser, once the finished view reveals the seed and salt
+ * (table/end.js).
  * @param {Store} store
  */
 export async function checkFairness(store) {
-  const { view, fair, gameId } = store.state();
-  if (fair || !view || view.status !== 'finished' || view.seed === undefined || !view.salt || !view.deck_commitment) return;
-  const { seed, salt, deck_commitment: commitment } = view;
-  store.dispatch({ type: 'fair', verified: null, seed: null });
-  // A seed is 64 bits: past 2^53 a JavaScript number rounds it. Its digits come from the JSON
-  // text itself (JSON.parse's source access), or there is no check.
-  /** @type {string | null} */
-  let exact = Number.isSafeInteger(seed) ? String(seed) : null;
-  if (exact === null) {
-    await call('GET', `games/${encodeURIComponent(gameId)}/`, {
-      reviver(key, value, context) {
-        if (key === 'seed' && context?.source && this && typeof this === 'object' && 'deck_commitment' in this) exact = context.source;
-        return value;
-      },
-    }).catch(() => {});
-  }
-  if (!exact || !crypto.subtle) return;
-  const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${exact}:${salt}`));
-  const hex = Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
-  store.dispatch({ type: 'fair', verified: hex === commitment, seed: exact });
+  const extras = await end().catch(() => null); // not loaded (offline): again at the next paint
+  if (extras) await extras.checkFairness(store);
 }
 
 /**
@@ -225,7 +194,7 @@ export function handlers(store) {
       if (await gameRequest(store, () => gameCall(gameId(), 'leave'))) go('/');
     },
     addBot: (level) => void gameRequest(store, () => addBot(gameId(), level)),
-    download: () => void download(store),
+    download: () => void end().then((extras) => extras.download(store), (error) => store.dispatch({ type: 'error', error: errorText(error) })),
   };
 }
 
