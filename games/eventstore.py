@@ -155,6 +155,8 @@ _PROGRESS = (
     "state",
     "status",
     "winner_seat",
+    "winner_team",
+    "finished_at",
     "current_seat",
     "turn_deadline",
     "last_hash",

@@ -128,6 +128,12 @@ class Game(models.Model):
         "null: the move clock (turn_timeout).",
     )
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner_team = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="With teams, once finished: the team that won."
+    )
+    finished_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the game ended (its game_ended event)."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )

@@ -10,6 +10,7 @@ with the state before an action, ``rebuild_game`` with the rows as stored; both 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 
@@ -49,12 +50,15 @@ def changes(current: Projection, target: Projection) -> Changes:
     )
 
 
-def project_summary(game: Game, state: engine.GameState) -> None:
-    """Set the summary columns of ``game`` (not saved) from the engine state after its log."""
+def project_summary(game: Game, state: engine.GameState, at: datetime) -> None:
+    """Set the summary columns of ``game`` (not saved) from the engine state after its log,
+    whose last event was appended ``at`` (a finished game keeps the moment it first ended)."""
     game.state = state_to_data(state)
     finished = state.status == "finished"
     game.status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
     game.winner_seat = state.winner
+    game.winner_team = state.winner_team
+    game.finished_at = (game.finished_at or at) if finished else None
     game.current_seat = None if finished else state.actor
     if finished:  # no turn: no deadline and no reminder (the sweep's reads skip the game)
         game.turn_deadline = game.remind_at = None
@@ -66,6 +70,8 @@ def _summary(game: Game) -> tuple[object, ...]:
         game.state,
         game.status,
         game.winner_seat,
+        game.winner_team,
+        game.finished_at,
         game.current_seat,
         game.last_hash,
     )
@@ -101,7 +107,7 @@ def rebuild_game(game: Game) -> bool:
         before = _summary(game)
         game.version = rows[-1].seq
         game.last_hash = rows[-1].hash
-        project_summary(game, state)
+        project_summary(game, state, rows[-1].created_at)
         stored, created = _stored(game, state.players)
         differences = changes(stored, projection_of(state))
         eventstore.save(game, game.version + 1, [], differences, game.updated_at)

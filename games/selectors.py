@@ -249,7 +249,9 @@ def game_summary(game: Game, statuses: dict[int, str]) -> dict[str, Any]:
         "current_seat": game.current_seat,
         "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
         "winner_seat": game.winner_seat,
+        "winner_team": game.winner_team,
         "created_at": game.created_at.isoformat(),
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
     }
 
 

@@ -543,8 +543,18 @@ class GameSummarySerializer(serializers.Serializer):
     seats = SeatSummarySerializer(many=True)
     current_seat = serializers.IntegerField(allow_null=True)
     turn_deadline = serializers.DateTimeField(allow_null=True)
-    winner_seat = serializers.IntegerField(allow_null=True)
+    winner_seat = serializers.IntegerField(
+        allow_null=True,
+        help_text="Once finished: the seat that went out in the last round (with teams, a seat "
+        "of any team: the winner is winner_team).",
+    )
+    winner_team = serializers.IntegerField(
+        allow_null=True, help_text="With teams, once finished: the team that won."
+    )
     created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the game ended; null until then."
+    )
 
 
 class GamePageSerializer(serializers.Serializer):

@@ -9,7 +9,6 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from notifications import limits, selectors, services, webpush
 from notifications.serializers import (
@@ -26,6 +25,7 @@ from notifications.serializers import (
 )
 from players.scopes import AccountChange
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.pages import page_response
 from unoservice.schema import errors_for
 

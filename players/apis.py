@@ -12,11 +12,10 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
-from rest_framework.views import APIView
 
 from games.engine import limits
 from games.engine.limits import GUEST_DAYS
-from players.models import AccessToken, Rating
+from players.models import GUEST_PREFIX, AccessToken, Rating
 from players.ratings import rating_of, shown
 from players.scopes import AccountChange
 from players.selectors import leaderboard, player_get, player_stats
@@ -49,6 +48,7 @@ from players.services import (
 )
 from players.sessions import session_end, session_refresh, session_start, sessions_of
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.pages import page_response
 from unoservice.schema import UNAUTHORIZED, error_response, errors_for
 
@@ -128,8 +128,11 @@ class PlayerRegisterApi(APIView):
         responses={
             201: RegisteredPlayerSerializer,
             400: error_response(
-                "Malformed body, a username Django refuses, or a password the validators refuse.",
+                "Malformed body, a username Django refuses, or a password the validators refuse "
+                f"(`invalid`); a username of a guest's form, beginning with `{GUEST_PREFIX}` "
+                "(`username_reserved`).",
                 "invalid",
+                "username_reserved",
             ),
             409: error_response("The username is taken (ignoring case).", "username_taken"),
         },
@@ -201,7 +204,12 @@ class PlayerClaimApi(AccountChange, APIView):
         responses={
             200: OwnProfileSerializer,
             **errors_for(
-                "invalid", "not_authenticated", "not_a_guest", "username_taken", "bot_account_scope"
+                "invalid",
+                "username_reserved",
+                "not_authenticated",
+                "not_a_guest",
+                "username_taken",
+                "bot_account_scope",
             ),
         },
         examples=[

@@ -1,11 +1,12 @@
 """``Authorization: Token <access token>`` (DRF authentication) for every API view.
 
-The header's word is ``Token`` as it always was (``Bearer`` is taken too). A session's access
-token (``uat_…``, ``players.sessions``) authenticates until it expires, then answers 401
-``token_expired`` so a client knows to refresh; while ``UNO_LEGACY_TOKENS`` is on, the DRF keys
-issued before sessions existed still authenticate (one release), and once it is off they get
-401 ``not_authenticated``. ``request.auth`` is the ``AccessToken`` row (its ``session``), or the
-legacy ``Token``.
+The header's word is ``Token``, as the contract and the schema's ``tokenAuth`` say; ``Bearer`` is
+refused with a 401 ``not_authenticated`` whose detail names the word to use (taken, it let clients
+be written against a form the contract does not promise). A session's access token (``uat_…``,
+``players.sessions``) authenticates until it expires, then answers 401 ``token_expired`` so a
+client knows to refresh; while ``UNO_LEGACY_TOKENS`` is on, the DRF keys issued before sessions
+existed still authenticate (one release), and once it is off they get 401 ``not_authenticated``.
+``request.auth`` is the ``AccessToken`` row (its ``session``), or the legacy ``Token``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ from rest_framework.request import Request
 # Read by DRF's settings at start-up, so the session machinery (which imports the error registry,
 # which imports DRF's views) is imported when the first token comes, not here.
 ACCESS_PREFIX = "uat_"  # players.sessions.ACCESS_PREFIX
-KEYWORDS = (b"token", b"bearer")
+KEYWORD = b"token"
+# OAuth's word for the header, which clients reach for by habit: refused, with the word to use.
+BEARER = b"bearer"
+WRONG_WORD = (
+    "Send the token as 'Authorization: Token <access token>': the word is Token, not Bearer."
+)
 EXPIRED = (
     "The access token has expired: trade the refresh token for a new pair "
     "(POST /api/v1/auth/refresh/), then send the call again."
@@ -34,7 +40,9 @@ class AccessTokenAuthentication(TokenAuthentication):
 
     def authenticate(self, request: Request) -> tuple[User, Any] | None:
         parts = get_authorization_header(request).split()
-        if not parts or parts[0].lower() not in KEYWORDS:
+        if parts and parts[0].lower() == BEARER:
+            raise exceptions.AuthenticationFailed(WRONG_WORD)
+        if not parts or parts[0].lower() != KEYWORD:
             return None
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed(

@@ -71,6 +71,21 @@ class Vacation(models.Model):
         return f"Vacation of {self.player_id} from {self.starts_at:%Y-%m-%d}"
 
 
+# A guest's generated name: GUEST_PREFIX, then GUEST_NAME_LENGTH letters and digits without
+# look-alikes (about 41 bits). A name a person chooses (registering, claiming a guest) may not
+# begin with the prefix, ignoring case as usernames are compared: a name that looks like a
+# guest's is one, and a full account cannot pass for a guest nor a guest for someone else.
+GUEST_PREFIX = "guest-"
+GUEST_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+GUEST_NAME_LENGTH = 8
+GUEST_NAME_HELP = f"`{GUEST_PREFIX}` and {GUEST_NAME_LENGTH} letters and digits"
+
+
+def is_guest_name(username: str) -> bool:
+    """Whether ``username`` has the form of a guest's generated name."""
+    return username.casefold().startswith(GUEST_PREFIX)
+
+
 class Guest(models.Model):
     """A guest account: a generated username, a token and no password, made with one click
     (``POST /api/v1/players/guest/``). Claiming it (a username and a password) deletes this row

@@ -12,7 +12,7 @@ from games.engine import limits
 from games.engine.limits import GUEST_DAYS, VACATION_DAYS, VACATION_DAYS_PER_YEAR
 from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
-from players.models import REPORT_REASONS
+from players.models import GUEST_NAME_HELP, GUEST_PREFIX, REPORT_REASONS
 from players.selectors import PlayerStats
 from unoservice.api import StrictCharField, StrictIntegerField, StrictSerializer
 
@@ -35,7 +35,12 @@ def username_field(*, validate: bool) -> StrictCharField:
     return StrictCharField(
         max_length=USERNAME_MAX_LENGTH,
         validators=[UnicodeUsernameValidator()] if validate else [],
-        help_text="Up to 150 letters, digits and @/./+/-/_." if validate else "",
+        help_text=(
+            f"Up to 150 letters, digits and @/./+/-/_; not beginning with `{GUEST_PREFIX}` "
+            "(guests' generated names: 400 `username_reserved`)."
+            if validate
+            else ""
+        ),
     )
 
 
@@ -195,7 +200,7 @@ TOKEN_HELP = "The same as `access`, for clients written before sessions."
 @extend_schema_serializer(component_name="GuestAccount")
 class GuestAccountSerializer(PairFields):
     id = serializers.IntegerField()
-    username = serializers.CharField(help_text="Generated: `guest-` and 8 letters and digits.")
+    username = serializers.CharField(help_text=f"Generated: {GUEST_NAME_HELP}.")
     token = serializers.CharField(
         help_text=(
             "The same as `access`. A guest has no password: the refresh token is the account, "

@@ -22,9 +22,19 @@ from rest_framework.authtoken.models import Token
 from games.engine.limits import VACATION_DAYS, VACATION_DAYS_PER_YEAR
 from games.models import Entrant, Game, Seat, TournamentStatus
 from players.locks import lock_player
-from players.models import AccessToken, BotAccount, Guest, Session, Vacation
+from players.models import (
+    GUEST_ALPHABET,
+    GUEST_NAME_LENGTH,
+    GUEST_PREFIX,
+    AccessToken,
+    BotAccount,
+    Guest,
+    Session,
+    Vacation,
+    is_guest_name,
+)
 from players.sessions import Pair, session_end, session_start
-from unoservice.errors import DomainError
+from unoservice.errors import DomainError, invalid_field
 
 
 def _username_taken(username: str) -> DomainError:
@@ -32,13 +42,20 @@ def _username_taken(username: str) -> DomainError:
 
 
 def _validate_username(user: User) -> None:
-    """Run the username field's own rules: not blank, at most 150, letters, digits and @.+-_."""
+    """Run the username field's own rules (not blank, at most 150, letters, digits and @.+-_),
+    then the service's: not a guest's form of name. Every name a person chooses passes here."""
     field = User._meta.get_field("username")
     assert isinstance(field, models.CharField)
     try:
         field.clean(user.username, user)
     except DjangoValidationError as exc:
-        raise DomainError("invalid", "username: " + " ".join(exc.messages)) from exc
+        raise invalid_field("username", exc) from exc
+    if is_guest_name(user.username):
+        raise DomainError(
+            "username_reserved",
+            f"username: names beginning with {GUEST_PREFIX!r} are the names given to guests; "
+            "choose another.",
+        )
 
 
 def player_register(*, username: str, password: str) -> User:
@@ -52,7 +69,7 @@ def player_register(*, username: str, password: str) -> User:
     try:
         validate_password(password, user=user)
     except DjangoValidationError as exc:
-        raise DomainError("invalid", "password: " + " ".join(exc.messages)) from exc
+        raise invalid_field("password", exc) from exc
     if User.objects.filter(username__iexact=user.username).exists():
         raise _username_taken(user.username)
     user.set_password(password)
@@ -66,12 +83,10 @@ def player_register(*, username: str, password: str) -> User:
 
 # --- guests --------------------------------------------------------------------------------------
 
-# A guest's name: "guest-" and 8 letters and digits without look-alikes (about 41 bits).
-_GUEST_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
-
 
 def _guest_name() -> str:
-    return "guest-" + "".join(secrets.choice(_GUEST_ALPHABET) for _ in range(8))
+    """A new guest's name (``players.models.GUEST_PREFIX``: the form no person may choose)."""
+    return GUEST_PREFIX + "".join(secrets.choice(GUEST_ALPHABET) for _ in range(GUEST_NAME_LENGTH))
 
 
 def guest_create(*, user_agent: str = "", address: str | None = None) -> tuple[User, Pair]:
@@ -108,7 +123,7 @@ def guest_claim(*, user: User, username: str, password: str) -> User:
         try:
             validate_password(password, user=user)
         except DjangoValidationError as exc:
-            raise DomainError("invalid", "password: " + " ".join(exc.messages)) from exc
+            raise invalid_field("password", exc) from exc
         if User.objects.filter(username__iexact=user.username).exclude(pk=user.pk).exists():
             raise _username_taken(user.username)
         user.set_password(password)

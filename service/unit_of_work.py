@@ -79,7 +79,7 @@ class GameWrite:
         before = outbox.Turn.of(game)
         game.version = base + len(events)
         record_events(game_id=game.pk, version=game.version, events=events)
-        project_summary(game, after)
+        project_summary(game, after, now)
         if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
             bot = bots.seat_to_play(game) is not None
             self._set_clock(after, now if bot else clock or now, bot)

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
@@ -26,6 +27,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.engine import IllegalMove
 from games.engine.errors import ENGINE_CODES
 from unoservice import metrics
+from unoservice.field_checks import checks_of, django_checks
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +101,9 @@ SERVICE_CODES: dict[str, Code] = {
     "not_enough_players": Code(409, "A game starts with 2 or more seated."),
     "version_conflict": Code(409, "The game has moved past the action's expected_version."),
     "username_taken": Code(409, "The username is taken, ignoring case."),
+    "username_reserved": Code(
+        400, "The username has the form of guests' generated names, which nobody may choose."
+    ),
     "not_a_guest": Code(409, "Only a guest account can be claimed; this one has a password."),
     "already_on_vacation": Code(409, "The caller is on vacation already: end it first."),
     "not_on_vacation": Code(409, "The caller is not on vacation."),
@@ -121,6 +126,11 @@ SERVICE_CODES: dict[str, Code] = {
     "throttled": Code(429, "Too many requests; wait as Retry-After says."),
     "server_error": Code(500, "The server failed; the request may be retried."),
     "unavailable": Code(503, "The database does not answer; retry shortly."),
+    "conflict_retry": Code(
+        503,
+        "A concurrent write met this one (a deadlock or a serialization failure): nothing was "
+        "done; send the same request again (Retry-After).",
+    ),
     # --- the table chat (service.chat) ---
     "chat_too_fast": Code(
         429, "More than 5 chat messages in 10 s; wait as Retry-After says (retry_after)."
@@ -213,6 +223,16 @@ def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
     return {"code": code, "detail": detail, **extra}
 
 
+def invalid_field(field: str, refused: DjangoValidationError) -> DomainError:
+    """400 ``invalid`` for a Django validator's refusal of ``field`` (a password's, a
+    username's), in the same shape as a serializer's: ``errors`` and ``fields``."""
+    checks = django_checks(refused)
+    detail = f"{field}: " + " ".join(checks)
+    return DomainError(
+        "invalid", detail, {"errors": {field: checks}, "fields": checks_of({field: checks})}
+    )
+
+
 def _first_message(errors: Any) -> str:
     if isinstance(errors, dict):
         for field, value in errors.items():
@@ -233,6 +253,36 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+# A database error that rolled the transaction back because of another one: PostgreSQL's SQLSTATE
+# class 40 ("transaction rollback": 40P01 a deadlock, 40001 a serialization failure), which
+# Django raises as an ``OperationalError`` whose ``__cause__`` is psycopg's error; and SQLite's
+# "database is locked" (SQLITE_BUSY, SQLITE_LOCKED: their extended codes keep them in the low byte)
+# when a writer waited past its timeout for another (``make run``).
+ROLLBACK_SQLSTATE_CLASS = "40"
+SQLITE_BUSY_CODES = frozenset({5, 6})
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    for error in (exc, exc.__cause__):
+        sqlstate = getattr(error, "sqlstate", None)
+        if isinstance(sqlstate, str):
+            return sqlstate
+    return None
+
+
+def write_conflict(exc: BaseException) -> bool:
+    """Whether ``exc`` (Django's wrapper of a driver's error, or the driver's own) says the
+    database undid the transaction because a concurrent write met it: the same request sent
+    again can go through, unlike when the database does not answer at all."""
+    if (_sqlstate(exc) or "").startswith(ROLLBACK_SQLSTATE_CLASS):
+        return True
+    return any(
+        isinstance(code := getattr(error, "sqlite_errorcode", None), int)
+        and (code & 0xFF) in SQLITE_BUSY_CODES
+        for error in (exc, exc.__cause__)
+    )
+
+
 # Codes an authentication class may give ``AuthenticationFailed(detail, code=...)`` in place of
 # ``not_authenticated`` (players.authentication: an expired access token).
 _AUTH_CODES = frozenset({"token_expired", "token_reused"})
@@ -247,6 +297,25 @@ def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
         return refusal
     if isinstance(exc, IllegalMove):
         return Response(error_body(exc.code, exc.detail), status=ERROR_CODES[exc.code].status)
+    if write_conflict(exc):
+        # Not an outage: the database rolled the transaction back so that a concurrent one could
+        # go on. Nothing of the request was written, and sent again it meets no conflict (or
+        # another, answered the same way); a deadlock is worth a look all the same (a lock order
+        # to fix), hence the traceback.
+        log.warning(
+            "a concurrent write rolled the request back (%s): answered conflict_retry",
+            f"SQLSTATE {_sqlstate(exc)}" if _sqlstate(exc) else "SQLite: database is locked",
+            exc_info=exc,
+        )
+        body = error_body(
+            "conflict_retry",
+            "A concurrent write conflicted with this request, so nothing was done; send it again.",
+        )
+        conflict = Response(body, status=503, headers={"Retry-After": "1"})
+        # Said once, above: Django logs every 5xx answer again at ERROR ("Service Unavailable"),
+        # as if the service had failed; its log_response skips an answer marked as logged.
+        conflict._has_been_logged = True  # type: ignore[attr-defined]
+        return conflict
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is not answering (restarting, failing over): nothing was done, and the
         # same request may be sent again (with its Idempotency-Key) once it is back.
@@ -264,7 +333,8 @@ def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, exceptions.AuthenticationFailed) and exc.get_codes() in _AUTH_CODES:
         code = str(exc.get_codes())
     if isinstance(exc, exceptions.ValidationError):
-        body = error_body(code, _first_message(exc.detail), errors=exc.detail)
+        detail = exc.detail
+        body = error_body(code, _first_message(detail), errors=detail, fields=checks_of(detail))
         response.status_code = status.HTTP_400_BAD_REQUEST
     else:
         body = error_body(code, str(exc.detail))

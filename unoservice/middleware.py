@@ -11,6 +11,13 @@ string), URL pattern, status, duration and the caller's user id. Probes and scra
 reads it as empty (a chunked action was answered "'action' must be one of …"). Behind the nginx
 of docker/ the question does not arise: nginx reads the whole body and sends its length.
 
+``BodySizeMiddleware`` refuses a body whose ``Content-Length`` is over
+``DATA_UPLOAD_MAX_MEMORY_SIZE`` with 413 ``request_too_large`` before anything reads it. Django
+itself would refuse it only once a view read the body (DRF's parser does, and the admin's forms),
+by raising ``RequestDataTooBig``, which its handler logs as a security event at ERROR with a
+traceback: a client's oversized body is no error of the service, and the request line (status
+413) already records it. The service takes no file uploads, so the limit holds for the whole body.
+
 ``MetricsMiddleware`` counts and times requests by URL pattern (``route``), not by path, so ids
 in paths do not multiply the series; a path that matches no pattern counts as ``<unmatched>``.
 """
@@ -28,6 +35,7 @@ from django.utils.functional import SimpleLazyObject, empty
 from unoservice import metrics, webclient
 from unoservice.errors import error_page
 from unoservice.logging import clean_request_id, request_id_var
+from unoservice.parsers import declared_length
 
 log = logging.getLogger("unoservice.request")
 
@@ -115,5 +123,18 @@ class ChunkedBodyMiddleware:
                 411,
                 "length_required",
                 "A chunked request body is not read here: send it with a Content-Length.",
+            )
+        return self.get_response(request)
+
+
+class BodySizeMiddleware:
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and declared_length(request.META) > limit:
+            return error_page(
+                413, "request_too_large", f"The request body is larger than {limit} bytes."
             )
         return self.get_response(request)

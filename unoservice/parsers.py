@@ -28,9 +28,8 @@ def too_large(limit: int) -> Exception:
     return DomainError("request_too_large", f"The request body is larger than {limit} bytes.")
 
 
-def declared_length(context: Mapping[str, Any] | None) -> int:
-    request = (context or {}).get("request")
-    meta = getattr(request, "META", {})
+def declared_length(meta: Mapping[str, Any]) -> int:
+    """The request's ``Content-Length`` (0 when it has none, or not a number)."""
     try:
         return int(meta.get("CONTENT_LENGTH") or 0)
     except (TypeError, ValueError):
@@ -46,7 +45,8 @@ class JSONParser(parsers.JSONParser):
     ) -> Any:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is not None:
-            if declared_length(parser_context) > limit:
+            request = (parser_context or {}).get("request")
+            if declared_length(getattr(request, "META", {})) > limit:
                 raise too_large(limit)
             body = stream.read(limit + 1)
             if len(body) > limit:

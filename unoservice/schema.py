@@ -12,12 +12,35 @@ from unoservice.errors import ERROR_CODES
 ERROR_COMPONENT = "ErrorBody"  # not "Error": a generated TypeScript client would shadow its own
 
 
+@extend_schema_serializer(component_name="FieldCheck")
+class FieldCheckSerializer(serializers.Serializer[dict[str, object]]):
+    code = serializers.CharField(
+        help_text="Machine-readable: required, blank, null, invalid, invalid_choice, max_length, "
+        "min_length, max_value, min_value, max_items, min_items, unknown_field, "
+        "password_too_short, password_too_common, password_entirely_numeric, "
+        "password_too_similar, … (unoservice/field_checks.py)."
+    )
+    message = serializers.CharField(help_text="The same, for people (English).")
+    limit = serializers.FloatField(
+        required=False,
+        help_text="The limit the value broke, where the code has one: the most characters "
+        "(max_length), items (max_items), the least value (min_value), a password's least "
+        "length (password_too_short), ….",
+    )
+
+
 @extend_schema_serializer(component_name=ERROR_COMPONENT)
 class ErrorSerializer(serializers.Serializer[dict[str, object]]):
     code = serializers.CharField(help_text="Machine-readable error code.")
     detail = serializers.CharField(help_text="What went wrong, for people.")
     errors = serializers.DictField(  # type: ignore[assignment]  # a field, popped by the metaclass
         required=False, help_text="Per-field messages of a malformed body (400 only)."
+    )
+    fields = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=FieldCheckSerializer()),
+        required=False,
+        help_text="The same refusals by field path (rules.uno_penalty, ids.2, non_field_errors), "
+        "each with its code and limit, for a client to say in its own words (400 only).",
     )
 
 
@@ -59,13 +82,14 @@ _RETRY_AFTER = {
 }
 
 
-def _error(code: str, retry_after: bool = False) -> dict[str, Any]:
+def _error(code: str, *more: str, retry_after: bool = False) -> dict[str, Any]:
+    codes = (code, *more)
     answer: dict[str, Any] = {
-        "description": f"`{code}`: {ERROR_CODES[code].meaning}",
+        "description": " ".join(f"`{each}`: {ERROR_CODES[each].meaning}" for each in codes),
         "content": {
             "application/json": {
                 "schema": {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"},
-                "examples": {code: {"value": {"code": code, "detail": "…"}}},
+                "examples": {each: {"value": {"code": each, "detail": "…"}} for each in codes},
             }
         },
     }
@@ -86,7 +110,8 @@ def add_common_errors(
 ) -> dict[str, Any]:
     """drf-spectacular hook: the error answers that come from the service's shell, not a view.
 
-    Every operation may answer 503 ``unavailable`` (the database does not answer); one with a
+    Every operation may answer 503 ``unavailable`` (the database does not answer) or
+    ``conflict_retry`` (a concurrent write made the database undo the request's); one with a
     body, 413 ``request_too_large`` and 411 ``length_required``; a throttled one
     (``throttle_scope``), 429 ``throttled``; one that takes an access token, 401
     ``token_expired``.
@@ -98,7 +123,7 @@ def add_common_errors(
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
-            responses.setdefault("503", _error("unavailable", retry_after=True))
+            responses.setdefault("503", _error("unavailable", "conflict_retry", retry_after=True))
             if "requestBody" in operation:
                 responses.setdefault("413", _error("request_too_large"))
                 responses.setdefault("411", _error("length_required"))

@@ -129,6 +129,7 @@ MIDDLEWARE = [
     "unoservice.middleware.RequestIdMiddleware",
     "unoservice.middleware.MetricsMiddleware",
     "unoservice.middleware.ChunkedBodyMiddleware",
+    "unoservice.middleware.BodySizeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "unoservice.storage.StaticFilesMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -246,9 +247,13 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Sessions' access tokens (and, while UNO_LEGACY_TOKENS, the old DRF keys): players.
         "players.authentication.AccessTokenAuthentication",
-        # The admin's browser session (and the browsable API).
+        # The admin's browser session: staff signed in there can try the API in Swagger UI.
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # JSON only, as the schema says: no browsable API (DRF's default besides JSON), which served
+    # a browser's Accept: text/html an HTML page of the API, with forms. A client that accepts
+    # nothing JSON gets 406 not_acceptable (a JSON body); a browser's Accept (…, */*) gets JSON.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
         # A bot account's token plays; it changes nothing of the account (players.scopes).

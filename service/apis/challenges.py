@@ -9,7 +9,6 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games.models import Challenge
 from games.serializers import (
@@ -20,6 +19,7 @@ from games.serializers import (
 )
 from service import challenges
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.schema import errors_for
 
 TAGS = ["challenges"]

@@ -6,7 +6,6 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games.serializers import (
     ChatMessageSerializer,
@@ -17,6 +16,7 @@ from games.serializers import (
 )
 from service import chat
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.schema import errors_for
 
 TAGS = ["chat"]

@@ -8,7 +8,6 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import selectors
 from games.engine import limits
@@ -33,6 +32,7 @@ from games.serializers import (
 )
 from service import away, clock, lobby, longpoll, play, tables
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.errors import DomainError
 from unoservice.pages import whole_page_response
 from unoservice.schema import errors_for

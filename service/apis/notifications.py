@@ -6,13 +6,13 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from notifications import selectors
 from notifications.apis import NOTIFICATION_EXAMPLE, NOTIFICATIONS, page
 from notifications.serializers import NotificationListQuerySerializer, NotificationPageSerializer
 from service.reminders import remind_player
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.schema import errors_for
 
 

@@ -11,7 +11,6 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from players.apis import TAGS
 from players.models import Vacation
@@ -19,6 +18,7 @@ from players.serializers import VacationSerializer, VacationStartSerializer
 from players.services import vacation_days_left
 from service.vacations import vacation_end, vacation_start
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.schema import errors_for
 
 VACATION_EXAMPLE = {

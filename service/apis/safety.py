@@ -10,7 +10,6 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from players import safety
 from players.apis import TAGS
@@ -23,6 +22,7 @@ from players.serializers import (
     ReportSerializer,
 )
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.schema import errors_for
 
 

@@ -31,7 +31,6 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.mediatypes import media_type_matches, order_by_precedence
-from rest_framework.views import APIView
 
 from games import selectors
 from games.engine import limits
@@ -50,6 +49,7 @@ from streams.serializers import (
 )
 from streams.tickets import ticket_issue
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.asgi_bridge import ASYNC_STREAMS
 from unoservice.errors import DomainError
 from unoservice.schema import errors_for

@@ -10,7 +10,6 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games.engine import limits
 from games.models import Tournament
@@ -34,6 +33,7 @@ from service.tournament_stream import CHANGES
 from streams import sse
 from streams.serializers import TournamentStreamQuerySerializer
 from unoservice import api
+from unoservice.api import APIView
 from unoservice.pages import page_response
 from unoservice.schema import errors_for
 

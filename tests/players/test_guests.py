@@ -23,6 +23,7 @@ from unoservice.celery import app as celery_app
 pytestmark = pytest.mark.django_db
 
 GUEST = "/api/v1/players/guest/"
+REGISTER = "/api/v1/players/"
 CLAIM = "/api/v1/players/me/claim/"
 ME = "/api/v1/players/me/"
 TOKEN = "/api/v1/auth/token/"
@@ -143,6 +144,48 @@ def test_a_refused_claim_changes_nothing(
     user = User.objects.get(pk=body["id"])
     assert user.username == body["username"] and not user.has_usable_password()
     assert Guest.objects.filter(user=user).exists()
+
+
+# Names of a guest's form: the generated form itself, any case, and anything after the prefix
+# (a person named "guest-…" would pass for a guest, and a guest for someone else).
+GUEST_LIKE = ["guest-k7p2m9xq", "GUEST-K7P2M9XQ", "Guest-star", "guest-", "guest-0000000000"]
+
+
+@pytest.mark.parametrize("username", GUEST_LIKE)
+def test_a_guest_cannot_claim_a_name_of_a_guests_form(api: APIClient, username: str) -> None:
+    body, guest = new_guest(api)
+    other, _ = new_guest(api)
+
+    for name in (username, body["username"], other["username"]):
+        answer = guest.post(CLAIM, {"username": name, "password": PASSWORD}, format="json")
+
+        assert answer.status_code == 400, answer.content
+        refusal = answer.json()
+        assert refusal["code"] == "username_reserved"
+        assert "guest-" in refusal["detail"] and refusal["detail"].startswith("username:")
+    user = User.objects.get(pk=body["id"])
+    assert user.username == body["username"] and not user.has_usable_password()
+    assert Guest.objects.filter(user=user).exists()
+    assert guest.get(ME).json()["guest"] is True
+
+
+@pytest.mark.parametrize("username", GUEST_LIKE)
+def test_nobody_registers_a_name_of_a_guests_form(api: APIClient, username: str) -> None:
+    answer = api.post(REGISTER, {"username": username, "password": PASSWORD}, format="json")
+
+    assert (answer.status_code, answer.json()["code"]) == (400, "username_reserved")
+    assert not User.objects.filter(username__iexact=username).exists()
+
+
+@pytest.mark.parametrize("username", ["guesthouse", "guest", "guest_k7p2m9xq", "my-guest-k7p2m9xq"])
+def test_names_with_guest_elsewhere_are_fine(api: APIClient, username: str) -> None:
+    _, guest = new_guest(api)
+
+    registered = api.post(REGISTER, {"username": username, "password": PASSWORD}, format="json")
+    claimed = guest.post(CLAIM, {"username": f"{username}2", "password": PASSWORD}, format="json")
+
+    assert registered.status_code == 201, registered.content
+    assert claimed.status_code == 200, claimed.content
 
 
 def test_a_registered_player_cannot_claim(make_player: MakeUser) -> None:

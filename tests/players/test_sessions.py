@@ -71,10 +71,25 @@ def test_login_answers_the_pair_and_the_access_token_works(api: APIClient, alice
     assert access_expires - started == timedelta(seconds=3600)
     assert refresh_expires - started == timedelta(days=30)
     assert client_with(pair["access"]).get(ME).json()["username"] == "alice"
-    # Bearer is taken too.
+
+
+def test_the_word_is_token_and_bearer_is_refused_saying_so(api: APIClient, alice: User) -> None:
+    """The contract's header is ``Authorization: Token <token>``. A good access token sent as
+    ``Bearer`` (OAuth's word, a habit of clients) is refused, with a detail that names the word
+    to use, and a Token-shaped challenge."""
+    pair = sign_in(api)
     bearer = APIClient()
     bearer.credentials(HTTP_AUTHORIZATION=f"Bearer {pair['access']}")
-    assert bearer.get(ME).status_code == 200
+
+    for response in (bearer.get(ME), bearer.post(LOGOUT)):
+        assert response.status_code == 401, response.content
+        body = response.json()
+        assert body["code"] == "not_authenticated"
+        assert "Authorization: Token" in body["detail"] and "not Bearer" in body["detail"]
+        assert response["WWW-Authenticate"] == "Token"
+
+    # Refused, the token did nothing (logout did not end the session) and still works as Token.
+    assert client_with(pair["access"]).get(ME).status_code == 200
 
 
 def test_lifetimes_follow_the_settings(api: APIClient, alice: User, settings: Settings) -> None:

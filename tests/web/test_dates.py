@@ -2,7 +2,7 @@
 ``locale``, which is ``navigator.language`` and Intl's default) shows a page in English with
 British dates and, after the header's switch, in Portuguese with Portuguese ones, on the lobby's
 finished games, a profile and the inbox. And a finished game's row in the lobby says who won,
-with whom and when (the API's list item has no end time: the day the game began)."""
+with whom and when it ended (the list item's ``finished_at``)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from tests.web.test_layout import switch
 
 # Fixed moments, in another year than the test's (so the lobby's day carries its year), late
 # enough in the day that a time zone other than UTC would show another date.
-BEGAN = datetime(2025, 12, 4, 21, 30, tzinfo=UTC)
+ENDED = datetime(2025, 12, 4, 21, 30, tzinfo=UTC)
 JOINED = datetime(2025, 3, 7, 22, 5, tzinfo=UTC)
 NOTIFIED = datetime(2025, 12, 4, 21, 45, tzinfo=UTC)
 
@@ -57,7 +57,7 @@ def test_a_finished_game_says_who_won_with_whom_and_when_in_the_page_language(
     site: Site, german: Page
 ) -> None:
     game, _, _ = scripted.finished(site)  # Ana won against Bea
-    Game.objects.filter(pk=game).update(created_at=BEGAN)
+    Game.objects.filter(pk=game).update(finished_at=ENDED)
     assert german.evaluate("() => navigator.language") == "de-DE"
 
     sign_in(german, "bea")
@@ -66,8 +66,8 @@ def test_a_finished_game_says_who_won_with_whom_and_when_in_the_page_language(
     expect(row).to_have_count(1)
     strong = row.locator("strong")
     expect(strong).to_have_text("Won by ana")
-    expect(row.locator("time")).to_have_text("started 4 December 2025")
-    expect(row.locator(".game-info")).to_contain_text("Won by ana · started 4 December 2025")
+    expect(row.locator("time")).to_have_text("ended 4 December 2025")
+    expect(row.locator(".game-info")).to_contain_text("Won by ana · ended 4 December 2025")
     expect(row).not_to_contain_text("players")
     expect(row).not_to_contain_text("Dezember")
     expect(row.get_by_role("link", name="Replay")).to_have_attribute("href", f"#/replay/{game}")
@@ -76,23 +76,23 @@ def test_a_finished_game_says_who_won_with_whom_and_when_in_the_page_language(
     switch(german, "pt")
     row = german.get_by_role("list", name="Jogos terminados").locator("li[data-game-id]")
     expect(row.locator(".game-info")).to_contain_text(
-        "Vitória de ana · começou a 4 de dezembro de 2025"
+        "Vitória de ana · terminou a 4 de dezembro de 2025"
     )
     expect(row).not_to_contain_text("jogadores")
 
 
 def test_the_winner_reads_you_won_and_the_others_by_name(site: Site, german: Page) -> None:
     game, _, _ = scripted.finished(site)
-    Game.objects.filter(pk=game).update(created_at=BEGAN)
+    Game.objects.filter(pk=game).update(finished_at=ENDED)
     sign_in(german, "ana")
     open_lobby(german)
     expect(finished_row(german).locator(".game-info")).to_contain_text(
-        "You won · with bea · started 4 December 2025"
+        "You won · with bea · ended 4 December 2025"
     )
     switch(german, "pt")
     row = german.get_by_role("list", name="Jogos terminados").locator("li[data-game-id]")
     expect(row.locator(".game-info")).to_contain_text(
-        "Você ganhou · com bea · começou a 4 de dezembro de 2025"
+        "Você ganhou · com bea · terminou a 4 de dezembro de 2025"
     )
 
 
@@ -119,3 +119,35 @@ def test_a_profile_and_the_inbox_write_dates_in_the_page_language(site: Site, ge
     switch(german, "en")
     expect(joined).to_have_text("Joined 7 Mar 2025")
     expect(german.locator("main")).not_to_contain_text("07.03.2025")
+
+
+def test_a_team_game_names_the_winning_team(site: Site, german: Page) -> None:
+    """Ana and Cy (seats 0 and 2) against Bea and Dan: Bea and Dan resign, Ana's team wins."""
+    tokens = {name: site.register(name) for name in ("ana", "bea", "cy", "dan")}
+    game = site.api(
+        "POST", "/api/v1/games/", tokens["ana"], {"max_players": 4, "teams": 2}, status=201
+    )["id"]
+    for name in ("bea", "cy", "dan"):
+        site.api("POST", f"/api/v1/games/{game}/join/", tokens[name])
+    for name in ("bea", "dan"):
+        site.api("POST", f"/api/v1/games/{game}/resign/", tokens[name])
+    Game.objects.filter(pk=game).update(finished_at=ENDED)
+    assert Game.objects.get(pk=game).winner_team == 0
+
+    sign_in(german, "bea")
+    open_lobby(german)
+    expect(finished_row(german).locator(".game-info")).to_contain_text(
+        "Won by ana and cy · with dan · ended 4 December 2025"
+    )
+    switch(german, "pt")
+    row = german.get_by_role("list", name="Jogos terminados").locator("li[data-game-id]")
+    expect(row.locator(".game-info")).to_contain_text(
+        "Vitória de ana e cy · com dan · terminou a 4 de dezembro de 2025"
+    )
+    switch(german, "en")
+    german.get_by_role("button", name="Sign out").click()
+    sign_in(german, "cy")
+    open_lobby(german)
+    expect(finished_row(german).locator(".game-info")).to_contain_text(
+        "Your team won · with ana, bea, dan"
+    )

@@ -54,6 +54,12 @@ def test_a_short_password_at_registration_names_the_field_in_portuguese(
     button(page, "Registar").click()
     expect(alert(page)).to_have_text("Palavra-passe: demasiado comum; não pode ter só algarismos.")
 
+    # A username's characters, and both fields at once, each by the code the API gives it.
+    page.get_by_label("Nome de utilizador").fill("zé carlos")
+    page.get_by_label("Palavra-passe").fill("a long enough password")
+    button(page, "Registar").click()
+    expect(alert(page)).to_have_text("Nome de utilizador: só letras, algarismos e @ . + - _.")
+
 
 def test_an_unknown_game_says_so_and_stops_loading(site: Site, open_page: OpenPage) -> None:
     site.register("ana")

@@ -180,21 +180,29 @@ const STRINGS = {
 export const GAME_REFUSALS = { not_found: /** @type {[string, string]} */ (['No such game.', 'Este jogo não existe.']) };
 
 /**
- * A field's validation messages from Django and DRF (the API's `invalid`: "password: This
- * password is too short. …"), each in the reader's words; `{n}` is the number in the message.
- * @type {[RegExp, [string, string]][]}
+ * A field's refusal in the reader's words, by its code in the body's `fields` (the API's
+ * `invalid`: `{"password": [{"code": "password_too_short", "limit": 8, …}]}`); `{n}` is its
+ * `limit`. A code without words here is said in the server's `message` (English).
+ * @type {Record<string, [string, string]>}
  */
-const CHECKS = [
-  [/This password is too short\. It must contain at least (\d+) characters?\./, ['too short (at least {n} characters)', 'demasiado curta (pelo menos {n} caracteres)']],
-  [/This password is too common\./, ['too common', 'demasiado comum']],
-  [/This password is entirely numeric\./, ['cannot be only digits', 'não pode ter só algarismos']],
-  [/The password is too similar to the username\./, ['too similar to the username', 'demasiado parecida com o nome de utilizador']],
-  [/Enter a valid username\. This value may contain only .*? characters\./, ['only letters, digits and @ . + - _', 'só letras, algarismos e @ . + - _']],
-  [/This field (?:may not|cannot) be (?:blank|null)\.|This field is required\./, ['required', 'preenchimento obrigatório']],
-  [/Ensure this (?:field|value) has (?:no more than|at most) (\d+) characters?(?: \(it has \d+\))?\./, ['at most {n} characters', 'no máximo {n} caracteres']],
-  [/Ensure this value is greater than or equal to (-?[\d.]+)\./, ['at least {n}', 'no mínimo {n}']],
-  [/Ensure this value is less than or equal to (-?[\d.]+)\./, ['at most {n}', 'no máximo {n}']],
-];
+const CHECKS = {
+  required: ['required', 'preenchimento obrigatório'],
+  blank: ['required', 'preenchimento obrigatório'],
+  null: ['required', 'preenchimento obrigatório'],
+  max_length: ['at most {n} characters', 'no máximo {n} caracteres'],
+  min_length: ['at least {n} characters', 'pelo menos {n} caracteres'],
+  max_value: ['at most {n}', 'no máximo {n}'],
+  min_value: ['at least {n}', 'no mínimo {n}'],
+  max_items: ['at most {n} items', 'no máximo {n} elementos'],
+  min_items: ['at least {n} items', 'pelo menos {n} elementos'],
+  unknown_field: ['not a field this takes', 'não é um campo aceite'],
+  password_too_short: ['too short (at least {n} characters)', 'demasiado curta (pelo menos {n} caracteres)'],
+  password_too_common: ['too common', 'demasiado comum'],
+  password_entirely_numeric: ['cannot be only digits', 'não pode ter só algarismos'],
+  password_too_similar: ['too similar to the username', 'demasiado parecida com o nome de utilizador'],
+};
+/** A username's `invalid`: the characters Django's username validator takes. */
+const USERNAME_CHARACTERS = /** @type {[string, string]} */ (['only letters, digits and @ . + - _', 'só letras, algarismos e @ . + - _']);
 
 /** @typedef {keyof typeof STRINGS} Key */
 
@@ -252,49 +260,36 @@ export function tr(pair) {
  * @param {Record<string, string | number>} [vars]
  */
 export function refusal(error, words = {}, vars = {}) {
-  const { code, detail, body } = /** @type {{code?: string, detail?: string, body?: {errors?: unknown}}} */ (Object(error));
+  const { code, detail, body } = /** @type {{code?: string, detail?: string, body?: {fields?: unknown}}} */ (Object(error));
   const shared = /** @type {Record<string, [string, string]>} */ (/** @type {unknown} */ (STRINGS));
   const key = code && /^http_5\d\d$/.test(code) ? 'server_error' : code;
   const pair = key ? words[key] ?? shared[`refused_${key}`] : null;
   if (pair) return fill(tr(pair), vars);
-  if (code === 'invalid' && detail) return fieldErrors(detail, body?.errors) ?? detail;
+  if (code === 'invalid' && detail) return fieldErrors(body?.fields) ?? detail;
   return detail ?? String(error);
 }
 
 /**
- * A validation refusal's fields and messages in the reader's words: from the body's `errors`
- * (`{field: [message, …]}`) or its `detail` (`field: messages`); null when none is a field.
- * @param {string} detail
- * @param {unknown} errors
+ * A validation refusal's fields in the reader's words: from the body's `fields` (`{path:
+ * [{code, message, limit?}]}`), each field by its word (the last part of its path) and each
+ * check by its code; null when the body names no field.
+ * @param {unknown} fields
  */
-function fieldErrors(detail, errors) {
-  /** @type {[string, string][]} */
-  let fields = [];
-  if (errors && typeof errors === 'object' && !Array.isArray(errors)) {
-    fields = Object.entries(errors).map(([field, messages]) => [field,
-      Array.isArray(messages) && messages.every((m) => typeof m === 'string') ? messages.join(' ') : '']);
-  }
-  if (!fields.length || fields.some(([, text]) => !text)) {
-    const one = /^([a-z_]+): ([\s\S]+)$/.exec(detail);
-    fields = one ? [[one[1], one[2]]] : [];
-  }
-  if (!fields.length) return null;
+function fieldErrors(fields) {
+  if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return null;
+  const entries = Object.entries(fields);
+  if (!entries.length) return null;
   const shared = /** @type {Record<string, [string, string]>} */ (/** @type {unknown} */ (STRINGS));
-  return fields.map(([field, text]) => {
-    /** @type {string[]} */
-    const said = [];
-    let rest = text;
-    for (const [pattern, pair] of CHECKS) {
-      const found = pattern.exec(rest);
-      if (!found) continue;
-      said.push(fill(tr(pair), { n: found[1] ?? '' }));
-      rest = rest.replace(found[0], '');
-    }
-    rest = rest.trim().replace(/\.$/, '');
-    if (rest) said.push(rest);
-    const label = field === 'code' ? t('join_code') : shared[field] && !/[{]/.test(shared[field][0]) ? tr(shared[field]) : field;
+  return entries.map(([path, checks]) => {
+    const field = path.split('.').at(-1) ?? path;
+    const said = (Array.isArray(checks) ? checks : []).map((/** @type {{code?: string, message?: string, limit?: number}} */ check) => {
+      const pair = field === 'username' && check.code === 'invalid' ? USERNAME_CHARACTERS : CHECKS[check.code ?? ''];
+      return pair ? fill(tr(pair), { n: check.limit === undefined ? '' : formatNumber(check.limit) }) : String(check.message ?? '').replace(/\.$/, '');
+    });
     const words = `${said.join('; ')}.`;
-    return field === 'non_field_errors' ? words[0].toUpperCase() + words.slice(1) : `${label}: ${words}`;
+    if (field === 'non_field_errors') return words[0].toUpperCase() + words.slice(1);
+    const label = field === 'code' ? t('join_code') : shared[field] && !/[{]/.test(shared[field][0]) ? tr(shared[field]) : path;
+    return `${label}: ${words}`;
   }).join(' ');
 }
 
@@ -331,6 +326,14 @@ export function formatDate(when, style = 'datetime') {
     : style === 'day' ? { day: 'numeric', month: 'long', year: date.getFullYear() === new Date().getFullYear() ? undefined : 'numeric' }
       : { dateStyle: 'medium', timeStyle: 'short' };
   return new Intl.DateTimeFormat(LOCALES[lang], options).format(date);
+}
+
+/**
+ * Names joined as the page's language joins them: "ana and carl" ("ana e carl").
+ * @param {string[]} names
+ */
+export function formatList(names) {
+  return new Intl.ListFormat(LOCALES[lang], { type: 'conjunction' }).format(names);
 }
 
 /**

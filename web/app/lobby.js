@@ -3,7 +3,7 @@
 
 import { ApiError, call, createGame, gameCall, listGames, othersAt, playAgainstBots, session } from './api.js';
 import { h, render } from './dom.js';
-import { currentLang, duration, fill, formatDate, refusal, t, tr } from './i18n.js';
+import { currentLang, duration, fill, formatDate, formatList, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 import { GROUPS, RULE_HELP } from './rulebook.js';
 import { RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
@@ -21,11 +21,12 @@ const WORDS = {
   join_by_code: ['Join by code', 'Entrar com código'],
   // how a row of "Your games" says its game waits for players
   waiting: ['Waiting for players', 'À espera de jogadores'],
-  // how a row of "Finished games" says who won, who else sat in, and when the game began
+  // how a row of "Finished games" says who won, who else sat in, and when the game ended
   you_won: ['You won', 'Você ganhou'],
+  your_team_won: ['Your team won', 'A sua equipa ganhou'],
   won_by: ['Won by {name}', 'Vitória de {name}'],
   with: ['with {names}', 'com {names}'],
-  started: ['started {date}', 'começou a {date}'],
+  ended: ['ended {date}', 'terminou a {date}'],
   rules_official: ['official rules', 'regras oficiais'],
   // quick match
   quick_match: ['Quick match', 'Jogo rápido'],
@@ -59,19 +60,22 @@ const TIMEOUTS = [15, 30, 60, 300, 3600, 86400, 259200];
 const BOT_LEVELS = ['random', 'basic', 'strong'];
 
 /**
- * A finished game's row: "Won by ana · with bea · started 4 December" ("You won · with bea · …").
- * The list item has no end time: the day is the game's creation. In a team game `winner_seat`
- * is the seat that went out last, not the winning team (which the list item lacks): its row
- * names the players only.
+ * A finished game's row: who won, who else sat in, and when it ended: "Won by ana · with bea ·
+ * ended 4 December", "You won · with bea · …"; with teams, the winning team's players ("Won by
+ * ana and carl", "Your team won").
  * @param {GameSummary} game
  */
 function finishedText(game) {
   const me = session();
-  const winner = game.settings.teams || game.winner_seat === null ? undefined
-    : game.seats.find((s) => s.seat === game.winner_seat)?.player;
-  const others = game.seats.filter((s) => s.player.id !== me?.id && s.player.id !== winner?.id).map((s) => s.player.username).join(', ');
-  const parts = winner ? [winner.id === me?.id ? tr(WORDS.you_won) : fill(tr(WORDS.won_by), { name: winner.username })] : [];
-  if (others) parts.push(winner ? fill(tr(WORDS.with), { names: others }) : t('with_players', { names: others }));
+  const teams = game.settings.teams;
+  const winners = teams
+    ? game.winner_team === null ? [] : game.seats.filter((s) => s.seat % teams === game.winner_team)
+    : game.seats.filter((s) => s.seat === game.winner_seat);
+  const iWon = winners.some((s) => s.player.id === me?.id);
+  const others = game.seats.filter((s) => s.player.id !== me?.id && (iWon || !winners.includes(s))).map((s) => s.player.username).join(', ');
+  const parts = iWon ? [tr(teams ? WORDS.your_team_won : WORDS.you_won)]
+    : winners.length ? [fill(tr(WORDS.won_by), { name: formatList(winners.map((s) => s.player.username)) })] : [];
+  if (others) parts.push(winners.length ? fill(tr(WORDS.with), { names: others }) : t('with_players', { names: others }));
   return parts;
 }
 
@@ -110,7 +114,7 @@ function gameItem(game, mode) {
   const toPlay = game.seats.find((s) => s.seat === game.current_seat)?.player.username;
   const head = mode === 'replay'
     ? [h('strong', {}, finishedText(game).join(' · ')), ' · ',
-      h('time', { datetime: game.created_at }, fill(tr(WORDS.started), { date: formatDate(game.created_at, 'day') }))]
+      h('time', { datetime: game.finished_at ?? game.created_at }, fill(tr(WORDS.ended), { date: formatDate(game.finished_at ?? game.created_at, 'day') }))]
     : mode !== 'open' ? [h('strong', {}, seated), h('div', {}, names)]
     : game.status === 'waiting' ? [h('strong', {}, tr(WORDS.waiting)), ' ', h('span', { class: 'tag waiting' }, seated), withOthers ? h('div', {}, withOthers) : null]
       : [h('strong', {}, withOthers), ' ', myTurn ? h('span', { class: 'tag turn' }, t('your_turn'))

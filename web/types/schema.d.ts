@@ -1196,7 +1196,7 @@ export interface components {
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         ClaimRequest: {
-            /** @description Up to 150 letters, digits and @/./+/-/_. */
+            /** @description Up to 150 letters, digits and @/./+/-/_; not beginning with `guest-` (guests' generated names: 400 `username_reserved`). */
             username: string;
             password: string;
         };
@@ -1269,6 +1269,21 @@ export interface components {
             errors?: {
                 [key: string]: unknown;
             };
+            /** @description The same refusals by field path (rules.uno_penalty, ids.2, non_field_errors), each with its code and limit, for a client to say in its own words (400 only). */
+            fields?: {
+                [key: string]: components["schemas"]["FieldCheck"][];
+            };
+        };
+        FieldCheck: {
+            /** @description Machine-readable: required, blank, null, invalid, invalid_choice, max_length, min_length, max_value, min_value, max_items, min_items, unknown_field, password_too_short, password_too_common, password_entirely_numeric, password_too_similar, … (unoservice/field_checks.py). */
+            code: string;
+            /** @description The same, for people (English). */
+            message: string;
+            /**
+             * Format: double
+             * @description The limit the value broke, where the code has one: the most characters (max_length), items (max_items), the least value (min_value), a password's least length (password_too_short), ….
+             */
+            limit?: number;
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         GameCreateRequest: {
@@ -1341,9 +1356,17 @@ export interface components {
             current_seat: number | null;
             /** Format: date-time */
             turn_deadline: string | null;
+            /** @description Once finished: the seat that went out in the last round (with teams, a seat of any team: the winner is winner_team). */
             winner_seat: number | null;
+            /** @description With teams, once finished: the team that won. */
+            winner_team: number | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When the game ended; null until then.
+             */
+            finished_at: string | null;
         };
         /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         GuestAccount: {
@@ -1624,7 +1647,7 @@ export interface components {
             token: string;
         };
         RegistrationRequest: {
-            /** @description Up to 150 letters, digits and @/./+/-/_. */
+            /** @description Up to 150 letters, digits and @/./+/-/_; not beginning with `guest-` (guests' generated names: 400 `username_reserved`). */
             username: string;
             password: string;
         };
@@ -2877,7 +2900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -2958,7 +2981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -2997,7 +3020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3069,7 +3092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3120,7 +3143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3217,7 +3240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3285,7 +3308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3353,7 +3376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3421,7 +3444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3490,7 +3513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3589,7 +3612,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3639,7 +3662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3761,7 +3784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3860,7 +3883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -3923,7 +3946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4024,7 +4047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4074,7 +4097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4124,7 +4147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4199,7 +4222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4269,7 +4292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4339,7 +4362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4407,7 +4430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4475,7 +4498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4547,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4615,7 +4638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4683,7 +4706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4770,7 +4793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4869,7 +4892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -4929,7 +4952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5028,7 +5051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5089,7 +5112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5159,7 +5182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5193,7 +5216,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegisteredPlayer"];
                 };
             };
-            /** @description Malformed body, a username Django refuses, or a password the validators refuse. Codes: invalid. */
+            /** @description Malformed body, a username Django refuses, or a password the validators refuse (`invalid`); a username of a guest's form, beginning with `guest-` (`username_reserved`). Codes: invalid, username_reserved. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5240,7 +5263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5290,7 +5313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5357,7 +5380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5406,7 +5429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5447,7 +5470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5486,7 +5509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5525,7 +5548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5573,7 +5596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5607,7 +5630,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnProfile"];
                 };
             };
-            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `username_reserved`: The username has the form of guests' generated names, which nobody may choose. Codes: invalid, username_reserved. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5661,7 +5684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5700,7 +5723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5749,7 +5772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5823,7 +5846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5902,7 +5925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5950,7 +5973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -5998,7 +6021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6095,7 +6118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6144,7 +6167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6183,7 +6206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6262,7 +6285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6329,7 +6352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6399,7 +6422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6449,7 +6472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6517,7 +6540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6602,7 +6625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6661,7 +6684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6700,7 +6723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6779,7 +6802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6828,7 +6851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
@@ -6890,7 +6913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unavailable`: The database does not answer; retry shortly. */
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
                     /** @description Seconds to wait before a retry. */
