@@ -25,6 +25,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import Game, GameStatus
+from games.selectors import player_ref as roster_ref
 from games.timekeeping import is_live
 from notifications.models import Kind, Notification, PushSubscription, Watching, Webhook
 from unoservice.prepared import Statement
@@ -114,12 +115,35 @@ def _player(game: Game, seat: int) -> int:
     return int(game.roster[seat]["id"])
 
 
+def player_ref(game: Game, seat: int) -> dict[str, Any]:
+    """The player of ``seat`` as notifications name them: ``{"id", "username"}``."""
+    return roster_ref(game.roster[seat])
+
+
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
 def your_turn_data(game: Game, seat: int) -> dict[str, Any]:
     return {"seat": seat, "version": game.version, "deadline": _iso(game.turn_deadline)}
+
+
+def finished_data(game: Game) -> list[dict[str, Any]]:
+    """What each seat hears of a finished game: who won, by name (``winner``; with teams
+    ``winner_team``, and ``winner`` null), and whether they did (``won``: their team, with
+    teams)."""
+    seat, team, teams = game.winner_seat, game.winner_team, game.team_count()
+    winner = None if seat is None or teams else player_ref(game, seat)
+    return [
+        {
+            "seat": s,
+            "winner_seat": seat,
+            "winner_team": team,
+            "winner": winner,
+            "won": (s % teams == team) if teams and team is not None else s == seat,
+        }
+        for s in range(len(game.roster))
+    ]
 
 
 def caused_by(game: Game, before: Turn, at: datetime) -> list[Row]:
@@ -143,7 +167,10 @@ def caused_by(game: Game, before: Turn, at: datetime) -> list[Row]:
             player, live = _player(game, seat), is_live(game)
             rows.append(Row(player, Kind.YOUR_TURN, game.pk, game.version, at, data, live))
     if before.status != GameStatus.FINISHED and game.status == GameStatus.FINISHED:
-        each_seat(Kind.GAME_FINISHED, winner_seat=game.winner_seat)
+        rows.extend(
+            Row(_player(game, s), Kind.GAME_FINISHED, game.pk, game.version, at, data)
+            for s, data in enumerate(finished_data(game))
+        )
     return rows
 
 

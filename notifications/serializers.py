@@ -23,7 +23,9 @@ class NotificationSerializer(serializers.Serializer):
     read = serializers.BooleanField()
     data = serializers.DictField(  # type: ignore[assignment]  # a field, popped by the metaclass
         help_text="By kind: the seat it is about (`seat`), the game's `version`, a turn's "
-        "`deadline`, the `winner_seat`, the `player` who joined or invited (`by`). Never a card."
+        "`deadline`, who won a finished game (`winner`: `{id, username}`, `winner_seat`, with "
+        "teams `winner_team`; `won`: whether the seat, or its team, did), the `player` who "
+        "joined or invited (`by`). Never a card."
     )
 
 

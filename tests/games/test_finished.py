@@ -13,6 +13,7 @@ from django.apps import apps
 
 from games.models import Event, Game
 from games.projections import rebuild_game
+from notifications.models import Kind, Notification
 from tests.support.players import Player
 from tests.support.table import GAMES, create_game, ok, play_to_end, seat_players
 
@@ -39,6 +40,11 @@ def test_a_team_game_lists_its_winning_team_and_when_it_ended(players: list[Play
     assert item["winner_team"] == team
     assert item["winner_seat"] == final["winner_seat"]
     assert datetime.fromisoformat(item["finished_at"]) == ended_at(table.id)
+    # Each seat hears which team won, and whether it was theirs; no single winner is named.
+    heard = Notification.objects.filter(game_id=table.id, kind=Kind.GAME_FINISHED)
+    assert {
+        (n.data["seat"], n.data["won"], n.data["winner_team"], n.data["winner"]) for n in heard
+    } == {(seat, seat % 2 == team, team, None) for seat in range(4)}
 
 
 def test_an_active_game_has_no_end(players: list[Player]) -> None:

@@ -107,6 +107,15 @@ def test_a_finished_game_tells_every_seat_the_winner(users: list[User]) -> None:
     finished = Notification.objects.filter(kind=Kind.GAME_FINISHED, game=game).order_by("player")
     assert [n.player for n in finished] == sorted(users[:2], key=lambda u: u.pk)
     assert {n.data["winner_seat"] for n in finished} == {1 - loser}
+    winner = users[1 - loser]
+    assert {(n.data["winner"]["id"], n.data["winner"]["username"]) for n in finished} == {
+        (winner.pk, winner.username)
+    }
+    assert {n.data["winner_team"] for n in finished} == {None}
+    assert {n.player.pk: n.data["won"] for n in finished} == {
+        winner.pk: True,
+        users[loser].pk: False,
+    }
     assert not Notification.objects.filter(kind=Kind.YOUR_TURN, game=game, version__gt=game.version)
 
 

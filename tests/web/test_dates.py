@@ -80,6 +80,12 @@ def test_a_finished_game_says_who_won_with_whom_and_when_in_the_page_language(
     )
     expect(row).not_to_contain_text("jogadores")
 
+    # The inbox says it too: the notification names the winner.
+    german.goto("/#/inbox")
+    expect(german.locator(".notes li").filter(has_text="O jogo terminou")).to_contain_text(
+        "O jogo terminou · vitória de ana"
+    )
+
 
 def test_the_winner_reads_you_won_and_the_others_by_name(site: Site, german: Page) -> None:
     game, _, _ = scripted.finished(site)

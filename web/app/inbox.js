@@ -15,6 +15,8 @@ const WORDS = {
   with: ['with {names}', 'com {names}'],
   by: ['by {name}', 'por {name}'],
   you_won: ['you won', 'você ganhou'],
+  your_team_won: ['your team won', 'a sua equipa ganhou'],
+  won_by: ['won by {name}', 'vitória de {name}'],
   place: ['{name}: place {n}', '{name}: {n}.º lugar'],
   dismiss: ['Dismiss', 'Fechar'],
   push_unavailable: ['Push notifications are not available here.', 'Notificações push indisponíveis aqui.'],
@@ -103,7 +105,11 @@ function noteText(note, players) {
   if (note.kind === 'player_joined' && name(d.player)) about.push(`${name(d.player)} (${d.players}/${d.max_players})`);
   else if (name(d.by)) about.push(fill(tr(WORDS.by), { name: name(d.by) }));
   if (typeof d.name === 'string') about.push(typeof d.place === 'number' ? fill(tr(WORDS.place), { name: d.name, n: d.place }) : d.name);
-  if (note.kind === 'game_finished' && typeof d.winner_seat === 'number' && d.winner_seat === d.seat) about.push(tr(WORDS.you_won));
+  if (note.kind === 'game_finished') {
+    const won = typeof d.won === 'boolean' ? d.won : typeof d.winner_seat === 'number' && d.winner_seat === d.seat;
+    if (won) about.push(tr(typeof d.winner_team === 'number' ? WORDS.your_team_won : WORDS.you_won));
+    else if (name(d.winner)) about.push(fill(tr(WORDS.won_by), { name: name(d.winner) }));
+  }
   if (!about.length && players.length) about.push(fill(tr(WORDS.with), { names: players.join(', ') }));
   return [tr(KINDS[note.kind] ?? WORDS.notifications), ...about].join(' · ');
 }
