@@ -85,6 +85,7 @@ def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: O
     button(cy, "Join").click()
     button(cy, "Withdraw").click()
     expect(cy.get_by_text("You withdrew: no new table for you.")).to_be_visible()
+    expect(bea.locator("main")).to_contain_text(re.compile(r"Swiss · 2 players · starts \d"))
     take(bea, "tournament-upcoming")
 
     # Its start comes (the stored start moves back): ana's page reads the tournament again and
@@ -96,6 +97,7 @@ def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: O
         expect(page.locator("[data-region=your-table]")).to_be_visible()
     expect(cy.locator("[data-region=your-table]")).to_have_count(0)
     expect(bea.locator("[data-round='1'] [data-game-id]")).to_have_count(1)
+    expect(ana.locator("main")).to_contain_text(re.compile(r"Swiss · 2 players · started \d"))
     take(bea, "tournament-running")
     # Told by the stream itself (its ticket taken), not by re-reading after a refused stream.
     assert streamed and set(streamed) == {200}, streamed

@@ -16,6 +16,9 @@ import { go } from './router.js';
 
 /** @type {Record<string, [string, string]>} words of these pages only */
 const WORDS = {
+  // when it starts (upcoming) or started
+  starts: ['starts {date}', 'começa a {date}'],
+  started: ['started {date}', 'começou a {date}'],
   title: ['Tournaments', 'Torneios'],
   none: ['No tournament yet.', 'Ainda não há torneios.'],
   create: ['Create a tournament', 'Criar um torneio'],
@@ -78,8 +81,11 @@ const REFUSED = {
   start_in_past: ['The start must be in the future, and within a year.', 'O início tem de ser no futuro, e dentro de um ano.'],
 };
 
-/** @param {string} iso */
-const when = (iso) => formatDate(iso);
+/**
+ * When a tournament starts, or started: "starts 5 Dec 2026, 16:00" ("começa a …").
+ * @param {{starts_at: string, status: string}} tournament
+ */
+const when = (tournament) => fill(tr(tournament.status === 'upcoming' ? WORDS.starts : WORDS.started), { date: formatDate(tournament.starts_at) });
 
 /** @param {Format} format */
 const formatName = (format) => tr(WORDS[format]);
@@ -100,7 +106,7 @@ function tournamentItem(row) {
     h('div', { class: 'game-info' },
       h('strong', {}, h('a', { href: `#/tournaments/${row.id}` }, row.name)), ' ', statusTag(row),
       h('div', { class: 'muted small' },
-        `${formatName(row.format)} · ${fill(tr(WORDS.players_n), { n: row.player_count })} · ${when(row.starts_at)}`)),
+        `${formatName(row.format)} · ${fill(tr(WORDS.players_n), { n: row.player_count })} · ${when(row)}`)),
     h('a', { class: 'button', href: `#/tournaments/${row.id}` }, tr(WORDS.watch)));
 }
 
@@ -274,7 +280,7 @@ export function tournamentPage(root, id) {
     render(body,
       h('h1', { 'data-tournament-id': tournament.id, 'data-version': String(tournament.version) }, tournament.name),
       h('p', {}, statusTag(tournament), ' ', formatName(tournament.format), ' · ',
-        fill(tr(WORDS.players_n), { n: tournament.player_count }), ' · ', when(tournament.starts_at),
+        fill(tr(WORDS.players_n), { n: tournament.player_count }), ' · ', when(tournament),
         tournament.status === 'running' && rounds ? ` · ${rounds}` : ''),
       h('p', { class: 'muted small' }, fill(tr(WORDS.host), { name: tournament.host.username })),
       you?.table ? h('p', {}, h('a', { class: 'button primary', href: `#/game/${you.table}`, 'data-region': 'your-table' }, tr(WORDS.your_table))) : null,
