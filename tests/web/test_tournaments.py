@@ -98,6 +98,10 @@ def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: O
     expect(cy.locator("[data-region=your-table]")).to_have_count(0)
     expect(bea.locator("[data-round='1'] [data-game-id]")).to_have_count(1)
     expect(ana.locator("main")).to_contain_text(re.compile(r"Swiss · 2 players · started \d"))
+    # One toast for her table's game, its newest news: the table ready, not also "game started".
+    toasts = bea.locator("#toasts .toast[data-game-id]")
+    expect(toasts.filter(has_text="Your tournament table is ready")).to_have_count(1)
+    expect(toasts).to_have_count(1)
     take(bea, "tournament-running")
     # Told by the stream itself (its ticket taken), not by re-reading after a refused stream.
     assert streamed and set(streamed) == {200}, streamed

@@ -189,7 +189,8 @@ function onNotification(message) {
 /**
  * A notification in the page for 8 s, unless the page says it already (the inbox, or the table or
  * replay of its game): checked when it comes, again when it is shown (its game's players read
- * meanwhile), and a toast goes once the page turns to its game.
+ * meanwhile), and a toast goes once the page turns to its game. A game's toast replaces the one
+ * before it of the same game.
  * @param {Notification} note
  */
 async function toast(note) {
@@ -205,6 +206,10 @@ async function toast(note) {
   const item = h('div', { class: 'toast', 'data-kind': note.kind, 'data-game-id': note.game ?? false },
     h('a', { href: noteLink(note) }, noteText(note, players)),
     h('button', { type: 'button', class: 'link', 'aria-label': tr(WORDS.dismiss), onclick: () => item.remove() }, '×'));
+  // One toast a game: its newest news (a tournament's table is told as started, then as ready).
+  for (const older of box.querySelectorAll('.toast')) {
+    if (note.game && older instanceof HTMLElement && older.dataset.gameId === note.game) older.remove();
+  }
   while (box.children.length >= TOASTS) box.firstElementChild?.remove();
   box.append(item);
   setTimeout(() => item.remove(), 8000);
