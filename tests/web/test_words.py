@@ -109,7 +109,7 @@ def test_toasts_name_their_game_skip_the_one_on_screen_and_keep_off_the_hand(
     waiting = [
         str(site.api("POST", GAMES, ana, {"max_players": 6}, status=201)["id"]) for _ in range(2)
     ]
-    others = {name: site.register(name) for name in ("cid", "dan", "eve", "fay")}
+    others = {name: site.register(name) for name in ("cid", "dan", "eve", "fay", "gil")}
 
     def joins(name: str, at: str) -> None:
         site.api("POST", f"{GAMES}{at}/join/", others[name])
@@ -131,6 +131,10 @@ def test_toasts_name_their_game_skip_the_one_on_screen_and_keep_off_the_hand(
     expect(toasts(page)).to_contain_text("A player joined")
     expect(toasts(page)).to_contain_text("dan")
     expect(toasts(page).first).to_have_attribute("data-game-id", waiting[1])
+    # Gil joins that game too: its toast is replaced by the newer news, one toast a game.
+    joins("gil", waiting[1])
+    expect(toasts(page).filter(has_text="gil")).to_have_count(1)
+    expect(toasts(page)).to_have_count(1)
 
     # At the active table on a phone: three more about other games (which stay waiting: no
     # other notification comes), two shown, none over the hand or the action buttons.

@@ -68,6 +68,20 @@ const TOASTS = 2;
 
 /** The game a page shows now (its table or its replay), if any. */
 const shownGame = () => /^#\/(?:game|replay)\/([^/?]+)/.exec(location.hash)?.[1] ?? null;
+/** The tournament whose page is on the screen, or null. */
+const shownTournament = () => /^#\/tournaments\/([^/?]+)/.exec(location.hash)?.[1] ?? null;
+
+/**
+ * Whether the page on the screen says what `note` says: the inbox says every notification, a
+ * game's table or replay its game's, a tournament's page its tournament's (its start, the
+ * player's table, its end).
+ * @param {{game?: string | null, data?: unknown}} note
+ */
+function saidOnScreen(note) {
+  const d = /** @type {Record<string, unknown>} */ (note.data && typeof note.data === 'object' ? note.data : {});
+  return location.hash === '#/inbox' || (!!note.game && note.game === shownGame())
+    || (typeof d.tournament === 'string' && d.tournament === shownTournament());
+}
 
 /** @type {Map<string, Promise<string[]>>} the other players of a game, by its id */
 const othersOf = new Map();
@@ -187,23 +201,24 @@ function onNotification(message) {
 }
 
 /**
- * A notification in the page for 8 s, unless the page says it already (the inbox, or the table or
- * replay of its game): checked when it comes, again when it is shown (its game's players read
- * meanwhile), and a toast goes once the page turns to its game. A game's toast replaces the one
- * before it of the same game.
+ * A notification in the page for 8 s, unless the page says it already (`saidOnScreen`): checked
+ * when it comes, again when it is shown (its game's players read meanwhile), and a toast goes
+ * once the page turns to what it says. A game's toast replaces the one before it of the same game.
  * @param {Notification} note
  */
 async function toast(note) {
   const box = document.getElementById('toasts');
-  if (!box || location.hash === '#/inbox' || (note.game && note.game === shownGame())) return; // they say it already
+  if (!box || saidOnScreen(note)) return;
   /** @type {string[]} */
   let players = [];
   if (needsPlayers(note) && note.game) {
     const wait = new Promise((done) => { setTimeout(() => done([]), 2000); });
     players = await Promise.race([othersIn(note.game), wait]).catch(() => []);
   }
-  if (location.hash === '#/inbox' || (note.game && note.game === shownGame())) return;
-  const item = h('div', { class: 'toast', 'data-kind': note.kind, 'data-game-id': note.game ?? false },
+  if (saidOnScreen(note)) return;
+  const about = /** @type {Record<string, unknown>} */ (note.data && typeof note.data === 'object' ? note.data : {});
+  const tournament = typeof about.tournament === 'string' ? about.tournament : false;
+  const item = h('div', { class: 'toast', 'data-kind': note.kind, 'data-game-id': note.game ?? false, 'data-tournament': tournament },
     h('a', { href: noteLink(note) }, noteText(note, players)),
     h('button', { type: 'button', class: 'link', 'aria-label': tr(WORDS.dismiss), onclick: () => item.remove() }, '×'));
   // One toast a game: its newest news (a tournament's table is told as started, then as ready).
@@ -216,9 +231,10 @@ async function toast(note) {
 }
 
 addEventListener('hashchange', () => {
-  const game = shownGame();
   for (const item of document.querySelectorAll('#toasts .toast')) {
-    if (item instanceof HTMLElement && (location.hash === '#/inbox' || (game && item.dataset.gameId === game))) item.remove();
+    if (!(item instanceof HTMLElement)) continue;
+    const { gameId, tournament } = item.dataset;
+    if (saidOnScreen({ game: gameId, data: { tournament } })) item.remove();
   }
 });
 
