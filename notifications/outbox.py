@@ -25,7 +25,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import Game, GameStatus
-from games.selectors import player_ref as roster_ref
+from games.selectors import player_ref
 from games.timekeeping import is_live
 from notifications.models import Kind, Notification, PushSubscription, Watching, Webhook
 from unoservice.prepared import Statement
@@ -115,11 +115,6 @@ def _player(game: Game, seat: int) -> int:
     return int(game.roster[seat]["id"])
 
 
-def player_ref(game: Game, seat: int) -> dict[str, Any]:
-    """The player of ``seat`` as notifications name them: ``{"id", "username"}``."""
-    return roster_ref(game.roster[seat])
-
-
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
@@ -133,7 +128,7 @@ def finished_data(game: Game) -> list[dict[str, Any]]:
     ``winner_team``, and ``winner`` null), and whether they did (``won``: their team, with
     teams)."""
     seat, team, teams = game.winner_seat, game.winner_team, game.team_count()
-    winner = None if seat is None or teams else player_ref(game, seat)
+    winner = None if seat is None or teams else player_ref(game.roster[seat])
     return [
         {
             "seat": s,

@@ -1,5 +1,6 @@
 """Admin registrations for the players app: the reports staff handle, the chat silences they set,
-and the blocks (read-only: players make and end them)."""
+the blocks (read-only: players make and end them), and Django's users, whose forms keep the
+guests' form of name for guests."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html_join
 
 from games.models import ChatMessage
-from players.models import Block, ChatSilence, Report
+from players.models import GUEST_NAME_RESERVED, Block, ChatSilence, Guest, Report, is_guest_name
 
 SILENCE_HOURS = (24, 24 * 7)
 CHAT_AROUND = 10  # events either side of a report's seq whose chat lines staff see
@@ -111,3 +116,36 @@ class BlockAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Block | None = None) -> bool:
         return False
+
+
+def _refuse_guest_name(username: str, user: User | None) -> str:
+    """A name staff give may not have a guest's form (``is_guest_name``), as on the API, unless
+    it is the name a guest already has."""
+    if not is_guest_name(username):
+        return username
+    own = user is not None and user.pk is not None and user.username == username
+    if not (own and Guest.objects.filter(user=user).exists()):
+        raise ValidationError(
+            GUEST_NAME_RESERVED.capitalize(),
+            code="username_reserved",
+        )
+    return username
+
+
+class UserCreation(AdminUserCreationForm):
+    def clean_username(self) -> str:
+        return _refuse_guest_name(super().clean_username(), None)
+
+
+class UserChange(UserChangeForm):
+    def clean_username(self) -> str:
+        return _refuse_guest_name(self.cleaned_data["username"], self.instance)
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    form = UserChange
+    add_form = UserCreation

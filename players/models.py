@@ -79,6 +79,10 @@ GUEST_PREFIX = "guest-"
 GUEST_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 GUEST_NAME_LENGTH = 8
 GUEST_NAME_HELP = f"`{GUEST_PREFIX}` and {GUEST_NAME_LENGTH} letters and digits"
+# Why a chosen name of that form is refused (the API's `username_reserved`, the admin's forms).
+GUEST_NAME_RESERVED = (
+    f"names beginning with {GUEST_PREFIX!r} are the names given to guests; choose another."
+)
 
 
 def is_guest_name(username: str) -> bool:

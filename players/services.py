@@ -25,6 +25,7 @@ from players.locks import lock_player
 from players.models import (
     GUEST_ALPHABET,
     GUEST_NAME_LENGTH,
+    GUEST_NAME_RESERVED,
     GUEST_PREFIX,
     AccessToken,
     BotAccount,
@@ -53,8 +54,7 @@ def _validate_username(user: User) -> None:
     if is_guest_name(user.username):
         raise DomainError(
             "username_reserved",
-            f"username: names beginning with {GUEST_PREFIX!r} are the names given to guests; "
-            "choose another.",
+            f"username: {GUEST_NAME_RESERVED}",
         )
 
 

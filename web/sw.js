@@ -9,8 +9,10 @@
 
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+// The notifications' titles, kept once for the page and this worker (NOTIFICATION_TITLES).
+importScripts('/app/kinds.js');
 
-const CACHE = 'uno-shell-v7';
+const CACHE = 'uno-shell-v8';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -27,6 +29,7 @@ const SHELL = [
   '/app/icons/uno-maskable.svg',
   '/app/icons/uno.svg',
   '/app/inbox.js',
+  '/app/kinds.js',
   '/app/live.js',
   '/app/lobby.js',
   '/app/main.js',
@@ -96,20 +99,19 @@ worker.addEventListener('fetch', (event) => {
   }
 });
 
-/** @type {Record<string, [string, string]>} */
-const TITLES = {
-  your_turn: ['Your turn', 'A sua vez'],
-  deadline_soon: ['Time is running out', 'O tempo está a acabar'],
-  game_started: ['Game started', 'O jogo começou'],
-  game_finished: ['Game finished', 'O jogo terminou'],
-  player_joined: ['A player joined', 'Entrou um jogador'],
-  invited: ['You were invited', 'Foi convidado'],
-  challenge: ['You were challenged', 'Foi desafiado'],
-  challenge_accepted: ['Your challenge was accepted', 'O seu desafio foi aceite'],
-  tournament_starting: ['A tournament starts', 'Um torneio começa'],
-  tournament_table: ['Your tournament table is ready', 'A sua mesa do torneio está pronta'],
-  tournament_finished: ['A tournament is over', 'Um torneio terminou'],
-};
+/**
+ * The language of the page's switch (i18n.js keeps it in the `uno-settings` cache), else the
+ * browser's: 1 for Portuguese, 0 for English (the index of a title's words).
+ */
+async function language() {
+  try {
+    const kept = await (await caches.open('uno-settings')).match('/settings/lang');
+    if (kept) return (await kept.text()) === 'pt' ? 1 : 0;
+  } catch {
+    // no storage here: the browser's language
+  }
+  return (navigator.language || '').toLowerCase().startsWith('pt') ? 1 : 0;
+}
 
 worker.addEventListener('push', (event) => {
   /** @type {{kind?: string, game?: string | null}} */
@@ -119,12 +121,15 @@ worker.addEventListener('push', (event) => {
   } catch {
     note = {};
   }
-  const pt = (navigator.language || '').toLowerCase().startsWith('pt') ? 1 : 0;
-  const title = (note.kind && TITLES[note.kind]?.[pt]) || 'UNO';
-  event.waitUntil(worker.registration.showNotification(title, {
-    tag: note.game ? `game-${note.game}` : undefined,
-    data: { url: note.game ? `/#/game/${note.game}` : '/#/inbox' },
-  }));
+  const titles = /** @type {Record<string, [string, string] | undefined>} */ (NOTIFICATION_TITLES);
+  event.waitUntil((async () => {
+    const words = note.kind ? titles[note.kind] : undefined;
+    const title = words ? words[await language()] : 'UNO';
+    await worker.registration.showNotification(title, {
+      tag: note.game ? `game-${note.game}` : undefined,
+      data: { url: note.game ? `/#/game/${note.game}` : '/#/inbox' },
+    });
+  })());
 });
 
 worker.addEventListener('notificationclick', (event) => {

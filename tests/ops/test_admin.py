@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Event, Game, Hand
@@ -95,3 +96,69 @@ def test_the_admin_hides_cards_of_unfinished_games_from_staff(make_player: MakeP
     assert seed in change_page(admin, "event", started.pk), "a finished game shows everything"
     assert "deck" in change_page(admin, "event", dealt.pk)
     assert dealt.hash in change_page(admin, "event", dealt.pk)
+
+
+# --- users: the guests' form of name --------------------------------------------------------------
+
+
+def superuser_client(make_player: MakePlayer) -> Client:
+    boss = make_player("boss", staff=True)
+    boss.user.is_superuser = True
+    boss.user.save()
+    client = Client()
+    client.force_login(boss.user)
+    return client
+
+
+def add_user(client: Client, username: str) -> str:
+    answer = client.post(
+        "/admin/auth/user/add/",
+        {
+            "username": username,
+            "usable_password": "true",
+            "password1": "a long enough phrase 31",
+            "password2": "a long enough phrase 31",
+            "_save": "Save",
+        },
+    )
+    assert answer.status_code in (200, 302), answer.status_code
+    return answer.content.decode()
+
+
+@pytest.mark.parametrize("name", ["guest-k3m9p2qx", "Guest-Anna"])
+def test_staff_cannot_give_a_user_a_guests_name(make_player: MakePlayer, name: str) -> None:
+    """A user staff made in the admin as `guest-…` passed for a guest (the API refuses the name
+    with `username_reserved`; the admin took it)."""
+    client = superuser_client(make_player)
+
+    page = add_user(client, name)
+
+    assert "are the names given to guests" in page
+    assert not User.objects.filter(username__iexact=name).exists()
+    add_user(client, "guestbook")  # the prefix is `guest-`: other names beginning alike pass
+    assert User.objects.filter(username="guestbook").exists()
+
+
+def test_a_user_renamed_in_the_admin_keeps_clear_of_guests_names(
+    make_player: MakePlayer,
+) -> None:
+    from players.admin import UserChange
+    from players.services import guest_create
+
+    plain = make_player("plain").user
+    renamed = UserChange(data={**user_fields(plain), "username": "guest-abc"}, instance=plain)
+    assert not renamed.is_valid()
+    assert renamed.errors["username"] == [
+        "Names beginning with 'guest-' are the names given to guests; choose another."
+    ]
+    guest, _ = guest_create()
+    kept = UserChange(data=user_fields(guest), instance=guest)
+    assert kept.is_valid(), kept.errors  # a guest's own name stays its name when staff edit it
+
+
+def user_fields(user: User) -> dict[str, object]:
+    return {
+        "username": user.username,
+        "is_active": "on",
+        "date_joined": user.date_joined.strftime("%Y-%m-%d %H:%M:%S"),
+    }

@@ -214,10 +214,24 @@ export function currentLang() {
   return lang;
 }
 
+/**
+ * The language picked on the switch, told to the service worker, which words push notifications
+ * (sw.js) and cannot read localStorage: it reads it from the `uno-settings` cache (`/settings/lang`).
+ * @param {Lang} chosen
+ */
+function keepForWorker(chosen) {
+  if (!('caches' in globalThis)) return; // not a secure context: no service worker either
+  void caches.open('uno-settings')
+    .then((cache) => cache.put('/settings/lang', new Response(chosen)))
+    .catch(() => {}); // storage refused (a private window): the worker follows the browser
+}
+if (saved === 'en' || saved === 'pt') keepForWorker(saved);
+
 /** @param {Lang} next */
 export function setLang(next) {
   lang = next;
   localStorage.setItem('uno.lang', next);
+  keepForWorker(next);
   document.documentElement.lang = next;
 }
 

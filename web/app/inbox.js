@@ -4,6 +4,7 @@
 import { ApiError, call, listGames, othersAt, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
 import { countdown, fill, formatDate, refusal, t, tr } from './i18n.js';
+import './kinds.js';
 
 /** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
 const WORDS = {
@@ -32,26 +33,10 @@ const WORDS = {
 
 /** @typedef {import('./api.js').Notification} Notification */
 /** @typedef {import('./api.js').NotificationPage} NotificationPage */
-/** @typedef {import('./api.js').Schemas['NotificationKindEnum']} Kind */
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 
-/**
- * Every notification kind of the schema, with its title (`tsc` fails when the schema gains one).
- * @type {{[K in Kind]: [string, string]}}
- */
-const KINDS = {
-  your_turn: ['Your turn', 'A sua vez'],
-  deadline_soon: ['Time is running out', 'O tempo está a acabar'],
-  game_started: ['Game started', 'O jogo começou'],
-  game_finished: ['Game finished', 'O jogo terminou'],
-  player_joined: ['A player joined', 'Entrou um jogador'],
-  invited: ['You were invited', 'Foi convidado'],
-  challenge: ['You were challenged', 'Foi desafiado'],
-  challenge_accepted: ['Your challenge was accepted', 'O seu desafio foi aceite'],
-  tournament_starting: ['A tournament starts', 'Um torneio começa'],
-  tournament_table: ['Your tournament table is ready', 'A sua mesa do torneio está pronta'],
-  tournament_finished: ['A tournament is over', 'Um torneio terminou'],
-};
+/** Every notification kind's title (kinds.js, shared with the service worker). */
+const KINDS = NOTIFICATION_TITLES;
 
 /**
  * Where a notification leads: its game, else its tournament, else the inbox.
