@@ -9,10 +9,10 @@
 
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
-// The notifications' titles, kept once for the page and this worker (NOTIFICATION_TITLES).
-importScripts('/app/kinds.js');
+// What a notification says (NOTIFICATION_TITLES, noteAbout, noteLink), kept once for the page and this worker.
+importScripts('/app/notes.js');
 
-const CACHE = 'uno-shell-v8';
+const CACHE = 'uno-shell-v9';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -29,10 +29,10 @@ const SHELL = [
   '/app/icons/uno-maskable.svg',
   '/app/icons/uno.svg',
   '/app/inbox.js',
-  '/app/kinds.js',
   '/app/live.js',
   '/app/lobby.js',
   '/app/main.js',
+  '/app/notes.js',
   '/app/offline.js',
   '/app/pages.css',
   '/app/players.js',
@@ -114,7 +114,7 @@ async function language() {
 }
 
 worker.addEventListener('push', (event) => {
-  /** @type {{kind?: string, game?: string | null}} */
+  /** @type {{kind?: string, game?: string | null, data?: unknown}} */
   let note = {};
   try {
     note = event.data ? event.data.json() : {};
@@ -123,11 +123,12 @@ worker.addEventListener('push', (event) => {
   }
   const titles = /** @type {Record<string, [string, string] | undefined>} */ (NOTIFICATION_TITLES);
   event.waitUntil((async () => {
+    const lang = await language();
     const words = note.kind ? titles[note.kind] : undefined;
-    const title = words ? words[await language()] : 'UNO';
-    await worker.registration.showNotification(title, {
+    await worker.registration.showNotification(words ? words[lang] : 'UNO', {
+      body: noteAbout(note, lang).join(' · '),
       tag: note.game ? `game-${note.game}` : undefined,
-      data: { url: note.game ? `/#/game/${note.game}` : '/#/inbox' },
+      data: { url: `/${noteLink(note)}` },
     });
   })());
 });

@@ -1,6 +1,7 @@
 """Web Push in the browser: the service worker shows a pushed notification with its kind's title
-(the table ``web/app/kinds.js`` keeps for the page and the worker alike), in the language picked
-on the page's switch (the worker cannot read the page's localStorage), and leads to the game.
+and what its data tells (``web/app/notes.js``, read by the page and the worker alike), in the
+language picked on the page's switch (the worker cannot read the page's localStorage), and
+leads to its game, or its tournament.
 
 The push is delivered by Chromium's own DevTools protocol (``ServiceWorker.deliverPushMessage``,
 what DevTools' "Push" button sends), so the worker's real ``push`` handler runs; what it showed is
@@ -18,18 +19,23 @@ from tests.web.conftest import OpenPage
 from tests.web.pages import register
 from tests.web.site import WAIT, Site
 
-# The worker's notifications, as the page's registration lists them (title, tag, where a click
-# leads), once at least `count` are shown.
-SHOWN = """async (count) => {
+# The worker's notifications, as the page's registration lists them (title, words, tag, where a
+# click leads), once at least `count` are shown.
+SHOWN = """async ([count, wait]) => {
   const registration = await navigator.serviceWorker.ready;
-  for (;;) {
-    const shown = await registration.getNotifications();
-    if (shown.length >= count) {
-      return shown.map((n) => ({ title: n.title, tag: n.tag, url: n.data && n.data.url }));
-    }
+  const until = Date.now() + wait;
+  let shown = await registration.getNotifications();
+  while (shown.length < count && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, 50));
+    shown = await registration.getNotifications();
   }
+  return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url }));
 }"""
+
+
+def shown(page: Page, count: int) -> list[dict[str, str]]:
+    """The worker's notifications, once ``count`` are shown (or the wait is over)."""
+    return list(page.evaluate(SHOWN, [count, WAIT * 1000]))
 
 
 def worker_registration(page: Page, site: Site) -> tuple[CDPSession, str]:
@@ -64,19 +70,41 @@ def test_a_push_is_titled_in_the_language_picked_on_the_page(
     register(page, "pia")
     cdp, registration = worker_registration(page, site)
 
-    push(cdp, site, registration, {"kind": "your_turn", "game": "g-1"})
-    shown = page.evaluate(SHOWN, 1)
-    assert shown == [{"title": "Your turn", "tag": "game-g-1", "url": "/#/game/g-1"}]
+    push(cdp, site, registration, {"kind": "your_turn", "game": "g-1", "data": {"seat": 0}})
+    now = shown(page, 1)
+    assert now == [{"title": "Your turn", "body": "", "tag": "game-g-1", "url": "/#/game/g-1"}]
+    finished = {"seat": 1, "winner_seat": 0, "winner": {"id": 7, "username": "ana"}, "won": False}
+    push(cdp, site, registration, {"kind": "game_finished", "game": "g-2", "data": finished})
+    now = shown(page, 2)
+    assert {
+        "title": "Game finished",
+        "body": "won by ana",
+        "tag": "game-g-2",
+        "url": "/#/game/g-2",
+    } in now
 
     page.get_by_role("button", name="Português").click()
     expect(page.locator("html")).to_have_attribute("lang", "pt")
-    push(cdp, site, registration, {"kind": "tournament_table", "game": "g-2"})
-    shown = page.evaluate(SHOWN, 2)
-    table = {"title": "A sua mesa do torneio está pronta", "tag": "game-g-2", "url": "/#/game/g-2"}
-    assert table in shown
+    push(cdp, site, registration, {"kind": "game_finished", "game": "g-3", "data": finished})
+    now = shown(page, 3)
+    assert {
+        "title": "O jogo terminou",
+        "body": "vitória de ana",
+        "tag": "game-g-3",
+        "url": "/#/game/g-3",
+    } in now
+    starting = {"tournament": "t-1", "name": "Friday Cup"}
+    push(cdp, site, registration, {"kind": "tournament_starting", "game": None, "data": starting})
+    now = shown(page, 4)
+    assert {
+        "title": "Um torneio começa",
+        "body": "Friday Cup",
+        "tag": "",
+        "url": "/#/tournaments/t-1",
+    } in now
 
     # A kind this worker does not know (a newer server's) still shows, under the service's name,
     # and leads to the inbox.
     push(cdp, site, registration, {"kind": "something_new"})
-    shown = page.evaluate(SHOWN, 3)
-    assert {"title": "UNO", "tag": "", "url": "/#/inbox"} in shown
+    now = shown(page, 5)
+    assert {"title": "UNO", "body": "", "tag": "", "url": "/#/inbox"} in now

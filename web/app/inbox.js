@@ -3,8 +3,8 @@
 
 import { ApiError, call, listGames, othersAt, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
-import { countdown, fill, formatDate, refusal, t, tr } from './i18n.js';
-import './kinds.js';
+import { countdown, currentLang, fill, formatDate, refusal, t, tr } from './i18n.js';
+import './notes.js';
 
 /** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
 const WORDS = {
@@ -14,11 +14,6 @@ const WORDS = {
   decline: ['Decline', 'Recusar'],
   // what a notification is about, after its kind ("Your turn · with bea")
   with: ['with {names}', 'com {names}'],
-  by: ['by {name}', 'por {name}'],
-  you_won: ['you won', 'você ganhou'],
-  your_team_won: ['your team won', 'a sua equipa ganhou'],
-  won_by: ['won by {name}', 'vitória de {name}'],
-  place: ['{name}: place {n}', '{name}: {n}.º lugar'],
   dismiss: ['Dismiss', 'Fechar'],
   push_unavailable: ['Push notifications are not available here.', 'Notificações push indisponíveis aqui.'],
   push_denied: ['Notifications are blocked in this browser.', 'As notificações estão bloqueadas neste navegador.'],
@@ -35,18 +30,9 @@ const WORDS = {
 /** @typedef {import('./api.js').NotificationPage} NotificationPage */
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 
-/** Every notification kind's title (kinds.js, shared with the service worker). */
+/** Every notification kind's title (notes.js, shared with the service worker). */
 const KINDS = NOTIFICATION_TITLES;
 
-/**
- * Where a notification leads: its game, else its tournament, else the inbox.
- * @param {Notification} note
- */
-function noteLink(note) {
-  if (note.game) return `#/game/${note.game}`;
-  const tournament = note.data && typeof note.data === 'object' ? /** @type {Record<string, unknown>} */ (note.data).tournament : undefined;
-  return typeof tournament === 'string' ? `#/tournaments/${tournament}` : '#/inbox';
-}
 
 /** The most toasts shown at once (the newest stay). */
 const TOASTS = 2;
@@ -90,25 +76,13 @@ function othersIn(id) {
 }
 
 /**
- * What a notification says: its kind, then what it is about where its data tells (who joined,
- * invited or challenged, a tournament's name, who won) or, for a game, its other players.
+ * What a notification says: its kind, then what it is about where its data tells (notes.js, as
+ * push notifications say it) or, for a game, its other players.
  * @param {Notification} note
  * @param {string[]} players  the other players of its game (none known: nothing said)
  */
 function noteText(note, players) {
-  /** @type {Record<string, any>} */
-  const d = note.data && typeof note.data === 'object' ? note.data : {};
-  const name = (/** @type {unknown} */ who) => (who && typeof who === 'object' && 'username' in who ? String(who.username) : '');
-  /** @type {string[]} */
-  const about = [];
-  if (note.kind === 'player_joined' && name(d.player)) about.push(`${name(d.player)} (${d.players}/${d.max_players})`);
-  else if (name(d.by)) about.push(fill(tr(WORDS.by), { name: name(d.by) }));
-  if (typeof d.name === 'string') about.push(typeof d.place === 'number' ? fill(tr(WORDS.place), { name: d.name, n: d.place }) : d.name);
-  if (note.kind === 'game_finished') {
-    const won = typeof d.won === 'boolean' ? d.won : typeof d.winner_seat === 'number' && d.winner_seat === d.seat;
-    if (won) about.push(tr(typeof d.winner_team === 'number' ? WORDS.your_team_won : WORDS.you_won));
-    else if (name(d.winner)) about.push(fill(tr(WORDS.won_by), { name: name(d.winner) }));
-  }
+  const about = noteAbout(note, currentLang() === 'pt' ? 1 : 0);
   if (!about.length && players.length) about.push(fill(tr(WORDS.with), { names: players.join(', ') }));
   return [tr(KINDS[note.kind] ?? WORDS.notifications), ...about].join(' · ');
 }
