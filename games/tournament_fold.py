@@ -33,6 +33,8 @@ class Folded:
     status: str = "upcoming"
     players: list[int] = field(default_factory=list)  # every entrant, in the order of joining
     withdrawn: set[int] = field(default_factory=set)
+    start_near: bool = False  # the players entered were told that the start is near
+    told: set[int] = field(default_factory=set)  # the players told so (``tournament_starting``)
     tables: list[Table] = field(default_factory=list)  # in the order they were seated
     results: list[Result] = field(default_factory=list)  # in the order the tables finished
     revealed_rounds: set[int] = field(default_factory=set)
@@ -103,6 +105,9 @@ def apply(folded: Folded, entry: Entry) -> None:
         folded.withdrawn.add(int(data["player"]))
     elif kind == log.STARTED:
         folded.status = "running"
+    elif kind == log.START_NEAR:
+        folded.start_near = True
+        folded.told.update(int(p) for p in data["players"])
     elif kind in (log.ROUND_PAIRED, log.TABLE_SEATED):
         for raw in data["tables"] if kind == log.ROUND_PAIRED else [data]:
             table = _table(raw)

@@ -38,6 +38,8 @@ CREATED: Final = "tournament_created"
 JOINED: Final = "player_joined"
 WITHDREW: Final = "player_withdrew"
 STARTED: Final = "tournament_started"
+# data: {"players"}: those told the start is near (``tournament_starting``), before it
+START_NEAR: Final = "start_near"
 ROUND_PAIRED: Final = "round_paired"  # data: {"round", "order", "tables": [TableData]}
 TABLE_SEATED: Final = "table_seated"  # data: TableData (an arena's table: and its "order")
 TABLE_FINISHED: Final = "table_finished"  # data: TableFinishedData
@@ -49,6 +51,7 @@ TYPES: Final = (
     JOINED,
     WITHDREW,
     STARTED,
+    START_NEAR,
     ROUND_PAIRED,
     TABLE_SEATED,
     TABLE_FINISHED,

@@ -18,6 +18,9 @@ after the commit; reads of a tournament whose start or end passed advance it fir
   and seeds hidden) until every table has played every deal.
 - arena: until its end, the players not at a table are seated as soon as enough of them wait
   (``arena_tables``); after it, it ends when the last game does.
+- Before the start: ``UNO_TOURNAMENT_HEADS_UP`` seconds before it, the players entered then are
+  told that it starts soon (``tournament_starting``, the log's ``start_near``); those who join
+  later are told at the start. Each player is told once.
 - Every format keeps players who blocked one another (either way: ``players.safety.
   apart_among``) at different tables where another seating exists, before any repeat meeting.
   The blocks are read at each pairing and never written to the log (its stream is public).
@@ -36,7 +39,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import eventstore
@@ -47,6 +50,7 @@ from games.models import (
     GameStatus,
     Seat,
     Tournament,
+    TournamentEntry,
     TournamentFormat,
     TournamentStatus,
     TournamentTable,
@@ -131,6 +135,11 @@ def advance_tournaments(facts: WriteFacts) -> None:
         schedule_advance(str(tournament_id))
 
 
+def heads_up_at(tournament: Tournament) -> datetime:
+    """When the players entered are told that the tournament starts soon."""
+    return tournament.starts_at - timedelta(seconds=settings.UNO_TOURNAMENT_HEADS_UP)
+
+
 def is_due(tournament: Tournament, now: datetime | None = None) -> bool:
     """A step is due by the clock alone: the start, or an arena's end."""
     now = now or timezone.now()
@@ -150,17 +159,22 @@ def caught_up(tournament: Tournament) -> Tournament:
 
 def sweep(now: datetime | None = None) -> int:
     """Advance every tournament with a step due (a lost task, a worker that was down): due to
-    start, a finished table whose result is not in, or a running arena (its seating and its
-    end); return how many changed."""
+    start, or to tell its players that it starts soon, a finished table whose result is not in,
+    or a running arena (its seating and its end); return how many changed."""
     now = now or timezone.now()
     due = Q(status=TournamentStatus.UPCOMING, starts_at__lte=now)
+    told = TournamentEntry.objects.filter(tournament=OuterRef("pk"), type=log.START_NEAR)
+    near = Q(
+        status=TournamentStatus.UPCOMING,
+        starts_at__lte=now + timedelta(seconds=settings.UNO_TOURNAMENT_HEADS_UP),
+    ) & ~Exists(told)
     unrecorded = Q(
         status=TournamentStatus.RUNNING,
         tables__recorded=False,
         tables__game__status=GameStatus.FINISHED,
     )
     arena = Q(status=TournamentStatus.RUNNING, format=TournamentFormat.ARENA)
-    found = Tournament.objects.filter(due | unrecorded | arena).values_list("pk", flat=True)
+    found = Tournament.objects.filter(due | near | unrecorded | arena).values_list("pk", flat=True)
     ids = [str(pk) for pk in dict.fromkeys(found)]
     return sum(1 for tournament_id in ids if advance(tournament_id, now))
 
@@ -185,6 +199,8 @@ class Step:
     def notify(
         self, players: list[int], kind: str, data: dict[str, Any], game: Game | None
     ) -> None:
+        if not players:
+            return
         Notification.objects.bulk_create(
             Notification(
                 player_id=player,
@@ -210,7 +226,9 @@ def advance(tournament_id: str, now: datetime | None = None) -> bool:
         step = Step(tournament, folded_log(tournament), now)
         if tournament.status == TournamentStatus.UPCOMING:
             if now < tournament.starts_at:
-                return False
+                if now >= heads_up_at(tournament) and not step.folded.start_near:
+                    _start_near(step)
+                return step.changed
             _start(step)
         if tournament.status == TournamentStatus.RUNNING:
             _record_results(step)
@@ -218,6 +236,24 @@ def advance(tournament_id: str, now: datetime | None = None) -> bool:
         if step.wake_at is not None:
             after_commit(tournament_id, step.wake_at)
     return step.changed
+
+
+def _starting(tournament: Tournament) -> dict[str, Any]:
+    """What ``tournament_starting`` says: the tournament, its name and its start."""
+    return {
+        "tournament": str(tournament.pk),
+        "name": tournament.name,
+        "starts_at": tournament.starts_at.isoformat(),
+    }
+
+
+def _start_near(step: Step) -> None:
+    """The players entered now are told that the start is near (once: the entry says so, even
+    when nobody had entered yet)."""
+    folded = step.folded
+    players = folded.active
+    step.append(log.START_NEAR, {"players": players})
+    step.notify(players, Kind.TOURNAMENT_STARTING, _starting(step.tournament), None)
 
 
 def _start(step: Step) -> None:
@@ -228,8 +264,8 @@ def _start(step: Step) -> None:
         return
     tournament.status = TournamentStatus.RUNNING
     step.append(log.STARTED, {"players": players})
-    data = {"tournament": str(tournament.pk), "name": tournament.name}
-    step.notify(players, Kind.TOURNAMENT_STARTING, data, None)
+    untold = [player for player in players if player not in folded.told]
+    step.notify(untold, Kind.TOURNAMENT_STARTING, _starting(tournament), None)
 
 
 def _finish(step: Step, reason: str = "complete") -> None:

@@ -122,6 +122,7 @@ def tournament_create(*, host: User, new: NewTournament) -> Tournament:
             "bots_allowed": new.bots_allowed,
         }
         append(tournament, None, log.CREATED, data, now)
+        tournament_steps.after_commit(str(tournament.pk), tournament_steps.heads_up_at(tournament))
         tournament_steps.after_commit(str(tournament.pk), new.starts_at)
     return tournament
 

@@ -364,6 +364,8 @@ UNO_SWEEP_BATCH_SIZE = int(os.environ.get("UNO_SWEEP_BATCH_SIZE", "100"))
 # later (its task was lost) is played by the sweep.
 UNO_BOT_DELAY = float(os.environ.get("UNO_BOT_DELAY", "1"))
 UNO_BOT_GRACE = float(os.environ.get("UNO_BOT_GRACE", "10"))
+# A tournament's players are told it starts soon UNO_TOURNAMENT_HEADS_UP seconds before its start.
+UNO_TOURNAMENT_HEADS_UP = int(os.environ.get("UNO_TOURNAMENT_HEADS_UP", "600"))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
