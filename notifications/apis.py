@@ -54,7 +54,12 @@ NOTIFICATION_EXAMPLE = OpenApiExample(
                 "game": "5f0c6f9e-2b1a-4a53-9a3e-6c1f7d1e2a10",
                 "at": "2026-11-30T12:00:00+00:00",
                 "read": False,
-                "data": {"seat": 1, "version": 12, "deadline": "2026-12-01T12:00:00+00:00"},
+                "data": {
+                    "seat": 1,
+                    "version": 12,
+                    "deadline": "2026-12-01T12:00:00+00:00",
+                    "others": [{"id": 7, "username": "ana"}],
+                },
             }
         ],
     },

@@ -119,8 +119,21 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def your_turn_data(game: Game, seat: int) -> dict[str, Any]:
-    return {"seat": seat, "version": game.version, "deadline": _iso(game.turn_deadline)}
+def others_of(game: Game, seat: int) -> list[dict[str, Any]]:
+    """The players of the game's other seats (``{"id", "username"}``, bots' included), so that a
+    notification to ``seat`` can say whom the game is with without reading the game."""
+    return [player_ref(entry) for s, entry in enumerate(game.roster) if s != seat]
+
+
+def turn_data(game: Game, seat: int, deadline: datetime | None) -> dict[str, Any]:
+    """What ``your_turn`` and ``deadline_soon`` say: the seat, the game's version, the turn's
+    deadline and the other players."""
+    return {
+        "seat": seat,
+        "version": game.version,
+        "deadline": _iso(deadline),
+        "others": others_of(game, seat),
+    }
 
 
 def finished_data(game: Game) -> list[dict[str, Any]]:
@@ -147,18 +160,22 @@ def caused_by(game: Game, before: Turn, at: datetime) -> list[Row]:
     rows: list[Row] = []
     seats = range(len(game.roster))
 
-    def each_seat(kind: str, **data: Any) -> None:
+    if before.status == GameStatus.WAITING and game.status != GameStatus.WAITING:
         rows.extend(
-            Row(_player(game, s), kind, game.pk, game.version, at, {"seat": s, **data})
+            Row(
+                _player(game, s),
+                Kind.GAME_STARTED,
+                game.pk,
+                game.version,
+                at,
+                {"seat": s, "players": len(game.roster), "others": others_of(game, s)},
+            )
             for s in seats
         )
-
-    if before.status == GameStatus.WAITING and game.status != GameStatus.WAITING:
-        each_seat(Kind.GAME_STARTED, players=len(game.roster))
     if game.status == GameStatus.ACTIVE and game.current_seat is not None:
         seat = game.current_seat
         if before.status != GameStatus.ACTIVE or before.actor != seat:
-            data = your_turn_data(game, seat)
+            data = turn_data(game, seat, game.turn_deadline)
             player, live = _player(game, seat), is_live(game)
             rows.append(Row(player, Kind.YOUR_TURN, game.pk, game.version, at, data, live))
     if before.status != GameStatus.FINISHED and game.status == GameStatus.FINISHED:
@@ -185,7 +202,7 @@ def of_facts(game: Game, facts: Iterable[Fact], at: datetime) -> list[Row]:
                 if s != fact.seat
             )
         elif isinstance(fact, DeadlineNear):
-            data = {"seat": fact.seat, "version": game.version, "deadline": _iso(fact.deadline)}
+            data = turn_data(game, fact.seat, fact.deadline)
             player, live = _player(game, fact.seat), is_live(game)
             rows.append(Row(player, Kind.DEADLINE_SOON, game.pk, game.version, at, data, live))
         else:

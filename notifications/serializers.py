@@ -23,9 +23,10 @@ class NotificationSerializer(serializers.Serializer):
     read = serializers.BooleanField()
     data = serializers.DictField(  # type: ignore[assignment]  # a field, popped by the metaclass
         help_text="By kind: the seat it is about (`seat`), the game's `version`, a turn's "
-        "`deadline`, who won a finished game (`winner`: `{id, username}`, `winner_seat`, with "
-        "teams `winner_team`; `won`: whether the seat, or its team, did), the `player` who "
-        "joined or invited (`by`). Never a card."
+        "`deadline`, the game's `others` (`[{id, username}]`: the players of its other seats, "
+        "on `your_turn`, `deadline_soon` and `game_started`), who won a finished game "
+        "(`winner`: `{id, username}`, `winner_seat`, with teams `winner_team`; `won`: whether "
+        "the seat, or its team, did), the `player` who joined or invited (`by`). Never a card."
     )
 
 

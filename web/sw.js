@@ -113,6 +113,22 @@ async function language() {
   return (navigator.language || '').toLowerCase().startsWith('pt') ? 1 : 0;
 }
 
+/**
+ * Show a pushed notification: its kind's title and what its data tells (notes.js), in the page's
+ * language, leading where the page's own list would.
+ * @param {{kind?: string, game?: string | null, data?: unknown}} note
+ */
+async function showPush(note) {
+  const titles = /** @type {Record<string, [string, string] | undefined>} */ (NOTIFICATION_TITLES);
+  const lang = await language();
+  const words = note.kind ? titles[note.kind] : undefined;
+  await worker.registration.showNotification(words ? words[lang] : 'UNO', {
+    body: noteAbout(note, lang).join(' · '),
+    tag: note.game ? `game-${note.game}` : undefined,
+    data: { url: `/${noteLink(note)}` },
+  });
+}
+
 worker.addEventListener('push', (event) => {
   /** @type {{kind?: string, game?: string | null, data?: unknown}} */
   let note = {};
@@ -121,16 +137,7 @@ worker.addEventListener('push', (event) => {
   } catch {
     note = {};
   }
-  const titles = /** @type {Record<string, [string, string] | undefined>} */ (NOTIFICATION_TITLES);
-  event.waitUntil((async () => {
-    const lang = await language();
-    const words = note.kind ? titles[note.kind] : undefined;
-    await worker.registration.showNotification(words ? words[lang] : 'UNO', {
-      body: noteAbout(note, lang).join(' · '),
-      tag: note.game ? `game-${note.game}` : undefined,
-      data: { url: `/${noteLink(note)}` },
-    });
-  })());
+  event.waitUntil(showPush(note));
 });
 
 worker.addEventListener('notificationclick', (event) => {

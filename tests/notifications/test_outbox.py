@@ -53,8 +53,19 @@ def test_a_start_tells_every_seat_and_the_first_to_act(users: list[User]) -> Non
         "seat": actor,
         "version": game.version,
         "deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
+        "others": [
+            {"id": user.pk, "username": user.username}
+            for seat, user in enumerate(users[:3])
+            if seat != actor
+        ],
     }
     assert turn.version == game.version
+    for started in Notification.objects.filter(kind=Kind.GAME_STARTED, game=game):
+        seat = started.data["seat"]
+        assert started.player == users[seat]
+        assert [p["username"] for p in started.data["others"]] == [
+            u.username for s, u in enumerate(users[:3]) if s != seat
+        ]
 
 
 def test_a_seat_taken_tells_the_others_and_leaving_tells_nobody(users: list[User]) -> None:

@@ -53,6 +53,7 @@ def test_a_turn_is_reminded_once_when_80_percent_of_its_time_has_passed(users: l
         "seat": actor,
         "version": game.version,
         "deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
+        "others": [{"id": users[1 - actor].pk, "username": users[1 - actor].username}],
     }
 
 

@@ -21,7 +21,7 @@ def register(page: Page, username: str, password: str = PASSWORD) -> None:
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Register").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+    signed_in(page, username)
 
 
 def sign_in(page: Page, username: str, password: str = PASSWORD) -> None:
@@ -29,7 +29,14 @@ def sign_in(page: Page, username: str, password: str = PASSWORD) -> None:
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+    signed_in(page, username)
+
+
+def signed_in(page: Page, username: str) -> None:
+    """The header shows ``username`` signed in (not merely someone: a sign-out may be under way)."""
+    header = page.get_by_role("banner")
+    expect(header.get_by_role("link", name=username, exact=True)).to_be_visible()
+    expect(header.get_by_role("button", name="Sign out")).to_be_visible()
 
 
 def open_lobby(page: Page) -> None:

@@ -44,6 +44,8 @@ def test_a_tournament_join_refused_is_told_in_portuguese(site: Site, open_page: 
     page = in_portuguese(open_page(site, width=PHONE))
     sign_in_pt(page, "ana")
     page.goto(f"/#/tournaments/{made['id']}")
+    # The tournament's page drawn first: the sign-in form's `Entrar` may still be on the screen.
+    expect(page.locator(f"h1[data-tournament-id='{made['id']}']")).to_be_visible()
     join = button(page, "Entrar")
     expect(join).to_be_visible()
 

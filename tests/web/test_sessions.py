@@ -8,12 +8,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from players.models import AccessToken, RefreshToken, Session
 from players.sessions import digest
 from tests.web.conftest import OpenPage
-from tests.web.pages import register
+from tests.web.pages import register, sign_in, signed_in
 from tests.web.site import Site
 
 
@@ -212,3 +212,30 @@ def test_a_rotation_not_yet_in_this_tabs_copy_is_used_not_refreshed_again(
     session = Session.objects.get(user__username="tim")
     assert session.ended_at is None, session.ended_why
     assert RefreshToken.objects.filter(session=session).count() == 2  # no second refresh
+
+
+def test_a_sign_in_made_while_a_sign_out_is_under_way_is_kept(
+    site: Site, open_page: OpenPage
+) -> None:
+    """Ana signs out and Cy signs in on the same page before the server has answered Ana's sign
+    out: the answer, when it comes, ends Ana's session only (it signed Cy out too)."""
+    page = open_page(site)
+    register(page, "ana")
+    ana = stored(page, "uno.token")
+    site.register("cy")
+    held: list[Route] = []
+    page.route("**/api/v1/auth/logout/", lambda route: held.append(route))  # held by the test
+
+    with page.expect_request("**/api/v1/auth/logout/"):
+        page.get_by_role("button", name="Sign out").click()
+    sign_in(page, "cy")
+    cy = stored(page, "uno.token")
+    with page.expect_response("**/api/v1/auth/logout/"):
+        held[0].continue_()
+
+    page.get_by_role("link", name="Leaderboard").click()
+    expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible()
+    signed_in(page, "cy")
+    assert stored(page, "uno.token") == cy
+    assert site.api("GET", "/api/v1/players/me/", cy)["username"] == "cy"
+    site.api("GET", "/api/v1/players/me/", ana, status=401)  # Ana's session did end

@@ -169,11 +169,18 @@ export async function signIn(username, password) {
   return { token, id: me.id, username: me.username };
 }
 
-export async function signOut() {
+/**
+ * End the session of `leaving` (a username: whoever the page showed signed in when asked) on the
+ * server, then here. A sign-in made meanwhile (in this tab, or another sharing the storage) is
+ * kept: the call ends only the session it was asked to, and clears only that one.
+ * @param {string | undefined} leaving
+ */
+export async function signOut(leaving) {
+  if (!leaving || session()?.username !== leaving) return;
   try {
-    await call('POST', 'auth/logout/');
+    await call('POST', 'auth/logout/'); // sent with that session's token (refreshed if it expired)
   } finally {
-    clearSession();
+    if (session()?.username === leaving) clearSession();
   }
 }
 

@@ -12,8 +12,6 @@ const WORDS = {
   challenge_to: ['You challenged {name}', 'Desafiou {name}'],
   no_challenges: ['No open challenge.', 'Nenhum desafio em aberto.'],
   decline: ['Decline', 'Recusar'],
-  // what a notification is about, after its kind ("Your turn · with bea")
-  with: ['with {names}', 'com {names}'],
   dismiss: ['Dismiss', 'Fechar'],
   push_unavailable: ['Push notifications are not available here.', 'Notificações push indisponíveis aqui.'],
   push_denied: ['Notifications are blocked in this browser.', 'As notificações estão bloqueadas neste navegador.'],
@@ -82,8 +80,7 @@ function othersIn(id) {
  * @param {string[]} players  the other players of its game (none known: nothing said)
  */
 function noteText(note, players) {
-  const about = noteAbout(note, currentLang() === 'pt' ? 1 : 0);
-  if (!about.length && players.length) about.push(fill(tr(WORDS.with), { names: players.join(', ') }));
+  const about = noteAbout(note, currentLang() === 'pt' ? 1 : 0, players);
   return [tr(KINDS[note.kind] ?? WORDS.notifications), ...about].join(' · ');
 }
 
@@ -91,7 +88,8 @@ function noteText(note, players) {
  * Whether a notification's words need its game's players (its data names nobody).
  * @param {Notification} note
  */
-const needsPlayers = (note) => !!note.game && !['player_joined', 'invited', 'challenge', 'challenge_accepted'].includes(note.kind);
+const needsPlayers = (note) => !!note.game && !['player_joined', 'invited', 'challenge', 'challenge_accepted'].includes(note.kind)
+  && !(note.data && typeof note.data === 'object' && 'others' in note.data);
 
 /** @type {EventSource | null} */
 let source = null;

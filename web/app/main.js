@@ -89,9 +89,10 @@ function drawHeader() {
         reroute();
       } }, t('switch_lang')),
       me && h('button', { type: 'button', class: 'link', onclick: async () => {
+        const leaving = session()?.username; // before any wait: whom the button signs out
         (await import('./inbox.js')).stopNotifications();
-        await signOut().catch(() => {});
-        go('/login');
+        await signOut(leaving).catch(() => {});
+        if (!session()) go('/login'); // unless someone signed in meanwhile
       } }, t('sign_out'))),
   );
 }

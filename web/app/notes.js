@@ -1,5 +1,6 @@
 // What a notification says, kept once for the page and the service worker: its kind's title,
-// what its data tells (who joined, invited or challenged, a tournament's name, who won), in
+// what its data tells (who joined, invited or challenged, whom a game is with, a tournament's
+// name, who won), in
 // English and Portuguese, and where it leads. The page's toasts, inbox and notification list
 // (inbox.js imports this file) and the push notifications the service worker shows (sw.js loads
 // it with `importScripts`) read them here. So it is a plain script, with neither `import` nor
@@ -25,6 +26,7 @@ const NOTIFICATION_TITLES = {
 
 /** @type {Record<string, [string, string]>} the words of what a notification is about */
 const NOTE_WORDS = {
+  with: ['with {names}', 'com {names}'],
   by: ['by {name}', 'por {name}'],
   you_won: ['you won', 'você ganhou'],
   your_team_won: ['your team won', 'a sua equipa ganhou'],
@@ -33,13 +35,16 @@ const NOTE_WORDS = {
 };
 
 /**
- * What a notification is about, as far as its data tells (nothing for a turn: its data names
- * nobody), in `language` (0 English, 1 Portuguese).
+ * What a notification is about, as far as its data tells (whom a game is with: `others`, on a
+ * turn's and a start's; nothing from a notification written before they carried it), in
+ * `language` (0 English, 1 Portuguese). `read`: the other players' names when the page read them
+ * from the game, for a notification whose data does not name them.
  * @param {{kind?: string, data?: unknown}} note
  * @param {0 | 1} language
+ * @param {string[]} [read]
  * @returns {string[]}
  */
-function noteAbout(note, language) {
+function noteAbout(note, language, read = []) {
   /** @type {Record<string, any>} */
   const d = note.data && typeof note.data === 'object' ? note.data : {};
   const name = (/** @type {unknown} */ who) => (who && typeof who === 'object' && 'username' in who ? String(who.username) : '');
@@ -55,6 +60,8 @@ function noteAbout(note, language) {
     if (won) about.push(say(typeof d.winner_team === 'number' ? 'your_team_won' : 'you_won'));
     else if (name(d.winner)) about.push(say('won_by', { name: name(d.winner) }));
   }
+  const others = Array.isArray(d.others) ? d.others.map(name).filter(Boolean) : read;
+  if (!about.length && others.length) about.push(say('with', { names: others.join(', ') }));
   return about;
 }
 

@@ -1,7 +1,7 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead.
 
-import { call, signOut } from './api.js';
+import { call, session, signOut } from './api.js';
 import { h, render } from './dom.js';
 import { formatDate, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
@@ -68,9 +68,10 @@ export function sessionsSection() {
     const button = row.current
       // The header's `Sign out` stays the page's only button of that exact name (a hook).
       ? h('button', { type: 'button', 'aria-label': tr(TEXT.sign_out_here), onclick: async () => {
+        const leaving = session()?.username; // before any wait: whom the button signs out
         (await import('./inbox.js')).stopNotifications();
-        await signOut().catch(() => {});
-        go('/login');
+        await signOut(leaving).catch(() => {});
+        if (!session()) go('/login'); // unless someone signed in meanwhile
       } }, t('sign_out'))
       : h('button', { type: 'button', onclick: async () => {
         alert.textContent = '';

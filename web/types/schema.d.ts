@@ -1473,7 +1473,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             read: boolean;
-            /** @description By kind: the seat it is about (`seat`), the game's `version`, a turn's `deadline`, who won a finished game (`winner`: `{id, username}`, `winner_seat`, with teams `winner_team`; `won`: whether the seat, or its team, did), the `player` who joined or invited (`by`). Never a card. */
+            /** @description By kind: the seat it is about (`seat`), the game's `version`, a turn's `deadline`, the game's `others` (`[{id, username}]`: the players of its other seats, on `your_turn`, `deadline_soon` and `game_started`), who won a finished game (`winner`: `{id, username}`, `winner_seat`, with teams `winner_team`; `won`: whether the seat, or its team, did), the `player` who joined or invited (`by`). Never a card. */
             data: {
                 [key: string]: unknown;
             };
