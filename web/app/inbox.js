@@ -28,10 +28,6 @@ const WORDS = {
 /** @typedef {import('./api.js').NotificationPage} NotificationPage */
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 
-/** Every notification kind's title (notes.js, shared with the service worker). */
-const KINDS = NOTIFICATION_TITLES;
-
-
 /** The most toasts shown at once (the newest stay). */
 const TOASTS = 2;
 
@@ -81,7 +77,7 @@ function othersIn(id) {
  */
 function noteText(note, players) {
   const about = noteAbout(note, currentLang() === 'pt' ? 1 : 0, players);
-  return [tr(KINDS[note.kind] ?? WORDS.notifications), ...about].join(' · ');
+  return [tr(NOTIFICATION_TITLES[note.kind] ?? WORDS.notifications), ...about].join(' · ');
 }
 
 /**
@@ -125,7 +121,7 @@ async function open() {
   }
   if (!running) return;
   source = new EventSource(`/api/v1/players/me/stream/?ticket=${encodeURIComponent(ticket)}`);
-  for (const kind of Object.keys(KINDS)) source.addEventListener(kind, onNotification);
+  for (const kind of Object.keys(NOTIFICATION_TITLES)) source.addEventListener(kind, onNotification);
   source.onopen = () => { failures = 0; };
   source.onerror = () => {
     // A reconnect would repeat the used ticket: reopen with a new one, then catch up the count.

@@ -1,9 +1,8 @@
 // What a notification says, kept once for the page and the service worker: its kind's title,
 // what its data tells (who joined, invited or challenged, whom a game is with, a tournament's
-// name, who won), in
-// English and Portuguese, and where it leads. The page's toasts, inbox and notification list
-// (inbox.js imports this file) and the push notifications the service worker shows (sw.js loads
-// it with `importScripts`) read them here. So it is a plain script, with neither `import` nor
+// name, who won), in English and Portuguese, and where it leads. The page's toasts, inbox and
+// notification list (inbox.js imports this file) and the push notifications the service worker
+// shows (sw.js loads it with `importScripts`) read them here. So it is a plain script, with neither `import` nor
 // `export`, which both ways of loading accept; it puts what it defines on the global object.
 // `tsc` fails when the schema gains a kind that is missing here.
 
