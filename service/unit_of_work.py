@@ -42,6 +42,7 @@ class GameWrite:
         self.game = game
         self.appended: list[engine.Event] = []
         self.facts: list[outbox.Fact] = []
+        self._facts_written = 0  # of ``facts``: their notification rows are written
         self.outboxed = 0  # notifications written with the events that wait for delivery
         self.bots_due: datetime | None = None  # quick match: bots fill the free seats then
         self.reclocked = False  # the deadline moved without an event (a vacation)
@@ -72,6 +73,9 @@ class GameWrite:
         default; a late timeout passes the deadline it acted on, so overdue timeouts keep their
         pace) and sets its deadline (``timekeeping``).
         """
+        # A fact recorded before these events came first (the join that fills a game, then its
+        # start): its notifications are written first, so the inbox lists them in that order.
+        self._write_recorded()
         game = self.game
         first = self._state is not None or game.state is not None
         current = projection_of(self.state) if first else blank(after.players)
@@ -101,18 +105,27 @@ class GameWrite:
     def finish(self) -> WriteFacts:
         """Write the notification rows of the recorded facts (in the write's transaction: they
         commit with it or not at all) and return the write's facts for its subscribers."""
-        outboxed = self.outboxed
-        if self.facts:
-            outboxed += outbox.write_facts(self.game, self.facts, timezone.now())
+        self._write_recorded()
         return WriteFacts(
             game=self.game,
             events=tuple(self.appended),
             state=self._state,
             recorded=tuple(self.facts),
-            outboxed=outboxed,
+            outboxed=self.outboxed,
             bots_due=self.bots_due,
             reclocked=self.reclocked,
         )
+
+    def drop_facts(self) -> None:
+        """Forget the recorded facts (a body refused: its rows, written or not, are rolled back)."""
+        self.facts.clear()
+        self._facts_written = 0
+
+    def _write_recorded(self) -> None:
+        unwritten = self.facts[self._facts_written :]
+        if unwritten:
+            self.outboxed += outbox.write_facts(self.game, unwritten, timezone.now())
+            self._facts_written = len(self.facts)
 
     # --- the clock: deadlines, and a late seat's turn played by the server ----------------------
 
@@ -225,7 +238,7 @@ def game_write(
             except (DomainError, engine.IllegalMove) as refused:
                 refusal = refused
                 del write.appended[caught:]
-                write.facts.clear()  # every fact is the body's: the timeouts record none
+                write.drop_facts()  # every fact is the body's: the timeouts record none
                 write.bots_due = None
                 write.outboxed = outboxed
         else:

@@ -9,10 +9,11 @@
 
 /// <reference lib="webworker" />
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
-// What a notification says (NOTIFICATION_TITLES, noteAbout, noteLink), kept once for the page and this worker.
-importScripts('/app/notes.js');
+// What a notification says (NOTIFICATION_TITLES, noteAbout, noteLink) and the languages' locales
+// its dates are written in, kept once for the page and this worker.
+importScripts('/app/locales.js', '/app/notes.js');
 
-const CACHE = 'uno-shell-v9';
+const CACHE = 'uno-shell-v10';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -31,6 +32,7 @@ const SHELL = [
   '/app/inbox.js',
   '/app/live.js',
   '/app/lobby.js',
+  '/app/locales.js',
   '/app/main.js',
   '/app/notes.js',
   '/app/offline.js',

@@ -68,6 +68,17 @@ def test_a_start_tells_every_seat_and_the_first_to_act(users: list[User]) -> Non
         ]
 
 
+def test_the_join_that_starts_a_game_is_told_before_its_start(users: list[User]) -> None:
+    # The inbox lists the newest first (by id): "Game started" above the join that caused it.
+    game = game_create(player=users[0], spec=NewGame(max_players=2))
+    game_join(player=users[1], game_id=game.pk)
+
+    assert kinds_for(users[0], game)[:2] == ["player_joined", "game_started"]
+    joined = Notification.objects.get(kind=Kind.PLAYER_JOINED, game=game)
+    started = Notification.objects.get(kind=Kind.GAME_STARTED, game=game, player=users[0])
+    assert joined.id < started.id and joined.version < started.version
+
+
 def test_a_seat_taken_tells_the_others_and_leaving_tells_nobody(users: list[User]) -> None:
     game = game_create(player=users[0], spec=NewGame(max_players=4))
     game_join(player=users[1], game_id=game.pk)

@@ -1,5 +1,6 @@
 """Web Push in the browser: the service worker shows a pushed notification with its kind's title
-and what its data tells (whom the game is with, who won), as the page words it (both read
+and what its data tells (whom the game is with, by when the turn must be played, who won), as the
+page words it (both read
 ``web/app/notes.js``), in the language picked on the page's switch (the worker cannot read the
 page's localStorage), and leads to its game, or its tournament.
 
@@ -10,6 +11,7 @@ through the listener too, lost a message in about one run in six here, so it is 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from playwright.sync_api import Page, Worker, expect
@@ -60,6 +62,15 @@ def show(worker: Worker, note: dict[str, Any]) -> list[dict[str, str]]:
     return list(worker.evaluate(SHOW, note))
 
 
+# A turn's deadline: noon UTC on a Monday, a Monday in every time zone from -11 to +11 hours.
+DEADLINE = "2026-12-07T12:00:00+00:00"
+
+
+def local_time(moment: str) -> str:
+    """The hour and minute of ``moment`` in this machine's time zone (the browser's too)."""
+    return f"{datetime.fromisoformat(moment).astimezone():%H:%M}"
+
+
 def test_a_push_is_worded_as_the_page_words_it_in_the_language_picked_there(
     site: Site, open_page: OpenPage
 ) -> None:
@@ -74,6 +85,15 @@ def test_a_push_is_worded_as_the_page_words_it_in_the_language_picked_there(
     assert now == [
         {"title": "Your turn", "body": "with bea, carl", "tag": "game-g-1", "url": "/#/game/g-1"}
     ]
+    # A correspondence game's turn says by when it must be played, in the page's locale.
+    reminder = {**turn, "deadline": DEADLINE}
+    now = show(worker, {"kind": "deadline_soon", "game": "g-4", "data": reminder})
+    assert {
+        "title": "Time is running out",
+        "body": f"with bea, carl · play by Mon 7 Dec, {local_time(DEADLINE)}",
+        "tag": "game-g-4",
+        "url": "/#/game/g-4",
+    } in now
     finished = {"seat": 1, "winner_seat": 0, "winner": {"id": 7, "username": "ana"}, "won": False}
     now = show(worker, {"kind": "game_finished", "game": "g-2", "data": finished})
     assert {
@@ -93,6 +113,13 @@ def test_a_push_is_worded_as_the_page_words_it_in_the_language_picked_there(
         "body": "vitória de ana",
         "tag": "game-g-3",
         "url": "/#/game/g-3",
+    } in now
+    now = show(worker, {"kind": "your_turn", "game": "g-5", "data": reminder})
+    assert {
+        "title": "A sua vez",
+        "body": f"com bea, carl · jogue até segunda, 7/12, {local_time(DEADLINE)}",
+        "tag": "game-g-5",
+        "url": "/#/game/g-5",
     } in now
     starting = {"tournament": "t-1", "name": "Friday Cup"}
     now = show(worker, {"kind": "tournament_starting", "game": None, "data": starting})

@@ -69,11 +69,15 @@ export function saveSession(token, user, refresh) {
   localStorage.setItem(USER_KEY, JSON.stringify({ id: user.id, username: user.username }));
 }
 
+/** The event the page hears when the session it showed ends here (the inbox closes its stream). */
+export const SESSION_ENDED = 'uno:session-ended';
+
 export function clearSession() {
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(USER_KEY);
   localStorage.removeItem(REFRESH_KEY);
   try { indexedDB.deleteDatabase('uno-refresh'); } catch { /* no IndexedDB */ } // refresh.js: the last rotation
+  dispatchEvent(new Event(SESSION_ENDED));
 }
 
 /** Called when the server says the token is no longer good (401): the app signs out. */
@@ -181,6 +185,7 @@ export async function signOut(leaving) {
     await call('POST', 'auth/logout/'); // sent with that session's token (refreshed if it expired)
   } finally {
     if (session()?.username === leaving) clearSession();
+    else dispatchEvent(new Event(SESSION_ENDED)); // kept another's sign-in: the page's stream was the leaving one's
   }
 }
 

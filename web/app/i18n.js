@@ -3,6 +3,8 @@
 // language follows the browser until the switch picks one (kept in localStorage). The action
 // buttons' English names are hooks for tests (HOOKS.md).
 
+import './locales.js';
+
 /** @typedef {'en' | 'pt'} Lang */
 
 const STRINGS = {
@@ -318,13 +320,8 @@ export function cardName(code) {
   return `${t(/** @type {Key} */ (color))} ${faceName}`;
 }
 
-/**
- * The locale of the page's language, for dates and numbers: the dialect its words are written in
- * (British English, European Portuguese), never the browser's. Every date and number the page
- * shows is formatted here (formatDate, formatNumber); a language switch draws the page again.
- * @type {Record<Lang, string>}
- */
-const LOCALES = { en: 'en-GB', pt: 'pt-PT' };
+// Every date and number the page shows is formatted here (formatDate, formatNumber), in its
+// language's locale (locales.js); a language switch draws the page again.
 
 /**
  * A moment in the page's language (and the browser's time zone): `datetime` "4 Dec 2026, 15:30"

@@ -1,7 +1,7 @@
 // The correspondence inbox (#/inbox: games waiting for you, most urgent first), notifications in
 // the page (the player stream) and Web Push through the service worker (/sw.js).
 
-import { ApiError, call, listGames, othersAt, session, streamTicket } from './api.js';
+import { ApiError, SESSION_ENDED, call, listGames, othersAt, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
 import { countdown, currentLang, fill, formatDate, refusal, t, tr } from './i18n.js';
 import './notes.js';
@@ -103,7 +103,10 @@ export function startNotifications() {
   void open();
 }
 
-export function stopNotifications() {
+// The session ended here (signed out, or refused by the server): its stream closes.
+addEventListener(SESSION_ENDED, () => stopNotifications());
+
+function stopNotifications() {
   running = false;
   clearTimeout(retryTimer);
   source?.close();

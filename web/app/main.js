@@ -1,11 +1,11 @@
 // The app: the header, and the hash routes with the page each shows (the router is router.js,
 // which pages import to move on; this module is imported by none).
 
-import { clearSession, isGuest, session, setUnauthorizedHandler, signOut } from './api.js';
+import { clearSession, isGuest, session, setUnauthorizedHandler } from './api.js';
 import { h, render } from './dom.js';
 import { currentLang, setLang, t } from './i18n.js';
 import { drawOffline, watchConnection } from './offline.js';
-import { currentPath, go, reroute, startRouter, toLogin } from './router.js';
+import { currentPath, reroute, signOutHere, startRouter, toLogin } from './router.js';
 
 /** @type {Promise<void> | null} */
 let pagesCss = null;
@@ -88,18 +88,12 @@ function drawHeader() {
         setLang(currentLang() === 'en' ? 'pt' : 'en');
         reroute();
       } }, t('switch_lang')),
-      me && h('button', { type: 'button', class: 'link', onclick: async () => {
-        const leaving = session()?.username; // before any wait: whom the button signs out
-        (await import('./inbox.js')).stopNotifications();
-        await signOut(leaving).catch(() => {});
-        if (!session()) go('/login'); // unless someone signed in meanwhile
-      } }, t('sign_out'))),
+      me && h('button', { type: 'button', class: 'link', onclick: signOutHere }, t('sign_out'))),
   );
 }
 
 setUnauthorizedHandler(() => {
-  clearSession();
-  void import('./inbox.js').then((inbox) => inbox.stopNotifications());
+  clearSession(); // the inbox hears it (SESSION_ENDED) and closes its stream
   if (!location.hash.startsWith('#/login') && !location.hash.startsWith('#/register')) toLogin();
 });
 

@@ -1,10 +1,12 @@
 // What a notification says, kept once for the page and the service worker: its kind's title,
-// what its data tells (who joined, invited or challenged, whom a game is with, a tournament's
-// name, who won), in English and Portuguese, and where it leads. The page's toasts, inbox and
-// notification list (inbox.js imports this file) and the push notifications the service worker
-// shows (sw.js loads it with `importScripts`) read them here. So it is a plain script, with neither `import` nor
-// `export`, which both ways of loading accept; it puts what it defines on the global object.
-// `tsc` fails when the schema gains a kind that is missing here.
+// what its data tells (who joined, invited or challenged, whom a game is with, by when a turn
+// must be played, a tournament's name, who won), in English and Portuguese, and where it leads.
+// The page's toasts, inbox and notification list (inbox.js imports this file) and the push
+// notifications the service worker shows (sw.js loads it with `importScripts`) read them here.
+// So it is a plain script, with neither `import` nor `export`, which both ways of loading accept;
+// it puts what it defines on the global object. Its dates use the languages' locales
+// (locales.js, loaded before it in the worker, by i18n.js in the page). `tsc` fails when the
+// schema gains a kind that is missing here.
 
 /** @typedef {import('../types/schema').components['schemas']['NotificationKindEnum']} NotificationKind */
 
@@ -31,11 +33,13 @@ const NOTE_WORDS = {
   your_team_won: ['your team won', 'a sua equipa ganhou'],
   won_by: ['won by {name}', 'vitória de {name}'],
   place: ['{name}: place {n}', '{name}: {n}.º lugar'],
+  play_by: ['play by {when}', 'jogue até {when}'],
 };
 
 /**
  * What a notification is about, as far as its data tells (whom a game is with: `others`, on a
- * turn's and a start's; nothing from a notification written before they carried it), in
+ * turn's and a start's; nothing from a notification written before they carried it; by when a
+ * turn must be played: `deadline`, on a turn's and a reminder's, where the game has one), in
  * `language` (0 English, 1 Portuguese). `read`: the other players' names when the page read them
  * from the game, for a notification whose data does not name them.
  * @param {{kind?: string, data?: unknown}} note
@@ -61,6 +65,11 @@ function noteAbout(note, language, read = []) {
   }
   const others = Array.isArray(d.others) ? d.others.map(name).filter(Boolean) : read;
   if (!about.length && others.length) about.push(say('with', { names: others.join(', ') }));
+  const due = (note.kind === 'your_turn' || note.kind === 'deadline_soon') && typeof d.deadline === 'string' ? new Date(d.deadline) : null;
+  if (due && !Number.isNaN(due.getTime())) {
+    const when = new Intl.DateTimeFormat([LOCALES.en, LOCALES.pt][language], { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+    about.push(say('play_by', { when: when.format(due) }));
+  }
   return about;
 }
 

@@ -4,7 +4,7 @@
 // is handed in by `startRouter`, so this module imports no page and no page imports main.js:
 // the app's modules import each other without a cycle.
 
-import { session } from './api.js';
+import { session, signOut } from './api.js';
 import { h, render } from './dom.js';
 import { t } from './i18n.js';
 
@@ -56,6 +56,16 @@ export function currentPath() {
 export function toLogin() {
   sessionStorage.setItem('uno.after-login', currentPath());
   go('/login');
+}
+
+/**
+ * A `Sign out` button: end the session the page shows (whoever it showed when pressed: a sign-in
+ * made meanwhile is kept), then show the sign-in page, unless someone signed in meanwhile.
+ */
+export async function signOutHere() {
+  const leaving = session()?.username; // before any wait: whom the button signs out
+  await signOut(leaving).catch(() => {});
+  if (!session()) go('/login');
 }
 
 /** After signing in: back where the person was going, or the lobby. */

@@ -1,10 +1,10 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead.
 
-import { call, session, signOut } from './api.js';
+import { call } from './api.js';
 import { h, render } from './dom.js';
 import { formatDate, refusal, t, tr } from './i18n.js';
-import { go } from './router.js';
+import { signOutHere } from './router.js';
 
 /** @typedef {import('./api.js').Schemas['Session']} DeviceSession */
 
@@ -67,12 +67,7 @@ export function sessionsSection() {
   const item = (row) => {
     const button = row.current
       // The header's `Sign out` stays the page's only button of that exact name (a hook).
-      ? h('button', { type: 'button', 'aria-label': tr(TEXT.sign_out_here), onclick: async () => {
-        const leaving = session()?.username; // before any wait: whom the button signs out
-        (await import('./inbox.js')).stopNotifications();
-        await signOut(leaving).catch(() => {});
-        if (!session()) go('/login'); // unless someone signed in meanwhile
-      } }, t('sign_out'))
+      ? h('button', { type: 'button', 'aria-label': tr(TEXT.sign_out_here), onclick: signOutHere }, t('sign_out'))
       : h('button', { type: 'button', onclick: async () => {
         alert.textContent = '';
         status.textContent = '';
