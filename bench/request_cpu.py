@@ -47,11 +47,11 @@ from games.engine.bots import choose  # noqa: E402
 DB_NAME = os.environ.get("UNO_BENCH_DB", "uno_bench_request_cpu")
 PLAYERS = 8
 GAMES = 16
-KINDS = ("action", "view", "trivial", "trivial_read")
+KINDS = ("action", "view", "trivial", "trivial_read", "game_list", "unread")
 
 
 class Requests:
-    """The four kinds of request, each a callable making one (and checking its answer)."""
+    """The kinds of request, each a callable making one (and checking its answer)."""
 
     def __init__(self, rng: random.Random) -> None:
         from django.contrib.auth.models import User
@@ -112,6 +112,16 @@ class Requests:
 
     def trivial_read(self) -> None:
         self.call("GET", "/bench/trivial/", self.rng.choice(self.tokens))
+
+    def game_list(self) -> None:
+        """A page of the games list (every game here: 16 rows), as the lobby reads it."""
+        listed = self.call("GET", f"{API}/games/", self.rng.choice(self.tokens))
+        if len(listed["results"]) != GAMES:
+            raise RuntimeError(f"listed {len(listed['results'])} games, not {GAMES}")
+
+    def unread(self) -> None:
+        """The inbox's count of unread notifications, as the page asks it on each one."""
+        self.call("GET", f"{API}/notifications/?unread=true&page_size=1", self.rng.choice(self.tokens))
 
 
 def quiet_logs() -> None:

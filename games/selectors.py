@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games import checkpoints, engine, timekeeping
@@ -19,8 +18,9 @@ from games.engine import shapes
 from games.engine.snapshot import state_from_data
 from games.eventstore import read_game, select_events
 from games.fairness import commitment
-from games.models import Game, GameStatus, Seat
-from unoservice import replica
+from games.listing import listing, seat_statuses
+from games.models import Game, GameStatus
+from unoservice import prepared, replica
 from unoservice.errors import DomainError
 
 Player = User
@@ -194,25 +194,17 @@ def get_game(game_id: str | uuid.UUID, viewer: Player) -> Game:
 @replica.lagging  # a list may be a moment behind; each game's own view is not
 def game_list(
     player: Player, *, status: str | None = None, mine: bool = False, my_turn: bool = False
-) -> QuerySet[Game]:
-    # A summary never reads the engine snapshot: left in the database, not parsed per row. The
-    # seats' statuses come with the page (``game_summaries``), not prefetched as Seat instances.
-    games = Game.objects.defer("state")
-    if not player.is_staff:  # may_see, as a filter: private games for their seated players only
-        seated = Exists(Seat.objects.filter(game=OuterRef("pk"), player_id=player.pk))
-        games = games.filter(Q(private=False) | seated)
-    if status is not None:
-        games = games.filter(status=status)
-    if mine or my_turn:
-        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player_id=player.pk)))
-    if my_turn:
-        waiting_on_me = Seat.objects.filter(
-            game=OuterRef("pk"), player_id=player.pk, number=OuterRef("current_seat")
-        )
-        games = games.filter(Exists(waiting_on_me), status=GameStatus.ACTIVE).order_by(
-            "turn_deadline", "created_at"
-        )
-    return games
+) -> prepared.Listing[Game]:
+    """The games ``player`` may list (``may_see``, as a filter), narrowed as asked: read
+    prepared, a page at a time (``games.listing``)."""
+    return listing(
+        replica.read_alias(),
+        player_id=player.pk,
+        staff=player.is_staff,
+        status=status,
+        mine=mine,
+        my_turn=my_turn,
+    )
 
 
 def game_summaries(games: list[Game]) -> list[dict[str, Any]]:
@@ -221,12 +213,9 @@ def game_summaries(games: list[Game]) -> list[dict[str, Any]]:
     Plain rows rather than prefetched ``Seat`` instances: a prefetched seat and its game refer
     to each other, so every listed game became garbage that only the cyclic collector frees,
     and the collections of a web process grew with the pages it listed (docs/performance.md)."""
-    statuses: dict[uuid.UUID, dict[int, str]] = {game.pk: {} for game in games}
-    rows = Seat.objects.filter(game_id__in=list(statuses)).values_list(
-        "game_id", "number", "status"
-    )
-    for game_id, number, status in rows:
-        statuses[game_id][number] = status
+    if not games:
+        return []
+    statuses = seat_statuses(games[0]._state.db or "default", [game.pk for game in games])
     return [game_summary(game, statuses[game.pk]) for game in games]
 
 

@@ -51,6 +51,11 @@ class Notification(models.Model):
         ordering = ["-id"]
         indexes = [
             models.Index(fields=["player", "-id"], name="notification_inbox"),
+            # The unread count the page asks on every notification: read by the unread alone,
+            # however many a player has read.
+            models.Index(
+                fields=["player", "-id"], name="notification_unread", condition=models.Q(read=False)
+            ),
             models.Index(
                 fields=["id"],
                 name="notification_undispatched",

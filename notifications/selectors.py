@@ -5,22 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import QuerySet
 
 from notifications.delivery import notification_json
 from notifications.models import Notification, Webhook, WebhookDelivery
+from unoservice import prepared
 from unoservice.errors import DomainError
 
 Player = User
 
 
-def inbox(player: Player, *, unread: bool = False) -> QuerySet[Notification]:
+def inbox(player: Player, *, unread: bool = False) -> prepared.Listing[Notification]:
     """The caller's notifications, newest first (the inbox's view first writes the reminders the
-    caller is due: ``service.reminders.remind_player``)."""
-    notifications = Notification.objects.filter(player=player)
-    if unread:
-        notifications = notifications.filter(read=False)
-    return notifications.order_by("-id")
+    caller is due: ``service.reminders.remind_player``), read prepared a page at a time: the
+    page asks for its unread count on every notification it hears. ``unread``'s condition is
+    written out, not bound, so that the count is read by the index of the unread alone."""
+    where = "n.player_id = %s AND NOT n.read" if unread else "n.player_id = %s"
+    return prepared.Listing(Notification, DEFAULT_DB_ALIAS, "n", where, (player.pk,), "n.id DESC")
 
 
 def notification_view(notification: Notification) -> dict[str, Any]:

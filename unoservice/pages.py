@@ -5,7 +5,7 @@ The query's serializer has already checked both, so a page out of range is the 4
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from django.db.models import QuerySet
 from rest_framework.pagination import PageNumberPagination
@@ -16,6 +16,15 @@ from rest_framework.views import APIView
 from games.engine.limits import Bound
 
 Row = TypeVar("Row")
+Row_co = TypeVar("Row_co", covariant=True)
+
+
+class Listing(Protocol[Row_co]):
+    """What a list reads its page from besides a query set: its length, then one page (a
+    statement of its own, as ``games.listing`` writes them)."""
+
+    def count(self) -> int: ...
+    def __getitem__(self, index: slice, /) -> Sequence[Row_co]: ...
 
 
 def page_response(
@@ -42,7 +51,7 @@ def page_response(
 def whole_page_response(
     request: Request,
     view: APIView,
-    rows: QuerySet[Any] | Sequence[Row],
+    rows: QuerySet[Any] | Sequence[Row] | Listing[Row],
     show: Callable[[int, list[Row]], list[Any]],
     *,
     size: Bound,
@@ -55,6 +64,8 @@ def whole_page_response(
     paginator.page_size = default
     paginator.page_size_query_param = size.name
     paginator.max_page_size = size.high
-    page = list(paginator.paginate_queryset(rows, request, view=view) or [])
+    # Django's paginator takes "a sliceable object with a count() method" too, as a listing is.
+    listed = cast("QuerySet[Any] | Sequence[Row]", rows)
+    page = list(paginator.paginate_queryset(listed, request, view=view) or [])
     first = paginator.page.start_index() if paginator.page is not None else 1
     return paginator.get_paginated_response(show(first, page))

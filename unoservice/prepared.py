@@ -21,11 +21,13 @@ the database is gone, so a request answers 503 as the ORM's would).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Generic, TypeVar
 
 import psycopg
+from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 from psycopg.pq import ExecStatus
@@ -120,8 +122,16 @@ class RowReader(Generic[M]):
     converters: list[tuple[int, Any, list[Any]]]  # (column index, column, converters)
 
     @classmethod
-    def of(cls, model: type[M], connection: BaseDatabaseWrapper, alias: str) -> RowReader[M]:
-        fields = model._meta.concrete_fields
+    def of(
+        cls,
+        model: type[M],
+        connection: BaseDatabaseWrapper,
+        alias: str,
+        deferred: Collection[str] = (),
+    ) -> RowReader[M]:
+        """``deferred``: fields left out of the SELECT, loaded on first use as the ORM's
+        ``defer`` leaves them."""
+        fields = [f for f in model._meta.concrete_fields if f.name not in deferred]
         quote = connection.ops.quote_name
         converters = []
         for index, field in enumerate(fields):
@@ -147,3 +157,50 @@ class RowReader(Generic[M]):
             for convert in chain:
                 values[index] = convert(values[index], column, connection)
         return self.model.from_db(connection.alias, self.attnames, values)
+
+
+@dataclass(frozen=True)
+class Listing(Generic[M]):
+    """A list of ``model``'s rows (under the alias ``alias``) on the database ``db``, in its
+    order, read as Django's paginator reads a list: ``count()``, then a slice (one page), each a
+    statement written once and run prepared (``fetch``), where the ORM would compile both anew
+    for every call. ``where`` holds the conditions, with ``params``."""
+
+    model: type[M]
+    db: str
+    alias: str
+    where: str
+    params: tuple[Any, ...]
+    order: str
+    deferred: tuple[str, ...] = ()
+    ordered = True  # the paginator warns of an unordered list
+
+    def count(self) -> int:
+        sql = f"SELECT COUNT(*) FROM {self._table} WHERE {self.where}"
+        ((total,),) = fetch(connections[self.db], [(sql, self.params)])
+        return int(total)
+
+    def __getitem__(self, index: slice) -> list[M]:
+        """One page: ``[start:stop]``, as the paginator asks for it."""
+        start, stop = index.start or 0, index.stop
+        if index.step is not None or start < 0 or stop is None or stop < start:
+            raise ValueError("A listing is read by pages: [start:stop].")
+        connection = connections[self.db]
+        reader = _listed(self.model, connection.vendor, self.db, self.alias, self.deferred)
+        sql = (
+            f"SELECT {reader.columns} FROM {self._table} WHERE {self.where}"
+            f" ORDER BY {self.order} LIMIT %s OFFSET %s"
+        )
+        rows = fetch(connection, [(sql, (*self.params, stop - start, start))])
+        return [reader.build(connection, row) for row in rows]
+
+    @property
+    def _table(self) -> str:
+        return f"{self.model._meta.db_table} {self.alias}"
+
+
+@cache
+def _listed(
+    model: type[M], vendor: str, db: str, alias: str, deferred: tuple[str, ...]
+) -> RowReader[M]:
+    return RowReader.of(model, connections[db], alias, deferred)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import gc
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games.models import Game
 from tests.support.players import Player
 from tests.support.table import GAMES, create_game, game_url, ok, refused, start_table
 
@@ -101,6 +104,41 @@ def test_my_turn_filter(players: list[Player], lobby: dict[str, Any]) -> None:
     assert ids(table.players[now].client, my_turn="true") == [table.id]
     if now != actor:
         assert ids(table.players[actor].client, my_turn="true") == []
+
+
+def test_my_turn_lists_the_nearest_deadline_first(players: list[Player]) -> None:
+    ada, bob, cy, _ = players
+    tables = [start_table([ada, other], seed=seed) for seed, other in ((3, bob), (4, cy), (5, bob))]
+    for table in tables:  # ada to act in each
+        if table.actor() != 0:
+            table.act(table.actor(), "draw")
+        while table.actor() != 0:
+            table.act(table.actor(), "pass")
+    now = timezone.now()
+    for hours, table in zip((5, 1, 3), tables, strict=True):  # deadlines: the second is nearest
+        Game.objects.filter(pk=table.id).update(turn_deadline=now + timedelta(hours=hours))
+
+    assert ids(ada.client, my_turn="true") == [tables[1].id, tables[2].id, tables[0].id]
+    assert ids(ada.client, my_turn="true", status="active") == [
+        tables[1].id,
+        tables[2].id,
+        tables[0].id,
+    ]
+    assert ids(bob.client, my_turn="true") == []
+
+
+def test_a_private_game_is_listed_to_its_players_and_staff_only(
+    players: list[Player], staff: Player, outsider: Player
+) -> None:
+    ada, bob = players[:2]
+    private = create_game(ada, max_players=2, private=True)["id"]
+    public = create_game(bob)["id"]
+
+    assert ids(ada.client) == [public, private]
+    assert ids(staff.client) == [public, private]
+    assert ids(outsider.client) == [public]
+    assert ids(outsider.client, status="waiting") == [public]
+    assert ids(bob.client, mine="true") == [public]
 
 
 def test_pagination(players: list[Player]) -> None:

@@ -94,11 +94,12 @@ def test_the_snapshot_tells_the_games_and_open_challenges_then_the_news_and_agai
     assert body["challenges"]["received"] == [c for c in listed if c["id"] == received]
     assert "hand" not in str(body)
 
-    # Then the news: bob fills the waiting game; it starts.
+    # Then the news: bob fills the waiting game, then it starts (told in that order).
     _ok(server.request("POST", f"{GAMES}{waiting}/join/", bob.token))
-    news = stream.next_event()
+    joined, news = stream.next_event(), stream.next_event()
+    assert joined.event == "player_joined" and joined.json["game"] == waiting
     assert news.event == "game_started" and news.json["game"] == waiting
-    assert int(news.id or 0) > int(snapshot.id or 0)
+    assert int(snapshot.id or 0) < int(joined.id or 0) < int(news.id or 0)
     stream.close()
 
     # Reconnecting from the snapshot's id: a fresh snapshot, then what came since.
