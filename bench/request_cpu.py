@@ -121,7 +121,8 @@ class Requests:
 
     def unread(self) -> None:
         """The inbox's count of unread notifications, as the page asks it on each one."""
-        self.call("GET", f"{API}/notifications/?unread=true&page_size=1", self.rng.choice(self.tokens))
+        token = self.rng.choice(self.tokens)
+        self.call("GET", f"{API}/notifications/?unread=true&page_size=1", token)
 
 
 def quiet_logs() -> None:
