@@ -1,9 +1,10 @@
 // Run by test_feed_words.py: the move feed's lines (web/app/feed.js, copied beside this script
-// with the dom.js and i18n.js it imports) in Node, without a browser. The page's globals are
-// stood in for by the least the three modules touch (an element is its tag, attributes and
-// children). Reads a JSON file of cases, each a view's seats, the seat's event log and the seqs
-// whose lines to word; prints, for each case, language and seq, the line as shown (a card read
-// as its name) and as read out (without what is aria-hidden: '' for a line hidden whole).
+// with the dom.js and i18n.js it imports, and the locales.js i18n.js imports) in Node, without a
+// browser. The page's globals are stood in for by the least the modules touch (an element is its
+// tag, attributes and children). Reads a JSON file of cases, each a view's seats, the seat's event
+// log and the seqs whose lines to word; prints, for each case, language and seq, the line as shown
+// (a card read as its name) and as read out (without what is aria-hidden: '' for a line hidden
+// whole).
 
 import { readFileSync } from 'node:fs';
 

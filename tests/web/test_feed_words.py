@@ -108,7 +108,7 @@ def lines(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[
         _case("by hand", ["ana", "bo", "cy"], 0, _by_hand(0)),
     ]
     tmp = tmp_path_factory.mktemp("feed")
-    for module in ("feed.js", "dom.js", "i18n.js"):
+    for module in ("feed.js", "dom.js", "i18n.js", "locales.js"):
         shutil.copy(APP / module, tmp / module)
     (tmp / "package.json").write_text('{"type": "module"}')
     shutil.copy(HERE / "feed_check.mjs", tmp / "check.mjs")
