@@ -73,6 +73,5 @@ def seat_statuses(db: str, game_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dic
         keys = [key.get_db_prep_value(game_id, connection) for game_id in game_ids]
         statement = (f"{sql} IN ({marks})", keys)
     for game_id, number, status in prepared.fetch(connection, [statement]):
-        found = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
-        statuses[found][number] = status
+        statuses[prepared.as_uuid(game_id)][number] = status
     return statuses

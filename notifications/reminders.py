@@ -60,7 +60,7 @@ def due_for(player_id: int) -> list[tuple[uuid.UUID, int]]:
     connection = connections[DEFAULT_DB_ALIAS]
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     rows = prepared.fetch(connection, [(_DUE_FOR, (player_id, now, now))])
-    return [(_game_id(game_id), version) for game_id, version in rows]
+    return [(prepared.as_uuid(game_id), version) for game_id, version in rows]
 
 
 # The literals are the conditions' (the unique reminder's index is partial on its kind).
@@ -74,8 +74,3 @@ _DUE_FOR = f"""
         WHERE n.kind = '{Kind.DEADLINE_SOON.value}' AND n.game_id = g.id AND n.version = g.version
       )
 """
-
-
-def _game_id(value: object) -> uuid.UUID:
-    # PostgreSQL's uuid arrives as one; SQLite keeps the hex.
-    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))

@@ -21,6 +21,7 @@ the database is gone, so a request answers 503 as the ORM's would).
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -157,6 +158,11 @@ class RowReader(Generic[M]):
             for convert in chain:
                 values[index] = convert(values[index], column, connection)
         return self.model.from_db(connection.alias, self.attnames, values)
+
+
+def as_uuid(value: object) -> uuid.UUID:
+    """A uuid column's value as read here: PostgreSQL's arrives as one, SQLite keeps the hex."""
+    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
 
 
 @dataclass(frozen=True)
