@@ -5,7 +5,7 @@ The query's serializer has already checked both, so a page out of range is the 4
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from django.db.models import QuerySet
 from rest_framework.pagination import PageNumberPagination
@@ -14,17 +14,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine.limits import Bound
+from unoservice import prepared
 
 Row = TypeVar("Row")
-Row_co = TypeVar("Row_co", covariant=True)
-
-
-class Listing(Protocol[Row_co]):
-    """What a list reads its page from besides a query set: its length, then one page (a
-    statement of its own, as ``games.listing`` writes them)."""
-
-    def count(self) -> int: ...
-    def __getitem__(self, index: slice, /) -> Sequence[Row_co]: ...
 
 
 def page_response(
@@ -51,7 +43,7 @@ def page_response(
 def whole_page_response(
     request: Request,
     view: APIView,
-    rows: QuerySet[Any] | Sequence[Row] | Listing[Row],
+    rows: QuerySet[Any] | Sequence[Row] | prepared.Listing[Any],
     show: Callable[[int, list[Row]], list[Any]],
     *,
     size: Bound,

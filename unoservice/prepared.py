@@ -192,7 +192,7 @@ class Listing(Generic[M]):
         if index.step is not None or start < 0 or stop is None or stop < start:
             raise ValueError("A listing is read by pages: [start:stop].")
         connection = connections[self.db]
-        reader = _listed(self.model, connection.vendor, self.db, self.alias, self.deferred)
+        reader = _listed(self.model, self.db, self.alias, self.deferred)
         sql = (
             f"SELECT {reader.columns} FROM {self._table} WHERE {self.where}"
             f" ORDER BY {self.order} LIMIT %s OFFSET %s"
@@ -206,7 +206,5 @@ class Listing(Generic[M]):
 
 
 @cache
-def _listed(
-    model: type[M], vendor: str, db: str, alias: str, deferred: tuple[str, ...]
-) -> RowReader[M]:
+def _listed(model: type[M], db: str, alias: str, deferred: tuple[str, ...]) -> RowReader[M]:
     return RowReader.of(model, connections[db], alias, deferred)

@@ -16,20 +16,19 @@ UNREAD = models.Index(
 )
 
 
+def _concurrently(schema_editor: Any) -> dict[str, bool]:
+    # Only PostgreSQL's schema editor takes the argument.
+    return {"concurrently": True} if schema_editor.connection.vendor == "postgresql" else {}
+
+
 def build(apps: Any, schema_editor: Any) -> None:
     model = apps.get_model("notifications", "Notification")
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.add_index(model, UNREAD, concurrently=True)
-    else:
-        schema_editor.add_index(model, UNREAD)
+    schema_editor.add_index(model, UNREAD, **_concurrently(schema_editor))
 
 
 def drop(apps: Any, schema_editor: Any) -> None:
     model = apps.get_model("notifications", "Notification")
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.remove_index(model, UNREAD, concurrently=True)
-    else:
-        schema_editor.remove_index(model, UNREAD)
+    schema_editor.remove_index(model, UNREAD, **_concurrently(schema_editor))
 
 
 class Migration(migrations.Migration):
