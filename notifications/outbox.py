@@ -14,6 +14,7 @@ but that seat, and the player's game view says it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -248,7 +249,11 @@ def unwatched(rows: Sequence[Row]) -> list[Row]:
 # --- the hot path's statement ---------------------------------------------------------------------
 
 _COLUMNS = ("player_id", "kind", "game_id", "version", "at", "read", "data", "dispatched")
-_GIVEN = ("player_id", "kind", "game_id", "version", "at", "data")  # a row's own values
+# The columns of the rows' JSON (``insert``): their own values, then ``quiet`` and their order.
+_RECORD = (
+    '"player_id" integer, "kind" text, "game_id" uuid, "version" integer,'
+    ' "at" timestamptz, "data" jsonb, "quiet" boolean, "n" integer'
+)
 
 
 @cache
@@ -291,15 +296,24 @@ def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
         values = ", ".join([f"({', '.join(['%s'] * len(_COLUMNS))})"] * len(rows))
         sql = f"INSERT INTO {table} ({', '.join(q(c) for c in _COLUMNS)}) VALUES {values}"
         return Batch([(sql, params)], len(rows), False)
-    params = [
-        value
-        for row in rows
-        for value in (
-            *(fields[c].get_db_prep_save(getattr(row, c), db) for c in _GIVEN),
-            row.unless_watching,
-        )
-    ]
-    values = ", ".join([f"({', '.join(['%s'] * (len(_GIVEN) + 1))})"] * len(rows))
+    # The rows as one JSON array: the statement's text is the same for any number of them (one
+    # prepared statement, where a VALUES list would make one per count).
+    given = json.dumps(
+        [
+            {
+                "player_id": row.player_id,
+                "kind": row.kind,
+                "game_id": None if row.game_id is None else str(row.game_id),
+                "version": row.version,
+                "at": row.at.isoformat(),
+                "data": row.data,
+                "quiet": row.unless_watching,
+                "n": n,
+            }
+            for n, row in enumerate(rows)
+        ],
+        cls=fields["data"].encoder,
+    )
     columns = ", ".join(q(c) for c in _COLUMNS)
     hooks, subscriptions = (q(m._meta.db_table) for m in (Webhook, PushSubscription))
     watching = q(Watching._meta.db_table)
@@ -317,13 +331,13 @@ def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
     )
     sql = (
         f"INSERT INTO {table} ({columns})"
-        f' SELECT v."player_id", v."kind", v."game_id", v."version", v."at", false, v."data",'
+        ' SELECT v."player_id", v."kind", v."game_id", v."version", v."at", false, v."data",'
         f" NOT ({listens})"
-        f' FROM (VALUES {values}) AS v ({", ".join(q(c) for c in _GIVEN)}, "quiet")'
-        f" WHERE {unwatched_only}"
+        f" FROM jsonb_to_recordset(%s::jsonb) AS v ({_RECORD})"
+        f' WHERE {unwatched_only} ORDER BY v."n"'
         ' RETURNING NOT "dispatched"'
     )
-    return Batch([(sql, params)], len(rows), True)
+    return Batch([(sql, [given])], len(rows), True)
 
 
 def statements_with(game: Game, before: Turn, at: datetime) -> Batch:

@@ -111,6 +111,31 @@ def fetch(
     return returned
 
 
+def write(
+    connection: BaseDatabaseWrapper, statements: Sequence[Statement]
+) -> list[tuple[Any, ...]]:
+    """Run data-modifying ``statements`` (INSERT, UPDATE, DELETE; only the last may return rows,
+    and no two may change the same row) and return the last one's rows.
+
+    On PostgreSQL they travel as one statement: each but the last in a ``WITH``, the last after
+    it. One prepared statement is one message and one result, where a pipeline of them costs the
+    client a send and a result to process per statement (about 40 µs each, measured: a tenth of
+    an action's Python). PostgreSQL runs the parts of one statement on one snapshot, in no set
+    order, so they must not depend on each other's changes (a trigger reading a row another
+    part changes sees it as it was). Elsewhere, one by one (``fetch``).
+    """
+    if connection.vendor != "postgresql" or len(statements) < 2:
+        return fetch(connection, statements)
+    *parts, (last, last_params) = statements
+    params: list[Any] = []
+    ctes = []
+    for index, (sql, values) in enumerate(parts):
+        ctes.append(f"w{index} AS ({sql})")
+        params.extend(values)
+    params.extend(last_params)
+    return fetch(connection, [(f"WITH {', '.join(ctes)} {last}", params)])
+
+
 @dataclass(frozen=True)
 class RowReader(Generic[M]):
     """A model's concrete columns in a SELECT (``columns``, under the table's ``alias``) and the

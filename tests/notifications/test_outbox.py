@@ -205,7 +205,7 @@ def test_an_actions_notification_travels_in_the_message_of_its_events(
             break
         play.game_act(player=users[actor], game_id=game.pk, action={"action": "pass"})
     writes = captured.captured_queries[2]["sql"]
-    assert writes.startswith('INSERT INTO "games_event"')
+    assert writes.startswith('WITH w0 AS (INSERT INTO "games_event"')
     assert 'INSERT INTO "notifications_notification"' in writes
     assert Notification.objects.filter(kind=Kind.YOUR_TURN).count() == before + 1
 
