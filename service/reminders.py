@@ -35,7 +35,7 @@ def schedule(game_id: str, version: int, at: datetime) -> None:
     if at - timezone.now() > timedelta(seconds=settings.UNO_SCHEDULE_HORIZON):
         return
     if app.conf.task_always_eager:
-        return  # no worker: the lazy path reminds
+        return  # no worker: the in-process beat's sweep reminds (unoservice.local_beat)
     send(REMIND_TASK, [game_id, version], eta=at)
 
 

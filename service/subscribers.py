@@ -130,7 +130,7 @@ def schedule_deadline(deadline: Deadline) -> None:
     if deadline.at - timezone.now() > timedelta(seconds=settings.UNO_SCHEDULE_HORIZON):
         return
     if app.conf.task_always_eager:
-        return  # no worker: the lazy path on reads and writes acts for late players
+        return  # no worker: the in-process beat's sweep (local_beat) and reads act for them
     try:
         app.send_task(
             TIME_OUT_TASK, args=[deadline.game_id, deadline.version], eta=deadline.at, retry=False

@@ -1,6 +1,7 @@
 """``make run``'s server: one uvicorn process on ``unoservice.asgi:application``, ending its event
 streams at once when stopped (Ctrl-C), as the deployed workers do (``unoservice.asgi_worker``);
-plain uvicorn would wait for every open browser tab's stream to close before it exits.
+plain uvicorn would wait for every open browser tab's stream to close before it exits. With no
+broker it also runs the periodic tasks, on a thread of its own (``unoservice.local_beat``).
 
 ``python -m unoservice.serve [--host 0.0.0.0] [--port 8000]``
 """
@@ -13,6 +14,7 @@ import contextlib
 import uvicorn
 
 from unoservice.asgi_worker import StreamsServer
+from unoservice.local_beat import start_if_no_broker
 
 # Seconds the requests still in flight get once the streams have ended.
 GRACEFUL_SECONDS = 5
@@ -32,8 +34,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     # uvicorn raises the Ctrl-C it caught again once it has shut down, for the caller: here the
     # end of the program, not a traceback.
-    with contextlib.suppress(KeyboardInterrupt):
-        StreamsServer(config).run()
+    beat = start_if_no_broker()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            StreamsServer(config).run()
+    finally:
+        if beat is not None:
+            beat.stop()
 
 
 if __name__ == "__main__":

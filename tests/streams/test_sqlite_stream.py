@@ -4,11 +4,8 @@ events in-process, on commit: a game played over HTTP reaches its stream."""
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +17,6 @@ import pytest
 from tests.support.streams import (
     GAMES,
     KEEPALIVE,
-    ROOT,
     WAIT,
     Server,
     Stream,
@@ -28,42 +24,22 @@ from tests.support.streams import (
     assert_ends_with_a_retry_hint,
     ending,
     event_log,
-    free_port,
+    make_run_server,
     open_stream,
     play,
     view,
-    wait_until_up,
 )
 
 
-@contextlib.contextmanager
-def sqlite_service(folder: Path) -> Iterator[Server]:
-    """``make run``'s server (``unoservice.serve``) on a fresh SQLite database in ``folder``."""
+def sqlite_service(folder: Path) -> contextlib.AbstractContextManager[Server]:
+    """``make run``'s server on a fresh SQLite database in ``folder``, its streams told by notices
+    alone, bots in the request's thread."""
     env = {
-        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")},
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
         "UNO_STREAM_KEEPALIVE": str(KEEPALIVE),  # frames must come through the notices
-        "UNO_THROTTLE_REGISTRATION": "off",
-        "UNO_THROTTLE_TOKEN": "off",
         "UNO_THROTTLE_ACTIONS": "off",
         "UNO_BOT_DELAY": "0",
-        "LOG_LEVEL": "WARNING",
-        "PYTHONPATH": str(ROOT),
     }
-    manage = [sys.executable, "manage.py", "migrate", "-v0"]
-    subprocess.run(manage, cwd=ROOT, env=env, check=True, timeout=120)
-    port = free_port()
-    log = folder / "server.log"
-    command = [sys.executable, "-m", "unoservice.serve", "--host", "127.0.0.1", "--port", str(port)]
-    with log.open("wb") as output:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
-    server = Server(port, process, log)
-    try:
-        wait_until_up(server)
-        yield server
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    return make_run_server(folder, env)
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ what committed. Frames are awaited from a reader thread with bounded waits, neve
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -149,6 +150,33 @@ def stop_server(server: Server) -> None:
     except subprocess.TimeoutExpired:
         server.process.kill()
         server.process.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def make_run_server(folder: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """``make run``'s server (``unoservice.serve``: one uvicorn process, no broker) on a fresh
+    SQLite database in ``folder``, migrated, up and answering; ``env`` adds to its environment."""
+    environment = {
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")},
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "UNO_THROTTLE_REGISTRATION": "off",
+        "UNO_THROTTLE_TOKEN": "off",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+        **(env or {}),
+    }
+    manage = [sys.executable, "manage.py", "migrate", "-v0"]
+    subprocess.run(manage, cwd=ROOT, env=environment, check=True, timeout=120)
+    log = folder / "server.log"
+    command = [sys.executable, "-m", "unoservice.serve", "--host", HOST, "--port", str(free_port())]
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=output, stderr=output)
+    running = Server(int(command[-1]), process, log)
+    try:
+        wait_until_up(running)
+        yield running
+    finally:
+        stop_server(running)
 
 
 def run_server(

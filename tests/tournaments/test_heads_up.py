@@ -70,7 +70,7 @@ def test_players_entered_hear_before_the_start_and_later_ones_at_it(
 def test_a_tournament_whose_start_comes_first_tells_everyone_at_it(
     make_player: MakePlayer,
 ) -> None:
-    """No sweep ran in the heads-up's time (no beat, `make run`): the start tells every player."""
+    """No sweep ran in the heads-up's time (beat was down): the start tells every player."""
     host, ada, bob = (make_player(name) for name in ("h", "ada", "bob"))
     tid = create(host, table_size=2, rounds=1)["id"]
     join_all(tid, [ada, bob])
