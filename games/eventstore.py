@@ -3,13 +3,13 @@ projections.
 
 These are the statements every action runs, so they are plain SQL written once: the ORM compiles
 each query anew (about 0.2 ms of Python a statement here, more than PostgreSQL takes to run it).
-An action costs four round trips: BEGIN, the lock, every write at once (one statement on
-PostgreSQL), COMMIT. On PostgreSQL
-the lock and the writes run prepared (``unoservice.prepared``): PostgreSQL parses and plans each
-of them once per connection rather than once per action. Values go through the model fields' own
-preparation and converters, so what is written and read is what the ORM would write and read, on
-PostgreSQL and on SQLite. Everything else (the lobby, reads) uses the ORM. docs/performance.md
-has the measurements.
+An action costs four round trips: BEGIN, the lock, every write at once, COMMIT. On PostgreSQL
+the lock and the writes run prepared (``unoservice.prepared``), the writes as one statement:
+PostgreSQL parses and plans each of them once per connection rather than once per action. Values
+go through the model fields' own preparation and converters (on PostgreSQL the rows of the write
+as JSON, which PostgreSQL reads into the same columns), so what is written and read is what the
+ORM would write and read, on PostgreSQL and on SQLite. Everything else (the lobby, reads) uses
+the ORM. docs/performance.md has the measurements.
 """
 
 from __future__ import annotations

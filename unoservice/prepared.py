@@ -119,9 +119,9 @@ def write(
 
     On PostgreSQL they travel as one statement: each but the last in a ``WITH``, the last after
     it. One prepared statement is one message and one result, where a pipeline of them costs the
-    client a send and a result to process per statement (about 40 µs each, measured: a tenth of
-    an action's Python). PostgreSQL runs the parts of one statement on one snapshot, in no set
-    order, so they must not depend on each other's changes (a trigger reading a row another
+    client a send and a result to process per statement (docs/performance.md, "The action's
+    writes as one statement"). PostgreSQL runs the parts of one statement on one snapshot, in no
+    set order, so they must not depend on each other's changes (a trigger reading a row another
     part changes sees it as it was). Elsewhere, one by one (``fetch``).
     """
     if connection.vendor != "postgresql" or len(statements) < 2:
