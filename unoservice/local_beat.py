@@ -77,6 +77,8 @@ class LocalBeat:
         return self._thread.is_alive()
 
     def _loop(self) -> None:
+        if not self.periods:
+            return
         due = dict.fromkeys(self.periods, time.monotonic())
         while not self._stopping.is_set():
             now = time.monotonic()

@@ -71,6 +71,14 @@ def test_a_task_that_fails_is_logged_and_runs_again(caplog: pytest.LogCaptureFix
     assert "the periodic task sweep failed" in caplog.text
 
 
+def test_an_empty_schedule_runs_nothing_and_ends() -> None:
+    calls = Calls(until=lambda names: True)
+    beat = LocalBeat({}, run=calls)
+    beat.start()
+    beat.stop()
+    assert not beat.alive and calls.names == []
+
+
 def test_the_schedule_is_read_in_seconds_and_a_period_of_nothing_is_refused() -> None:
     schedule = {
         "a": {"task": "x", "schedule": 5},
