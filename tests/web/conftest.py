@@ -8,6 +8,7 @@ Pages are awaited through Playwright's auto-waiting assertions, never with sleep
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,10 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 # async code. Nothing here runs concurrently on that thread.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+from django.db import connection
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
+from streams.hub import LISTENER_NAME
 from tests.support.streams import Server, database_url, free_port, start_server, stop_server
 from tests.web.site import CHROMIUM, CHROMIUM_ARGS, WAIT, Site
 
@@ -109,10 +112,37 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 OpenPage = Callable[..., Page]
 
 
+# A web worker's statements, in flight when a test ends, against the flush that empties the
+# tables after it: a TRUNCATE of every table waits for each lock in turn, and a request that
+# still reads two tables (an inbox's join) can hold one and wait for another the TRUNCATE holds
+# already, a deadlock that failed the flush (seen once in CI).
+IN_FLIGHT = f"""
+    SELECT count(*) FROM pg_stat_activity
+    WHERE datname = current_database() AND pid <> pg_backend_pid()
+      AND backend_type = 'client backend' AND application_name <> '{LISTENER_NAME}'
+      AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')
+"""
+
+
+def wait_for_the_server_to_settle() -> None:
+    """Until no statement of the server runs on the test database (at most ``WAIT`` seconds:
+    a page's request ends within it)."""
+    deadline = time.monotonic() + WAIT
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(IN_FLIGHT)
+            row = cursor.fetchone()
+            if row is None or row[0] == 0 or time.monotonic() > deadline:
+                return
+            time.sleep(0.02)
+
+
 @pytest.fixture
-def open_page(browser: Browser) -> Iterator[OpenPage]:
+def open_page(browser: Browser, transactional_db: None) -> Iterator[OpenPage]:
     """``open_page(site, width=1280)``: a page in a browser context of its own (its own
-    storage: one person); the test fails if a page threw an uncaught error."""
+    storage: one person); the test fails if a page threw an uncaught error. Its pages are
+    closed, and the server's last requests done, before the tables are emptied (it asks for
+    ``transactional_db``, whose flush so comes after it)."""
     contexts = []
     errors: list[str] = []
 
@@ -129,4 +159,5 @@ def open_page(browser: Browser) -> Iterator[OpenPage]:
     yield open_one
     for context in contexts:
         context.close()
+    wait_for_the_server_to_settle()
     assert not errors, errors
