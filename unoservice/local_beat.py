@@ -11,13 +11,12 @@ deadline, and the rest comes when it is due, as on the real stack.
 Each task runs eagerly (``Task.apply``), one at a time: the sweeps are the same code the worker
 runs, safe to run beside requests (each takes its game's or tournament's lock). A task that fails
 is logged and runs again at its next time; the thread's database connections are closed after
-each round, so an idle server holds none.
+each task, so an idle server holds none.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -96,12 +95,12 @@ class LocalBeat:
 def start_if_no_broker() -> LocalBeat | None:
     """The beat of a process whose tasks run eagerly (no ``CELERY_BROKER_URL``), started; None
     when a broker is configured (its own beat and workers run the tasks)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "unoservice.settings")
     import django
     from django.conf import settings
 
+    from unoservice.celery import app  # first: it names the settings module, as a worker's does
+
     django.setup()
-    from unoservice.celery import app
 
     if not app.conf.task_always_eager:
         return None

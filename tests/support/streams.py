@@ -167,11 +167,11 @@ def make_run_server(folder: Path, env: dict[str, str] | None = None) -> Iterator
     }
     manage = [sys.executable, "manage.py", "migrate", "-v0"]
     subprocess.run(manage, cwd=ROOT, env=environment, check=True, timeout=120)
-    log = folder / "server.log"
-    command = [sys.executable, "-m", "unoservice.serve", "--host", HOST, "--port", str(free_port())]
+    log, port = folder / "server.log", free_port()
+    command = [sys.executable, "-m", "unoservice.serve", "--host", HOST, "--port", str(port)]
     with log.open("wb") as output:
         process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=output, stderr=output)
-    running = Server(int(command[-1]), process, log)
+    running = Server(port, process, log)
     try:
         wait_until_up(running)
         yield running
