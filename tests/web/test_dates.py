@@ -98,7 +98,7 @@ def test_the_winner_reads_you_won_and_the_others_by_name(site: Site, german: Pag
     switch(german, "pt")
     row = german.get_by_role("list", name="Jogos terminados").locator("li[data-game-id]")
     expect(row.locator(".game-info")).to_contain_text(
-        "Você ganhou · com bea · terminou a 4 de dezembro de 2025"
+        "Ganhou · com bea · terminou a 4 de dezembro de 2025"
     )
 
 

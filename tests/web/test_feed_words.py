@@ -91,7 +91,156 @@ def _by_hand(me: int) -> list[dict[str, Any]]:
         {"seq": 4, "type": "uno_caught", "seat": me, "data": {"target": 2}},
         {"seq": 5, "type": "hands_swapped", "seat": me, "data": {"target": 2}},
         {"seq": 6, "type": "hands_swapped", "seat": 2, "data": {"target": 1}},
+        {"seq": 7, "type": "hands_swapped", "seat": 1, "data": {"target": me}},
     ]
+
+
+# The viewer (seat 0, "ana") moving, and at the receiving end of another's move, in every wording
+# that names a seat: (event, English, Portuguese). European Portuguese addresses the viewer by the
+# verb alone, in words that need no gender: never "você", never a pronoun in a name's slot.
+YOU = 0
+ABOUT_YOU: list[tuple[dict[str, Any], str, str]] = [
+    (
+        {"type": "round_started", "seat": None, "data": {"number": 2, "dealer": YOU}},
+        "Round 2, dealt by you",
+        "Ronda 2, dada por si",
+    ),
+    (
+        {"type": "card_played", "seat": YOU, "data": {"cards": ["red-3"], "color": "red"}},
+        "You played Red 3",
+        "Jogou Vermelho 3",
+    ),
+    (
+        {"type": "card_played", "seat": YOU, "data": {"cards": ["wild"], "color": "blue"}},
+        "You played Wild and named Blue",
+        "Jogou Joker e escolheu Azul",
+    ),
+    (
+        {"type": "cards_drawn", "seat": YOU, "data": {"cards": ["red-1"], "reason": "draw"}},
+        "You drew a card · Red 1",
+        "Comprou uma carta · Vermelho 1",
+    ),
+    (
+        {
+            "type": "cards_drawn",
+            "seat": YOU,
+            "data": {"cards": ["red-1", "red-2"], "reason": "draw"},
+        },
+        "You drew 2 cards · Red 1 Red 2",
+        "Comprou 2 cartas · Vermelho 1 Vermelho 2",
+    ),
+    (
+        {"type": "cards_drawn", "seat": YOU, "data": {"cards": [], "count": 4, "reason": "take"}},
+        "You drew 4 and were skipped",
+        "Comprou 4 e perdeu a vez",
+    ),
+    (
+        {
+            "type": "cards_drawn",
+            "seat": YOU,
+            "data": {"cards": [], "count": 1, "reason": "starter"},
+        },
+        "You drew 1: the first card",
+        "Comprou 1: a primeira carta",
+    ),
+    (
+        {"type": "cards_drawn", "seat": YOU, "data": {"cards": [], "count": 2, "reason": "caught"}},
+        "You drew 2: caught without UNO",
+        "Comprou 2: faltou dizer UNO",
+    ),
+    (
+        {"type": "cards_drawn", "seat": YOU, "data": {"cards": [], "count": 2, "reason": "uno"}},
+        "You drew 2: UNO not said",
+        "Comprou 2: UNO não dito",
+    ),
+    (
+        {"type": "cards_drawn", "seat": YOU, "data": {"cards": [], "count": 4, "reason": "bluff"}},
+        "You drew 4: bluff caught",
+        "Comprou 4: bluff apanhado",
+    ),
+    (
+        {
+            "type": "cards_drawn",
+            "seat": YOU,
+            "data": {"cards": [], "count": 6, "reason": "challenge"},
+        },
+        "You drew 6: challenge lost",
+        "Comprou 6: desafio perdido",
+    ),
+    (
+        {"type": "color_discarded", "seat": YOU, "data": {"cards": ["red-4"]}},
+        "You discarded Red 4",
+        "Descartou Vermelho 4",
+    ),
+    (
+        {"type": "cards_given", "seat": YOU, "data": {"target": 1, "cards": [], "count": 2}},
+        "You gave bo 2 cards",
+        "Deu 2 cartas a bo",
+    ),
+    (
+        {"type": "cards_given", "seat": 1, "data": {"target": YOU, "cards": [], "count": 1}},
+        "bo gave you a card",
+        "bo deu-lhe uma carta",
+    ),
+    ({"type": "passed", "seat": YOU, "data": {}}, "You passed", "Passou"),
+    (
+        {"type": "challenged", "seat": YOU, "data": {"target": 1, "guilty": True, "hand": []}},
+        "You challenged bo: it was a bluff",
+        "Desafiou bo: era bluff",
+    ),
+    (
+        {"type": "challenged", "seat": 1, "data": {"target": YOU, "guilty": True, "hand": []}},
+        "bo challenged you: it was a bluff",
+        "bo desafiou o seu +4: era bluff",
+    ),
+    (
+        {"type": "challenged", "seat": YOU, "data": {"target": 1, "guilty": False, "hand": []}},
+        "You challenged bo: it was fair",
+        "Desafiou bo: era legítimo",
+    ),
+    (
+        {"type": "challenged", "seat": 1, "data": {"target": YOU, "guilty": False, "hand": []}},
+        "bo challenged you: it was fair",
+        "bo desafiou o seu +4: era legítimo",
+    ),
+    (
+        {"type": "color_chosen", "seat": YOU, "data": {"color": "green"}},
+        "You named Green",
+        "Escolheu Verde",
+    ),
+    ({"type": "uno_caught", "seat": YOU, "data": {"target": 2}}, "You caught cy", "Apanhou cy"),
+    (
+        {"type": "uno_caught", "seat": 2, "data": {"target": YOU}},
+        "cy caught you",
+        "cy deu pela falta do seu UNO",
+    ),
+    (
+        {"type": "timed_out", "seat": YOU, "data": {"count": 2}},
+        "You ran out of time (2)",
+        "Ficou sem tempo (2)",
+    ),
+    ({"type": "went_out", "seat": YOU, "data": {}}, "You went out", "Ficou sem cartas"),
+    (
+        {"type": "forfeited", "seat": YOU, "data": {"reason": "timeout"}},
+        "You forfeited: out of time",
+        "Perdeu por tempo",
+    ),
+    ({"type": "forfeited", "seat": YOU, "data": {"reason": "resign"}}, "You resigned", "Desistiu"),
+    (
+        {
+            "type": "round_ended",
+            "seat": None,
+            "data": {"number": 3, "winner_seat": YOU, "points": [40, 0, 0]},
+        },
+        "Round 3 over: you went out, +40",
+        "Ronda 3 terminada: ficou sem cartas, +40",
+    ),
+    (
+        {"type": "game_ended", "seat": None, "data": {"winner_seat": YOU}},
+        "Game over: you won",
+        "Fim do jogo: ganhou",
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +255,12 @@ def lines(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[
         _case("ana", ["ana", "bea"], 0, _log(*two, viewer=0)),
         _case("three", ["ana", "bo", "cy"], 0, _log(*three, viewer=0)),
         _case("by hand", ["ana", "bo", "cy"], 0, _by_hand(0)),
+        _case(
+            "about you",
+            ["ana", "bo", "cy"],
+            YOU,
+            [{"seq": i + 1, **event} for i, (event, _, _) in enumerate(ABOUT_YOU)],
+        ),
     ]
     tmp = tmp_path_factory.mktemp("feed")
     for module in ("feed.js", "dom.js", "i18n.js", "locales.js"):
@@ -144,11 +299,12 @@ def shown(lines: dict, case: str, seq: int) -> tuple[str, str]:
 
 def test_uno_said_caught_and_hands_swapped(lines: dict) -> None:
     assert said(lines, "by hand", 1) == ("bo said UNO!", "bo disse UNO!")
-    assert said(lines, "by hand", 2) == ("You said UNO!", "Você disse UNO!")
-    assert said(lines, "by hand", 3) == ("bo caught you", "bo apanhou você")
-    assert said(lines, "by hand", 4) == ("You caught cy", "Você apanhou cy")
-    assert said(lines, "by hand", 5) == ("You and cy swapped hands", "Você e cy trocaram de mão")
+    assert said(lines, "by hand", 2) == ("You said UNO!", "Disse UNO!")
+    assert said(lines, "by hand", 3) == ("bo caught you", "bo deu pela falta do seu UNO")
+    assert said(lines, "by hand", 4) == ("You caught cy", "Apanhou cy")
+    assert said(lines, "by hand", 5) == ("You and cy swapped hands", "Trocou de mão com cy")
     assert said(lines, "by hand", 6) == ("cy and bo swapped hands", "cy e bo trocaram de mão")
+    assert said(lines, "by hand", 7) == ("bo and you swapped hands", "bo trocou de mão consigo")
 
 
 def test_a_draw_two_on_you_and_by_you(lines: dict) -> None:
@@ -159,7 +315,7 @@ def test_a_draw_two_on_you_and_by_you(lines: dict) -> None:
     # Bea sees her own draw: the cards are pictured, and read by their names.
     assert said(lines, "bea", drawn) == (
         "You drew 2 and were skipped · Red 1 Red 6",
-        "Você comprou 2 e perdeu a vez · Vermelho 1 Vermelho 6",
+        "Comprou 2 e perdeu a vez · Vermelho 1 Vermelho 6",
     )
     assert lines["bea"]["en"][drawn]["cards"] == ["red-1", "red-6"]
     # Ana is told the count only: no card of Bea's in her line.
@@ -180,10 +336,10 @@ def test_a_skip_and_a_reverse_between_two_name_the_seat_passed_over(lines: dict)
     for card in ("blue-skip", "blue-reverse"):
         turn = _seq_of(events, "card_played", cards=[card]) + 1
         assert events[turn - 1]["type"] == "turn_changed"
-        assert said(lines, "bea", turn) == ("You were skipped", "Você perdeu a vez")
+        assert said(lines, "bea", turn) == ("You were skipped", "Perdeu a vez")
         assert shown(lines, "bea", turn) == (
             "You were skipped · ana to play",
-            "Você perdeu a vez · Vez de ana",
+            "Perdeu a vez · Vez de ana",
         )
         assert said(lines, "ana", turn) == ("bea was skipped", "bea perdeu a vez")
         assert shown(lines, "ana", turn) == (
@@ -197,7 +353,7 @@ def test_skips_among_three(lines: dict) -> None:
     turns = [e["seq"] for e in events if e["type"] == "turn_changed"]
     first, after_skip, after_reverse, after_draw = turns
     # The first card, a skip: the first seat after the dealer (seat 0, "you") is passed over.
-    assert said(lines, "three", first) == ("You were skipped", "Você perdeu a vez")
+    assert said(lines, "three", first) == ("You were skipped", "Perdeu a vez")
     assert said(lines, "three", after_skip) == ("cy was skipped", "cy perdeu a vez")
     # A reverse among three skips no one: the turn's line is not read out.
     assert said(lines, "three", after_reverse) == ("", "")
@@ -218,3 +374,10 @@ def test_every_line_but_the_turns_is_read_out(lines: dict) -> None:
                 assert line["said"] in ("", line["shown"].split(" · ")[0]), (case, event, line)
             else:
                 assert line["said"] == line["shown"] and line["said"], (case, event, line)
+
+
+def test_the_viewer_in_every_wording_that_names_a_seat(lines: dict) -> None:
+    """The viewer's own moves and the moves made on them: "You ..." in English; in Portuguese the
+    verb alone (or "si", "lhe", "consigo", "o seu"), the way the rest of the page speaks."""
+    for seq, (event, english, portuguese) in enumerate(ABOUT_YOU, start=1):
+        assert shown(lines, "about you", seq) == (english, portuguese), event

@@ -73,7 +73,7 @@ def test_a_challenge_refused_by_a_block_says_so_in_portuguese(
     button(page, "Desafiar").click()
 
     alert = page.locator("form.challenge [role=alert]")
-    expect(alert).to_have_text("Você e bea mantêm distância (um bloqueio): sem desafio.")
+    expect(alert).to_have_text("Há um bloqueio entre si e bea: sem desafio.")
     page.get_by_role("button", name="English").click()
     page.reload()
     button(page, "Challenge").click()

@@ -127,13 +127,13 @@ ANA_SEES = [
     "Game over: you won",
 ]
 BEA_SEES_PT = [
-    "ana jogou Curinga e escolheu Azul",
-    "Você comprou uma carta · Azul 9",
-    "Você passou",
-    "Você perdeu a vez · Vez de ana",
-    "Você perdeu a vez · Vez de ana",
+    "ana jogou Joker e escolheu Azul",
+    "Comprou uma carta · Azul 9",
+    "Passou",
+    "Perdeu a vez · Vez de ana",
+    "Perdeu a vez · Vez de ana",
     "ana jogou Azul +2",
-    "Você comprou 2 e perdeu a vez · Vermelho 1 Vermelho 6",
+    "Comprou 2 e perdeu a vez · Vermelho 1 Vermelho 6",
     "Ronda 1 terminada: ana ficou sem cartas, +56",
     "Fim do jogo: ana ganhou",
 ]

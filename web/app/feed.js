@@ -21,12 +21,16 @@ import { cardName, currentLang, duration, t } from './i18n.js';
 /**
  * The wording, English and Portuguese. `{who}` is the seat that moved, `{target}` the other seat,
  * `{cards}` the cards (pictures: a line without the placeholder shows them at its end), `{n}` a
- * number, `{color}` a colour's name.
+ * number, `{color}` a colour's name. A line whose mover is the viewer takes its `_mine` wording,
+ * one whose other seat is the viewer its `_to_me` wording: European Portuguese addresses the
+ * viewer by the verb alone ("Jogou", "deu-lhe", "consigo"), never as a name in a slot, and these
+ * words need no gender.
  * @type {Record<string, [string, string]>}
  */
 const WORDS = {
   game_started: ['The game began with {n} players', 'O jogo começou com {n} jogadores'],
   round_started: ['Round {n}, dealt by {who}', 'Ronda {n}, dada por {who}'],
+  round_started_mine: ['Round {n}, dealt by you', 'Ronda {n}, dada por si'],
   starter_returned: ['{cards} turned first: back into the pile', '{cards} saiu primeiro: volta ao monte'],
   starter_turned: ['First card: {cards}', 'Primeira carta: {cards}'],
   turn: ['{who} to play', 'Vez de {who}'],
@@ -34,37 +38,70 @@ const WORDS = {
   turn_owes: ['{who} to play: {n} cards owed', 'Vez de {who}: {n} cartas em dívida'],
   turn_owes_mine: ['Your turn: {n} cards owed', 'A sua vez: {n} cartas em dívida'],
   card_played: ['{who} played {cards}', '{who} jogou {cards}'],
+  card_played_mine: ['You played {cards}', 'Jogou {cards}'],
   card_played_wild: ['{who} played {cards} and named {color}', '{who} jogou {cards} e escolheu {color}'],
+  card_played_wild_mine: ['You played {cards} and named {color}', 'Jogou {cards} e escolheu {color}'],
   drew_1: ['{who} drew a card', '{who} comprou uma carta'],
+  drew_1_mine: ['You drew a card', 'Comprou uma carta'],
   drew_n: ['{who} drew {n} cards', '{who} comprou {n} cartas'],
+  drew_n_mine: ['You drew {n} cards', 'Comprou {n} cartas'],
   drew_penalty: ['{who} drew {n} and was skipped', '{who} comprou {n} e perdeu a vez'],
-  drew_penalty_mine: ['You drew {n} and were skipped', 'Você comprou {n} e perdeu a vez'],
+  drew_penalty_mine: ['You drew {n} and were skipped', 'Comprou {n} e perdeu a vez'],
   skipped: ['{target} was skipped', '{target} perdeu a vez'],
-  skipped_mine: ['You were skipped', 'Você perdeu a vez'],
+  skipped_mine: ['You were skipped', 'Perdeu a vez'],
   drew_starter: ['{who} drew {n}: the first card', '{who} comprou {n}: a primeira carta'],
-  drew_caught: ['{who} drew {n}: caught without UNO', '{who} comprou {n}: apanhado sem UNO'],
+  drew_starter_mine: ['You drew {n}: the first card', 'Comprou {n}: a primeira carta'],
+  drew_caught: ['{who} drew {n}: caught without UNO', '{who} comprou {n}: faltou dizer UNO'],
+  drew_caught_mine: ['You drew {n}: caught without UNO', 'Comprou {n}: faltou dizer UNO'],
   drew_uno: ['{who} drew {n}: UNO not said', '{who} comprou {n}: UNO não dito'],
+  drew_uno_mine: ['You drew {n}: UNO not said', 'Comprou {n}: UNO não dito'],
   drew_bluff: ['{who} drew {n}: bluff caught', '{who} comprou {n}: bluff apanhado'],
+  drew_bluff_mine: ['You drew {n}: bluff caught', 'Comprou {n}: bluff apanhado'],
   drew_challenge: ['{who} drew {n}: challenge lost', '{who} comprou {n}: desafio perdido'],
+  drew_challenge_mine: ['You drew {n}: challenge lost', 'Comprou {n}: desafio perdido'],
   color_discarded: ['{who} discarded {cards}', '{who} descartou {cards}'],
+  color_discarded_mine: ['You discarded {cards}', 'Descartou {cards}'],
   cards_given: ['{who} gave {target} {n} cards', '{who} deu {n} cartas a {target}'],
+  cards_given_mine: ['You gave {target} {n} cards', 'Deu {n} cartas a {target}'],
+  cards_given_to_me: ['{who} gave you {n} cards', '{who} deu-lhe {n} cartas'],
+  cards_given_1: ['{who} gave {target} a card', '{who} deu uma carta a {target}'],
+  cards_given_1_mine: ['You gave {target} a card', 'Deu uma carta a {target}'],
+  cards_given_1_to_me: ['{who} gave you a card', '{who} deu-lhe uma carta'],
   pile_reshuffled: ['The discard pile was shuffled into the draw pile', 'O monte de descarte foi baralhado no monte de compra'],
   passed: ['{who} passed', '{who} passou'],
+  passed_mine: ['You passed', 'Passou'],
   challenge_won: ['{who} challenged {target}: it was a bluff', '{who} desafiou {target}: era bluff'],
+  challenge_won_mine: ['You challenged {target}: it was a bluff', 'Desafiou {target}: era bluff'],
+  challenge_won_to_me: ['{who} challenged you: it was a bluff', '{who} desafiou o seu +4: era bluff'],
   challenge_lost: ['{who} challenged {target}: it was fair', '{who} desafiou {target}: era legítimo'],
+  challenge_lost_mine: ['You challenged {target}: it was fair', 'Desafiou {target}: era legítimo'],
+  challenge_lost_to_me: ['{who} challenged you: it was fair', '{who} desafiou o seu +4: era legítimo'],
   color_chosen: ['{who} named {color}', '{who} escolheu {color}'],
+  color_chosen_mine: ['You named {color}', 'Escolheu {color}'],
   uno_said: ['{who} said UNO!', '{who} disse UNO!'],
+  uno_said_mine: ['You said UNO!', 'Disse UNO!'],
   uno_caught: ['{who} caught {target}', '{who} apanhou {target}'],
+  uno_caught_mine: ['You caught {target}', 'Apanhou {target}'],
+  uno_caught_to_me: ['{who} caught you', '{who} deu pela falta do seu UNO'],
   hands_swapped: ['{who} and {target} swapped hands', '{who} e {target} trocaram de mão'],
+  hands_swapped_mine: ['You and {target} swapped hands', 'Trocou de mão com {target}'],
+  hands_swapped_to_me: ['{who} and you swapped hands', '{who} trocou de mão consigo'],
   hands_rotated: ['Every hand passed on', 'Todas as mãos passaram ao seguinte'],
   timed_out: ['{who} ran out of time ({n})', '{who} ficou sem tempo ({n})'],
+  timed_out_mine: ['You ran out of time ({n})', 'Ficou sem tempo ({n})'],
   bank_changed: ['{who}: {n} in the bank', '{who}: {n} no banco'],
+  bank_changed_mine: ['Your bank: {n}', 'O seu banco: {n}'],
   went_out: ['{who} went out', '{who} ficou sem cartas'],
+  went_out_mine: ['You went out', 'Ficou sem cartas'],
   forfeited_timeout: ['{who} forfeited: out of time', '{who} perdeu por tempo'],
+  forfeited_timeout_mine: ['You forfeited: out of time', 'Perdeu por tempo'],
   forfeited_resign: ['{who} resigned', '{who} desistiu'],
+  forfeited_resign_mine: ['You resigned', 'Desistiu'],
   round_ended: ['Round {n} over: {who} went out, +{points}', 'Ronda {n} terminada: {who} ficou sem cartas, +{points}'],
+  round_ended_mine: ['Round {n} over: you went out, +{points}', 'Ronda {n} terminada: ficou sem cartas, +{points}'],
   round_ended_none: ['Round {n} over', 'Ronda {n} terminada'],
   game_ended: ['Game over: {who} won', 'Fim do jogo: {who} ganhou'],
+  game_ended_mine: ['Game over: you won', 'Fim do jogo: ganhou'],
   auto: [' (out of time)', ' (tempo esgotado)'],
   jump_in: [' (jump-in)', ' (intromissão)'],
   uno: [' UNO!', ' UNO!'],
@@ -91,7 +128,8 @@ export function seatsOf(view, log = () => undefined) {
 function nameOf(seats, seat, first) {
   if (seat === null || seat === undefined) return '';
   if (seat === seats.me) {
-    const you = currentLang() === 'pt' ? 'você' : 'you';
+    // (Portuguese lines name the viewer by their `_mine` and `_to_me` wordings, not here.)
+    const you = currentLang() === 'pt' ? 'si' : 'you';
     return first ? you[0].toUpperCase() + you.slice(1) : you;
   }
   return seats.names.get(seat) ?? `#${seat}`;
@@ -196,8 +234,10 @@ function wording(event, seats) {
     }
     case 'color_discarded':
       return { key: 'color_discarded', cards, suffix: d.uno ? ['uno'] : [] };
-    case 'cards_given':
-      return { key: 'cards_given', n: d.count ?? cards.length, target: d.target, cards, suffix: d.uno ? ['uno'] : [] };
+    case 'cards_given': {
+      const n = d.count ?? cards.length;
+      return { key: n === 1 ? 'cards_given_1' : 'cards_given', n, target: d.target, cards, suffix: d.uno ? ['uno'] : [] };
+    }
     case 'challenged':
       return { key: d.guilty ? 'challenge_won' : 'challenge_lost', target: d.target, cards: [], suffix };
     case 'color_chosen':
@@ -241,7 +281,9 @@ const pictures = (cards) => cards.flatMap((card, i) => [i ? ' ' : '', cardEl(car
 function fillIn(w, event, seats) {
   const pt = currentLang() === 'pt' ? 1 : 0;
   const who = w.who ?? event.seat;
-  const words = (who === seats.me && WORDS[`${w.key}_mine`]) || WORDS[w.key];
+  const words = (who === seats.me && WORDS[`${w.key}_mine`])
+    || (w.target !== undefined && w.target === seats.me && WORDS[`${w.key}_to_me`])
+    || WORDS[w.key];
   const template = (words ?? [event.type.replace(/_/g, ' '), event.type.replace(/_/g, ' ')])[pt]
     + w.suffix.map((s) => WORDS[s][pt]).join('');
   /** @type {Child[]} */

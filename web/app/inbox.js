@@ -8,7 +8,7 @@ import './notes.js';
 
 /** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
 const WORDS = {
-  challenge_from: ['{name} challenges you', '{name} desafia-o'],
+  challenge_from: ['{name} challenges you', '{name} lança-lhe um desafio'],
   challenge_to: ['You challenged {name}', 'Desafiou {name}'],
   no_challenges: ['No open challenge.', 'Nenhum desafio em aberto.'],
   decline: ['Decline', 'Recusar'],

@@ -12,7 +12,7 @@ import { RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
 const WORDS = {
   play_now: ['Play now', 'Jogar já'],
   play_bots: ['Play against bots', 'Jogar contra bots'],
-  play_bots_help: ['You and three bots, the official rules: the game starts at once.', 'Você e três bots, as regras oficiais: o jogo começa já.'],
+  play_bots_help: ['You and three bots, the official rules: the game starts at once.', 'Contra três bots, com as regras oficiais: o jogo começa já.'],
   your_games: ['Your games', 'Os seus jogos'],
   open_games: ['Open games', 'Jogos abertos'],
   finished_games: ['Finished games', 'Jogos terminados'],
@@ -22,7 +22,7 @@ const WORDS = {
   // how a row of "Your games" says its game waits for players
   waiting: ['Waiting for players', 'À espera de jogadores'],
   // how a row of "Finished games" says who won, who else sat in, and when the game ended
-  you_won: ['You won', 'Você ganhou'],
+  you_won: ['You won', 'Ganhou'],
   your_team_won: ['Your team won', 'A sua equipa ganhou'],
   won_by: ['Won by {name}', 'Vitória de {name}'],
   with: ['with {names}', 'com {names}'],

@@ -92,11 +92,11 @@ export const RULE_HELP = {
   },
   no_action_finish: {
     group: 'finishing',
-    text: ['No going out on an action or wild card.', 'Não se acaba com uma carta de ação ou curinga.'],
+    text: ['No going out on an action or wild card.', 'Não se acaba com uma carta de ação ou joker.'],
   },
   no_wild_finish: {
     group: 'finishing',
-    text: ['No going out on a wild. Not with no action finish.', 'Não se acaba com um curinga. Não com não acabar com ação.'],
+    text: ['No going out on a wild. Not with no action finish.', 'Não se acaba com um joker. Não com não acabar com ação.'],
   },
   elimination: {
     group: 'finishing',

@@ -30,7 +30,7 @@ export const RULES = {
   one_rotates: { label: ['One rotates', 'Um roda'] },
   two_gives: { label: ['Two gives', 'Dois dá'] },
   no_action_finish: { label: ['No action finish', 'Não acabar com ação'] },
-  no_wild_finish: { label: ['No wild finish', 'Não acabar com curinga'] },
+  no_wild_finish: { label: ['No wild finish', 'Não acabar com joker'] },
   elimination: { label: ['Elimination', 'Eliminação'] },
   number_starter: { label: ['Number starter', 'Começa com número'] },
   uno_penalty: { label: ['Missed UNO penalty', 'Penalização por UNO esquecido'], fallback: 2 },

@@ -47,7 +47,7 @@ const WORDS = {
   round_n: ['Round {n}', 'Ronda {n}'],
   join: ['Join', 'Entrar'],
   withdraw: ['Withdraw', 'Desistir'],
-  joined: ['You take part.', 'Está inscrito.'],
+  joined: ['You take part.', 'A sua inscrição está feita.'],
   withdrawn: ['You withdrew: no new table for you.', 'Desistiu: não terá nova mesa.'],
   your_table: ['Your table is ready: play', 'A sua mesa está pronta: jogar'],
   standings: ['Standings', 'Classificação'],
