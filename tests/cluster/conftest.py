@@ -1,8 +1,11 @@
 """The cluster suite: a streaming replica of the test cluster, nginx before two web nodes, two
 Celery workers and a beat (``bench.cluster``), all real, on loopback, over the test database.
 
-Started once for the suite (the replica's base backup and five processes take a few seconds) and
-stopped however it ends. A test that kills a part starts it again before it returns."""
+Started once for the cluster's tests (the replica's base backup and five processes take a few
+seconds) and stopped however they end, before any other test runs: its beat sweeps the test
+database every second, and its workers would take the notifications and timeouts that later tests
+(the webhooks', the timeouts') wait for their own workers to handle. A test that kills a part
+starts it again before it returns."""
 
 from __future__ import annotations
 
@@ -23,14 +26,14 @@ BOT_DELAY = 8
 BOT_GRACE = 1
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def replica(django_db_setup: Any) -> Iterator[Replica]:
     """A hot standby made after the test database exists, so it holds it too."""
     with running_replica() as standby:
         yield standby
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def cluster(replica: Replica, django_db_blocker: Any) -> Iterator[Cluster]:
     url = database_url(django_db_blocker)
     env = {
