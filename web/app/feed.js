@@ -120,18 +120,13 @@ export function seatsOf(view, log = () => undefined) {
 }
 
 /**
- * The name of a seat, "You" for the viewer's own (lower case inside a line).
+ * The name of a seat: its player's. The viewer is never a name in a slot: every wording that
+ * names a seat has its `_mine` and `_to_me` forms (`fillIn` picks them).
  * @param {Seats} seats
  * @param {number | null | undefined} seat
- * @param {boolean} first
  */
-function nameOf(seats, seat, first) {
+function nameOf(seats, seat) {
   if (seat === null || seat === undefined) return '';
-  if (seat === seats.me) {
-    // (Portuguese lines name the viewer by their `_mine` and `_to_me` wordings, not here.)
-    const you = currentLang() === 'pt' ? 'si' : 'you';
-    return first ? you[0].toUpperCase() + you.slice(1) : you;
-  }
   return seats.names.get(seat) ?? `#${seat}`;
 }
 
@@ -289,8 +284,8 @@ function fillIn(w, event, seats) {
   /** @type {Child[]} */
   const parts = [];
   template.split(/(\{\w+\})/).forEach((piece) => {
-    if (piece === '{who}') parts.push(nameOf(seats, who, parts.every((p) => p === '')));
-    else if (piece === '{target}') parts.push(nameOf(seats, w.target, parts.every((p) => p === '')));
+    if (piece === '{who}') parts.push(nameOf(seats, who));
+    else if (piece === '{target}') parts.push(nameOf(seats, w.target));
     else if (piece === '{n}') parts.push(String(w.n ?? ''));
     else if (piece === '{points}') parts.push(String(w.points ?? 0));
     else if (piece === '{color}') parts.push(w.color ? h('span', { class: `color-word c-${w.color}` }, t(/** @type {'red'} */ (w.color))) : '');
