@@ -6,10 +6,6 @@ skip, a reverse with two players, the first card); a draw card's victim is named
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,10 +13,7 @@ import pytest
 from games import engine
 from tests.support.decks import deck_for
 from tests.web import scripted
-
-HERE = Path(__file__).resolve().parent
-APP = HERE.parents[1] / "web" / "app"
-NODE = shutil.which("node")
+from tests.web.node import run_check
 
 # Three players, dealt by seat 2: the first card, a skip, passes over seat 0; seat 1's skip
 # passes over seat 2; seat 0's reverse hands the turn back to seat 2 (no one skipped); seat 2's
@@ -246,8 +239,6 @@ ABOUT_YOU: list[tuple[dict[str, Any], str, str]] = [
 @pytest.fixture(scope="module")
 def lines(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[int, Any]]]:
     """Each case's lines: {case: {lang: {seq: {shown, said, cards}}}}."""
-    if NODE is None:
-        pytest.skip("no node (make check-web installs the web tools with it)")
     two = (scripted.HANDS, scripted.STARTER, scripted.DRAWS, scripted.MOVES)
     three = (HANDS3, "red-skip", ("yellow-2", "yellow-5"), MOVES3)
     cases = [
@@ -262,21 +253,8 @@ def lines(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[
             [{"seq": i + 1, **event} for i, (event, _, _) in enumerate(ABOUT_YOU)],
         ),
     ]
-    tmp = tmp_path_factory.mktemp("feed")
-    for module in ("feed.js", "dom.js", "i18n.js", "locales.js"):
-        shutil.copy(APP / module, tmp / module)
-    (tmp / "package.json").write_text('{"type": "module"}')
-    shutil.copy(HERE / "feed_check.mjs", tmp / "check.mjs")
-    (tmp / "cases.json").write_text(json.dumps(cases))
-    done = subprocess.run(
-        [str(NODE), str(tmp / "check.mjs"), str(tmp / "cases.json")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
+    modules = ("feed.js", "dom.js", "i18n.js", "locales.js")
+    out = run_check("feed_check.mjs", cases, tmp_path_factory.mktemp("feed"), modules)
     result = {
         case["name"]: {
             lang: {int(seq): line for seq, line in by_seq.items()}

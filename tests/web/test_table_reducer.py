@@ -9,22 +9,16 @@ the view only for the reasons state.js names."""
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from games import engine
 from games.engine.options import Bank
+from tests.web.node import APP, run_check
 
-HERE = Path(__file__).resolve().parent
-STATE_JS = HERE.parents[1] / "web" / "app" / "table" / "state.js"
-NODE = shutil.which("node")
+STATE_JS = APP / "table" / "state.js"
 MOVES = 600  # moves per game at most: several rounds at a low target
 TARGET = 250
 
@@ -149,21 +143,10 @@ def _cases() -> list[dict[str, Any]]:
     return cases
 
 
-@pytest.mark.skipif(NODE is None, reason="no node (make check-web installs the web tools with it)")
 def test_the_table_reducer_follows_the_engine_event_by_event(tmp_path: Path) -> None:
-    shutil.copy(STATE_JS, tmp_path / "state.mjs")
-    shutil.copy(HERE / "reducer_check.mjs", tmp_path / "check.mjs")
     cases = _cases()
-    (tmp_path / "cases.json").write_text(json.dumps(cases))
-    done = subprocess.run(
-        [str(NODE), str(tmp_path / "check.mjs"), str(tmp_path / "cases.json")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
+    modules = [("state.mjs", STATE_JS)]
+    result = run_check("reducer_check.mjs", cases, tmp_path, modules, timeout=300)
     print(
         f"reducer: {result['frames']} frames in {result['cases']} cases, the seat acting after "
         f"{result['acting']}, views read: {result['reads']}"

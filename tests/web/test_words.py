@@ -61,6 +61,21 @@ def test_a_short_password_at_registration_names_the_field_in_portuguese(
     expect(alert(page)).to_have_text("Nome de utilizador: só letras, algarismos e @ . + - _.")
 
 
+def test_a_guests_name_at_registration_is_refused_in_portuguese(
+    site: Site, open_page: OpenPage
+) -> None:
+    """A refusal the page has no words of its own for (``username_reserved``) is told in the
+    reader's language, not in the server's English."""
+    page = in_portuguese(open_page(site, width=375))
+    page.goto("/#/register")
+    page.get_by_label("Nome de utilizador").fill("guest-zeca")
+    page.get_by_label("Palavra-passe").fill("a long enough password")
+    button(page, "Registar").click()
+    expect(alert(page)).to_have_text(
+        'Os nomes começados por "guest-" são dados a convidados: escolha outro.'
+    )
+
+
 def test_an_unknown_game_says_so_and_stops_loading(site: Site, open_page: OpenPage) -> None:
     site.register("ana")
     page = in_portuguese(open_page(site, width=375))

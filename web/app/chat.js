@@ -20,12 +20,6 @@ export const REACTIONS = /** @type {const} */ ([
   ['well_played', 'Well played', 'Bem jogado'],
   ['hurry_up', 'Hurry up', 'Despacha-te'],
 ]);
-/** The chat's refusals (unoservice/errors.py), in place of the server's English `detail`. */
-const REFUSED = {
-  chat_too_fast: /** @type {[string, string]} */ (['Too many messages: wait {n} s.', 'Demasiadas mensagens: espere {n} s.']),
-  chat_silenced: /** @type {[string, string]} */ (['Your chat is silenced until {until}.', 'A sua conversa está silenciada até {until}.']),
-  chat_not_allowed: /** @type {[string, string]} */ (['Only the players chat in this game.', 'Neste jogo só os jogadores conversam.']),
-};
 // The panel's sheet, off the table page's first load (its weight budget).
 if (!document.querySelector('link[href="/app/chat.css"]')) document.head.append(h('link', { rel: 'stylesheet', href: '/app/chat.css' }));
 
@@ -115,7 +109,7 @@ export function chatPanel(gameId, canWrite) {
   /** @param {unknown} error */
   const fail = (error) => {
     const body = /** @type {{body?: {retry_after?: number, until?: string}}} */ (Object(error)).body ?? {};
-    alert.textContent = refusal(error, REFUSED, {
+    alert.textContent = refusal(error, {}, {
       n: body.retry_after ?? '', until: body.until ? formatDate(body.until) : '',
     });
   };

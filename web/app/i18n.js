@@ -150,32 +150,109 @@ const STRINGS = {
   scoring: ['Scoring', 'Pontuação'],
   uno_penalty: ['Cards for a missed UNO', 'Cartas por UNO esquecido'],
   bluff_penalty: ['Cards for a caught bluff', 'Cartas por bluff apanhado'],
+  // chat (a refused message's field)
+  text: ['Message', 'Mensagem'],
   // challenges
   challenges: ['Challenges', 'Desafios'],
   // safety: block and report
   // entry: guest, play now, offline
   guest: ['guest', 'convidado'],
   offline: ['You are offline. The games come back when the connection does.', 'Está offline. Os jogos voltam quando a ligação voltar.'],
-  // refusals (refusal(): `refused_<code>`, the codes of unoservice/errors.py; a page's own words
-  // come first; a code without words shows the server's English `detail`)
-  refused_blocked: ['You and a player here keep apart (a block).', 'Há um bloqueio entre si e um jogador aqui.'],
-  refused_network: ['Cannot reach the server now.', 'Sem ligação ao servidor agora.'],
-  refused_invalid_credentials: ['Wrong username or password.', 'Nome de utilizador ou palavra-passe errados.'],
-  refused_username_taken: ['That username is taken.', 'Esse nome de utilizador já está ocupado.'],
-  refused_not_a_guest: ['This account is kept already.', 'Esta conta já está guardada.'],
-  refused_not_found: ['Not found: it does not exist, or is not yours to see.', 'Não encontrado: não existe, ou não o pode ver.'],
-  refused_invite_code_unknown: ['No game has this invite code.', 'Nenhum jogo tem este código de convite.'],
-  refused_already_seated: ['You have a seat in this game already.', 'Já tem lugar neste jogo.'],
-  refused_game_full: ['Every seat of this game is taken.', 'Todos os lugares deste jogo estão ocupados.'],
-  refused_game_not_waiting: ['This game has started or was abandoned.', 'Este jogo já começou ou foi abandonado.'],
-  refused_not_enough_players: ['A game starts with two players or more.', 'Um jogo começa com dois ou mais jogadores.'],
-  refused_too_many_waiting_games: ['You wait in as many games as you may: start or leave one first.', 'Já espera em tantos jogos quantos pode: comece ou saia de um primeiro.'],
-  refused_not_your_turn: ['It is not your turn.', 'Não é a sua vez.'],
-  refused_game_not_active: ['This game is not being played.', 'Este jogo não está a decorrer.'],
-  refused_version_conflict: ['The game moved on meanwhile: here it is as it stands.', 'O jogo avançou entretanto: eis como está agora.'],
-  refused_throttled: ['Too many requests: wait a moment.', 'Demasiados pedidos: espere um momento.'],
-  refused_server_error: ['The server failed: try again.', 'O servidor falhou: tente de novo.'],
-  refused_unavailable: ['The server is busy: try again shortly.', 'O servidor está ocupado: tente de novo daqui a pouco.'],
+};
+
+/**
+ * A refusal's words by its code: every code of the API (`ERROR_CODES` in unoservice/errors.py;
+ * tests/web/test_refusal_words.py holds the two lists equal), `network` (the server out of
+ * reach) and `server_error` (also an `http_5xx` without a body). A page's own words for a code
+ * (refusal()'s `words`: an unknown game, an unknown tournament) come first; `{name}`s are filled
+ * from refusal()'s `vars`. `invalid` with a body naming fields is said field by field (CHECKS).
+ * @type {Record<string, [string, string]>}
+ */
+export const REFUSALS = {
+  // the client's own
+  network: ['Cannot reach the server now.', 'Sem ligação ao servidor agora.'],
+  // a move at the table (the engine's codes)
+  invalid: ['The request was malformed: reload the page and try again.', 'O pedido estava mal formado: recarregue a página e tente de novo.'],
+  invalid_rules: ['These house rules do not go together, or one is out of range.', 'Estas regras da casa não se combinam, ou uma está fora do intervalo.'],
+  invalid_deck: ['That deck is not the 108 cards, each once.', 'Esse baralho não tem as 108 cartas, cada uma uma só vez.'],
+  invalid_clock: ['That clock is out of range.', 'Esse relógio está fora do intervalo permitido.'],
+  not_a_player: ['You have no seat in this game.', 'Não tem lugar neste jogo.'],
+  not_your_turn: ['It is not your turn.', 'Não é a sua vez.'],
+  game_not_active: ['This game is not being played.', 'Este jogo não está a decorrer.'],
+  card_not_in_hand: ['That card is not in your hand.', 'Essa carta não está na sua mão.'],
+  illegal_card: ['That card cannot be played now.', 'Essa carta não pode ser jogada agora.'],
+  color_required: ['Choose a colour first.', 'Escolha primeiro uma cor.'],
+  target_required: ['Choose a player first.', 'Escolha primeiro um jogador.'],
+  invalid_target: ['That player cannot be chosen for this.', 'Esse jogador não pode ser escolhido para isto.'],
+  answer_required: ['A Wild draw 4 was played on you: challenge it or accept it.', 'Jogaram-lhe um Joker +4: desafie-o ou aceite-o.'],
+  already_drawn: ['You have drawn already: play the drawn card or pass.', 'Já comprou: jogue a carta comprada ou passe.'],
+  nothing_to_pass: ['You can pass only after drawing.', 'Só pode passar depois de comprar.'],
+  must_play: ['You must play a card now.', 'Tem de jogar uma carta agora.'],
+  illegal_gift: ['Give one or two cards, and keep one at least.', 'Dê uma ou duas cartas, e fique com uma pelo menos.'],
+  nothing_to_challenge: ['There is no Wild draw 4 to challenge.', 'Não há nenhum Joker +4 para desafiar.'],
+  nothing_to_choose: ['There is no colour to choose now.', 'Não há cor para escolher agora.'],
+  cannot_say_uno: ['UNO is said once, holding one card.', 'Diz-se UNO uma vez, com uma só carta na mão.'],
+  nothing_to_catch: ['There is no missing UNO to call out now.', 'Não há nenhum UNO em falta para apontar agora.'],
+  // accounts and sessions
+  invalid_credentials: ['Wrong username or password.', 'Nome de utilizador ou palavra-passe errados.'],
+  not_authenticated: ['You are not signed in: sign in again.', 'A sessão não está iniciada: entre de novo.'],
+  token_expired: ['Your session has expired: sign in again.', 'A sessão expirou: entre de novo.'],
+  token_reused: ['This session was ended: sign in again.', 'Esta sessão foi terminada: entre de novo.'],
+  username_taken: ['That username is taken.', 'Esse nome de utilizador já está ocupado.'],
+  username_reserved: ['Names beginning with "guest-" are given to guests: choose another.', 'Os nomes começados por "guest-" são dados a convidados: escolha outro.'],
+  not_a_guest: ['This account is kept already.', 'Esta conta já está guardada.'],
+  already_on_vacation: ['You are on vacation already.', 'Já está de férias.'],
+  not_on_vacation: ['You are not on vacation.', 'Não está de férias.'],
+  vacation_days_used_up: ['That would pass the 14 vacation days this year allows.', 'Isso passaria os 14 dias de férias que este ano permite.'],
+  url_refused: ['That address cannot be used: it does not exist, or it is a private one.', 'Esse endereço não pode ser usado: não existe, ou é privado.'],
+  limit_reached: ['You have as many of these as allowed: remove one first.', 'Já tem o máximo permitido: remova um primeiro.'],
+  push_not_configured: ['This server sends no push notifications.', 'Este servidor não envia notificações push.'],
+  // who may do what
+  permission_denied: ['Only the game\'s host or the staff may do this.', 'Só quem criou o jogo ou a moderação o pode fazer.'],
+  not_found: ['Not found: it does not exist, or is not yours to see.', 'Não encontrado: não existe, ou não o pode ver.'],
+  blocked: ['You and a player here keep apart (a block).', 'Há um bloqueio entre si e um jogador aqui.'],
+  // games and challenges
+  invite_code_unknown: ['No game has this invite code.', 'Nenhum jogo tem este código de convite.'],
+  already_seated: ['You have a seat in this game already.', 'Já tem lugar neste jogo.'],
+  game_full: ['Every seat of this game is taken.', 'Todos os lugares deste jogo estão ocupados.'],
+  game_not_waiting: ['This game has started or was abandoned.', 'Este jogo já começou ou foi abandonado.'],
+  game_not_finished: ['This game is not over yet.', 'Este jogo ainda não terminou.'],
+  not_enough_players: ['A game starts with two players or more.', 'Um jogo começa com dois ou mais jogadores.'],
+  too_many_waiting_games: ['You wait in as many games as you may: start or leave one first.', 'Já espera em tantos jogos quantos pode: comece ou saia de um primeiro.'],
+  version_conflict: ['The game moved on meanwhile: here it is as it stands.', 'O jogo avançou entretanto: eis como está agora.'],
+  seq_out_of_range: ['That move is not in this game.', 'Essa jogada não existe neste jogo.'],
+  cannot_challenge_yourself: ['A challenge goes to another player.', 'Um desafio é para outro jogador.'],
+  challenge_expired: ['This challenge has expired.', 'Este desafio expirou.'],
+  challenge_not_open: ['This challenge was answered or cancelled already.', 'Este desafio já foi respondido ou cancelado.'],
+  // chat (`{n}`: seconds to wait; `{until}`: a date)
+  chat_too_fast: ['Too many messages: wait {n} s.', 'Demasiadas mensagens: espere {n} s.'],
+  chat_silenced: ['Your chat is silenced until {until}.', 'A sua conversa está silenciada até {until}.'],
+  chat_not_allowed: ['Only the players chat in this game.', 'Neste jogo só os jogadores conversam.'],
+  // bot accounts and tournaments
+  account_has_played: ['A bot account is made of an account that has not played yet.', 'Uma conta bot faz-se de uma conta que ainda não jogou.'],
+  guest_account: ['A guest account cannot become a bot account: keep it first.', 'Uma conta de convidado não pode ser conta bot: guarde-a primeiro.'],
+  in_tournament_without_bots: ['Withdraw first from the tournaments that do not allow bots.', 'Desista primeiro dos torneios que não aceitam bots.'],
+  bot_account_scope: ['A bot account cannot do this.', 'Uma conta bot não pode fazer isto.'],
+  bots_not_welcome: ['This game does not take bot accounts.', 'Este jogo não aceita contas bot.'],
+  not_a_bot_account: ['No bot account has this username.', 'Nenhuma conta bot tem este nome de utilizador.'],
+  invalid_table_size: ['A table seats 2 to 10 players.', 'Uma mesa tem de 2 a 10 jogadores.'],
+  start_in_past: ['The start must be in the future, and within a year.', 'O início tem de ser no futuro, e dentro de um ano.'],
+  tournament_started: ['This tournament has started: it takes no new players.', 'Este torneio já começou: não aceita novos jogadores.'],
+  tournament_finished: ['This tournament is over.', 'Este torneio terminou.'],
+  tournament_already_joined: ['You take part in this tournament already.', 'Já participa neste torneio.'],
+  tournament_not_joined: ['You do not take part in this tournament (or have withdrawn already).', 'Não participa neste torneio (ou já desistiu).'],
+  bots_not_allowed: ['This tournament\'s host does not allow bot accounts.', 'O organizador deste torneio não aceita contas bot.'],
+  // the request itself, and the server
+  method_not_allowed: ['The server does not take this request: reload the page.', 'O servidor não aceita este pedido: recarregue a página.'],
+  not_acceptable: ['The server answers only JSON: reload the page.', 'O servidor só responde em JSON: recarregue a página.'],
+  unsupported_media_type: ['The server takes only JSON: reload the page.', 'O servidor só aceita JSON: recarregue a página.'],
+  length_required: ['The request did not say its length: try again.', 'O pedido não indicou o seu tamanho: tente de novo.'],
+  request_too_large: ['That is too large to send.', 'Isso é grande demais para enviar.'],
+  idempotency_key_reused: ['This request was sent before with other contents: reload and try again.', 'Este pedido já foi enviado com outro conteúdo: recarregue e tente de novo.'],
+  throttled: ['Too many requests: wait a moment.', 'Demasiados pedidos: espere um momento.'],
+  server_error: ['The server failed: try again.', 'O servidor falhou: tente de novo.'],
+  unavailable: ['The server is busy: try again shortly.', 'O servidor está ocupado: tente de novo daqui a pouco.'],
+  conflict_retry: ['Another change came at the same moment: try again.', 'Outra alteração chegou no mesmo instante: tente de novo.'],
 };
 
 /** A page's own words for refusals about one game (its table, its replay): an unknown game. */
@@ -184,7 +261,8 @@ export const GAME_REFUSALS = { not_found: /** @type {[string, string]} */ (['No 
 /**
  * A field's refusal in the reader's words, by its code in the body's `fields` (the API's
  * `invalid`: `{"password": [{"code": "password_too_short", "limit": 8, …}]}`); `{n}` is its
- * `limit`. A code without words here is said in the server's `message` (English).
+ * `limit`. A check without words here (the service's own `invalid`, say) is said in the
+ * server's `message` in English, and as OTHER_CHECK in Portuguese.
  * @type {Record<string, [string, string]>}
  */
 const CHECKS = {
@@ -198,11 +276,14 @@ const CHECKS = {
   max_items: ['at most {n} items', 'no máximo {n} elementos'],
   min_items: ['at least {n} items', 'pelo menos {n} elementos'],
   unknown_field: ['not a field this takes', 'não é um campo aceite'],
+  invalid_choice: ['not one of the choices', 'não é uma das opções'],
   password_too_short: ['too short (at least {n} characters)', 'demasiado curta (pelo menos {n} caracteres)'],
   password_too_common: ['too common', 'demasiado comum'],
   password_entirely_numeric: ['cannot be only digits', 'não pode ter só algarismos'],
   password_too_similar: ['too similar to the username', 'demasiado parecida com o nome de utilizador'],
 };
+/** A check without words in CHECKS, in Portuguese (English says the server's own message). */
+const OTHER_CHECK = 'não é válido';
 /** A username's `invalid`: the characters Django's username validator takes. */
 const USERNAME_CHARACTERS = /** @type {[string, string]} */ (['only letters, digits and @ . + - _', 'só letras, algarismos e @ . + - _']);
 
@@ -265,23 +346,25 @@ export function tr(pair) {
 }
 
 /**
- * A refusal (api.js's ApiError, or anything thrown) in the reader's language: the words for its
- * `code` in `words` (the page's own) or the shared `refused_<code>` (`network`: the server out
- * of reach; an `http_5xx` without a body: `server_error`), `{name}`s filled from `vars`; a
- * field's validation (`invalid`) as `<field>: <its messages>`, each in those words where
- * known; for a code without words, the server's `detail` (English). Every page's refusals come
- * through here.
+ * A refusal (api.js's ApiError, or anything thrown) in the reader's language: a validation
+ * (`invalid`) whose body names fields as `<field>: <its checks>`, each in those words where
+ * known; otherwise the words for its `code` in `words` (the page's own) or in REFUSALS (an
+ * `http_5xx` without a body: `server_error`), `{name}`s filled from `vars`. The server's
+ * `detail` (English) only for a code this client does not know (a newer server's). Every page's
+ * refusals come through here.
  * @param {unknown} error
  * @param {Record<string, [string, string]>} [words]
  * @param {Record<string, string | number>} [vars]
  */
 export function refusal(error, words = {}, vars = {}) {
   const { code, detail, body } = /** @type {{code?: string, detail?: string, body?: {fields?: unknown}}} */ (Object(error));
-  const shared = /** @type {Record<string, [string, string]>} */ (/** @type {unknown} */ (STRINGS));
+  if (code === 'invalid') {
+    const fields = fieldErrors(body?.fields);
+    if (fields) return fields;
+  }
   const key = code && /^http_5\d\d$/.test(code) ? 'server_error' : code;
-  const pair = key ? words[key] ?? shared[`refused_${key}`] : null;
+  const pair = key ? words[key] ?? (Object.hasOwn(REFUSALS, key) ? REFUSALS[key] : null) : null;
   if (pair) return fill(tr(pair), vars);
-  if (code === 'invalid' && detail) return fieldErrors(body?.fields) ?? detail;
   return detail ?? String(error);
 }
 
@@ -300,7 +383,8 @@ function fieldErrors(fields) {
     const field = path.split('.').at(-1) ?? path;
     const said = (Array.isArray(checks) ? checks : []).map((/** @type {{code?: string, message?: string, limit?: number}} */ check) => {
       const pair = field === 'username' && check.code === 'invalid' ? USERNAME_CHARACTERS : CHECKS[check.code ?? ''];
-      return pair ? fill(tr(pair), { n: check.limit === undefined ? '' : formatNumber(check.limit) }) : String(check.message ?? '').replace(/\.$/, '');
+      if (pair) return fill(tr(pair), { n: check.limit === undefined ? '' : formatNumber(check.limit) });
+      return lang === 'pt' ? OTHER_CHECK : String(check.message ?? '').replace(/\.$/, '');
     });
     const words = `${said.join('; ')}.`;
     if (field === 'non_field_errors') return words[0].toUpperCase() + words.slice(1);

@@ -46,13 +46,6 @@ const WORDS = {
   vacation_started: ['Vacation started.', 'Férias começadas.'],
 };
 
-/** @type {Record<string, [string, string]>} the refusals of the vacation form (unoservice/errors.py) */
-const VACATION_REFUSED = {
-  already_on_vacation: ['You are on vacation already.', 'Já está de férias.'],
-  not_on_vacation: ['You are not on vacation.', 'Não está de férias.'],
-  vacation_days_used_up: ['That would pass the 14 vacation days this year allows.', 'Isso passaria os 14 dias de férias que este ano permite.'],
-};
-
 /** @typedef {import('./api.js').PublicProfile} PublicProfile */
 /** @typedef {import('./api.js').OwnProfile} OwnProfile */
 /** @typedef {import('./api.js').Schemas['Rating']} Rating */
@@ -206,7 +199,7 @@ function vacation(running) {
       show(method === 'POST' ? done.ends_at : null);
       status.textContent = method === 'POST' ? tr(WORDS.vacation_started) : tr(WORDS.vacation_ended);
     } catch (error) {
-      alert.textContent = refusal(error, VACATION_REFUSED);
+      alert.textContent = refusal(error);
       const { code, detail } = /** @type {{code?: string, detail?: string}} */ (Object(error));
       // Refused, the state it was refused in is shown: one running (its end is in the detail), or none.
       if (code === 'not_on_vacation') show(null);

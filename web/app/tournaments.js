@@ -70,15 +70,9 @@ const WORDS = {
   back: ['All tournaments', 'Todos os torneios'],
 };
 
-/** @type {Record<string, [string, string]>} the refusals these pages can get (unoservice/errors.py), in the reader's words */
+/** @type {Record<string, [string, string]>} the tournament pages' own words for a refusal (the rest: i18n.js's REFUSALS) */
 const REFUSED = {
   not_found: ['No such tournament.', 'Este torneio não existe.'],
-  tournament_started: ['This tournament has started: it takes no new players.', 'Este torneio já começou: não aceita novos jogadores.'],
-  tournament_finished: ['This tournament is over.', 'Este torneio terminou.'],
-  tournament_already_joined: ['You take part in this tournament already.', 'Já participa neste torneio.'],
-  tournament_not_joined: ['You do not take part in this tournament (or have withdrawn already).', 'Não participa neste torneio (ou já desistiu).'],
-  bots_not_allowed: ['This tournament\'s host does not allow bot accounts.', 'O organizador deste torneio não aceita contas bot.'],
-  start_in_past: ['The start must be in the future, and within a year.', 'O início tem de ser no futuro, e dentro de um ano.'],
 };
 
 /**
