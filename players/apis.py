@@ -28,6 +28,8 @@ from players.serializers import (
     LeaderboardPageSerializer,
     LeaderboardQuery,
     OwnProfileSerializer,
+    PasswordChangedSerializer,
+    PasswordChangeSerializer,
     PublicProfileSerializer,
     RefreshSerializer,
     RegisteredPlayerSerializer,
@@ -41,6 +43,7 @@ from players.services import (
     guest_create,
     is_bot_account,
     is_guest,
+    password_change,
     player_register,
     token_issue,
     token_revoke,
@@ -224,6 +227,52 @@ class PlayerClaimApi(AccountChange, APIView):
         data = api.validated(ClaimSerializer, request.data)
         player = guest_claim(user=api.caller(request), **data)
         return Response(OwnProfileSerializer(_own_profile(player)).data)
+
+
+class PasswordChangeApi(AccountChange, APIView):
+    throttle_scope = "token"  # a guess at the current password is a guess at a sign-in
+
+    @extend_schema(
+        operation_id="players_me_password",
+        summary="Change the caller's password",
+        description=(
+            "The caller's current password, and the new one (the registration's rules: 400 "
+            "`invalid`, its `fields` under `new_password`). Every other session of the caller "
+            "ends (`sessions_ended`: their access and refresh tokens are refused from now on, "
+            "their streams close); the session making the call goes on. A wrong current "
+            "password is 400 `invalid_credentials` and changes nothing. A guest has no "
+            "password: 409 `guest_account` (claim the account). Not with a bot account's token "
+            "(403 `bot_account_scope`)."
+        ),
+        tags=TAGS,
+        request=PasswordChangeSerializer,
+        responses={
+            200: PasswordChangedSerializer,
+            **errors_for(
+                "invalid",
+                "invalid_credentials",
+                "not_authenticated",
+                "guest_account",
+                "bot_account_scope",
+                "throttled",
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Change",
+                value={
+                    "current_password": "correct-horse-battery",
+                    "new_password": "staple-lantern-orbit",
+                },
+                request_only=True,
+            ),
+            OpenApiExample("Changed", value={"sessions_ended": 2}, response_only=True),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = api.validated(PasswordChangeSerializer, request.data)
+        ended = password_change(user=api.caller(request), auth=request.auth, **data)
+        return Response(PasswordChangedSerializer({"sessions_ended": ended}).data)
 
 
 class PlayerBotAccountApi(APIView):

@@ -205,16 +205,19 @@ class Session(models.Model):
     guest, and carried on by rotating refresh tokens (``POST /api/v1/auth/refresh/``). Its tokens
     are ``AccessToken`` and ``RefreshToken`` rows, keyed by the SHA-256 of their secret (never
     the secret). Ended (logout, ``DELETE /players/me/sessions/{id}/``, a reused refresh token),
-    it keeps its row with ``ended_at`` so a later use of one of its refresh tokens is told
+    it keeps its row with ``ended_at`` (and ``ended_why``; a password change ends every other
+    session of the player) so a later use of one of its refresh tokens is told
     apart from an unknown one; its tokens authenticate nothing."""
 
     ENDED_LOGOUT = "logout"
     ENDED_REVOKED = "revoked"
     ENDED_REUSED = "reused"
+    ENDED_PASSWORD = "password"
     ENDED_CHOICES = [
         (ENDED_LOGOUT, "Logged out"),
         (ENDED_REVOKED, "Ended from the session list"),
         (ENDED_REUSED, "A refresh token was used twice"),
+        (ENDED_PASSWORD, "The password was changed on another session"),
     ]
 
     id = models.UUIDField(primary_key=True)

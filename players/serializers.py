@@ -233,6 +233,19 @@ class ClaimSerializer(StrictSerializer):
     password = password_field()
 
 
+@extend_schema_serializer(component_name="PasswordChange")
+class PasswordChangeSerializer(StrictSerializer):
+    current_password = password_field()
+    new_password = password_field()
+
+
+@extend_schema_serializer(component_name="PasswordChanged")
+class PasswordChangedSerializer(serializers.Serializer[dict[str, int]]):
+    sessions_ended = serializers.IntegerField(
+        help_text="The caller's other sessions, ended by the change (their tokens are refused)."
+    )
+
+
 @extend_schema_serializer(component_name="Credentials")
 class CredentialsSerializer(serializers.Serializer[dict[str, str]]):
     username = username_field(validate=False)

@@ -1,4 +1,5 @@
-"""Writes of the players app: registration, guests, bot accounts, API tokens and vacations.
+"""Writes of the players app: registration, guests, bot accounts, API tokens, the password and
+vacations.
 
 Every refusal is a ``DomainError`` with the API contract's code, so callers other than the HTTP
 API (management commands, tests) get the same rules and the same errors.
@@ -34,7 +35,7 @@ from players.models import (
     Vacation,
     is_guest_name,
 )
-from players.sessions import Pair, session_end, session_start
+from players.sessions import Pair, session_end, session_start, sessions_end_others
 from unoservice.errors import DomainError, invalid_field
 
 
@@ -234,6 +235,43 @@ def token_revoke(*, user: User, auth: object = None) -> None:
             session_end(user=user, session_id=auth.session_id, why=Session.ENDED_LOGOUT)
         return
     Token.objects.filter(user=user).delete()
+
+
+# --- the password -------------------------------------------------------------------------------
+
+
+def password_change(
+    *, user: User, current_password: str, new_password: str, auth: object = None
+) -> int:
+    """Change ``user``'s password: ``current_password`` must be theirs, ``new_password`` pass
+    ``AUTH_PASSWORD_VALIDATORS``. Every other session of theirs ends (a device signed in with the
+    old password, or whoever took a token, is signed out); the session of ``auth``, the caller's
+    access token, goes on. Old DRF keys (``UNO_LEGACY_TOKENS``) are deleted but the caller's own.
+    A guest has no password to change: it claims the account (``guest_claim``). Returns how many
+    sessions ended."""
+    with transaction.atomic():
+        lock_player(user.pk)
+        user = User.objects.get(pk=user.pk)  # the caller's own copy stays as it was if refused
+        if is_guest(user):
+            raise DomainError(
+                "guest_account",
+                "A guest account has no password: claim it first (POST /api/v1/players/me/claim/).",
+            )
+        if not user.check_password(current_password):
+            raise DomainError("invalid_credentials", "The current password is wrong.")
+        try:
+            validate_password(new_password, user=user)
+        except DjangoValidationError as exc:
+            raise invalid_field("new_password", exc) from exc
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        keep = auth.session_id if isinstance(auth, AccessToken) else None
+        ended = sessions_end_others(user=user, keep=keep, why=Session.ENDED_PASSWORD)
+        legacy = Token.objects.filter(user=user)
+        if isinstance(auth, Token):
+            legacy = legacy.exclude(pk=auth.pk)
+        legacy.delete()
+    return ended
 
 
 # --- vacations -----------------------------------------------------------------------------------

@@ -192,6 +192,18 @@ def session_end(
         _end(session, why, timezone.now())
 
 
+def sessions_end_others(*, user: User, keep: uuid.UUID | None, why: str) -> int:
+    """End every open session of ``user`` but ``keep`` (inside the caller's transaction: each
+    row locked, as a refresh locks it, so none rotates a pair while it ends); how many ended."""
+    now = timezone.now()
+    others = Session.objects.select_for_update().filter(user=user, ended_at__isnull=True)
+    ended = 0
+    for session in others.exclude(pk=keep) if keep is not None else others:
+        _end(session, why, now)
+        ended += 1
+    return ended
+
+
 def session_open(session_id: uuid.UUID) -> bool:
     """Whether the session ``session_id`` still signs its player in (not ended, not swept)."""
     return Session.objects.filter(pk=session_id, ended_at__isnull=True).exists()

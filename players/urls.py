@@ -4,6 +4,7 @@ from django.urls import URLPattern, URLResolver, path
 
 from players.apis import (
     LeaderboardApi,
+    PasswordChangeApi,
     PlayerBotAccountApi,
     PlayerClaimApi,
     PlayerDetailApi,
@@ -23,6 +24,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("players/me/", PlayerMeApi.as_view(), name="players-me"),
     path("players/me/claim/", PlayerClaimApi.as_view(), name="players-me-claim"),
     path("players/me/bot-account/", PlayerBotAccountApi.as_view(), name="players-me-bot-account"),
+    path("players/me/password/", PasswordChangeApi.as_view(), name="players-me-password"),
     path("players/<int:player_id>/", PlayerDetailApi.as_view(), name="players-detail"),
     path("leaderboard/", LeaderboardApi.as_view(), name="leaderboard"),
     path("auth/token/", TokenIssueApi.as_view(), name="auth-token"),

@@ -144,7 +144,9 @@ SERVICE_CODES: dict[str, Code] = {
     "account_has_played": Code(
         409, "A bot account is made before the account's first game: this one has sat in one."
     ),
-    "guest_account": Code(409, "A guest cannot become a bot account: claim it first."),
+    "guest_account": Code(
+        409, "A guest cannot become a bot account nor change a password (it has none): claim it."
+    ),
     "in_tournament_without_bots": Code(
         409,
         "A bot account is not made of an account entered in a tournament (not over) whose host "

@@ -109,3 +109,32 @@ def test_ending_a_session_ends_its_streams_and_no_other(
     until_it_ends(phone_feed)
     assert still_open(laptop_game)
     assert still_open(laptop_game)
+
+
+def test_a_password_change_ends_the_other_sessions_streams(
+    watchful_server: Server, ada: User, streams: list[Stream]
+) -> None:
+    """Whoever holds one of the player's other sessions stops seeing the games and the
+    notifications live once the password changes; the session that changed it goes on."""
+    phone, laptop = sign_in(watchful_server, ada), sign_in(watchful_server, ada)
+    phone_feed = open_stream(
+        watchful_server, f"{PLAYER_STREAM}?ticket={ticket_of(watchful_server, phone['access'])}"
+    )
+    laptop_feed = open_stream(
+        watchful_server, f"{PLAYER_STREAM}?ticket={ticket_of(watchful_server, laptop['access'])}"
+    )
+    streams += [phone_feed, laptop_feed]
+    assert phone_feed.status == 200 and laptop_feed.status == 200
+    assert still_open(phone_feed)
+
+    status, body = watchful_server.request(
+        "POST",
+        "/api/v1/players/me/password/",
+        laptop["access"],
+        body={"current_password": PASSWORD, "new_password": "another long password 8"},
+    )
+    assert status == 200 and body == {"sessions_ended": 1}, body
+
+    until_it_ends(phone_feed)
+    assert still_open(laptop_feed)
+    assert still_open(laptop_feed)

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, Route, expect
 
 from players.models import AccessToken, RefreshToken, Session
 from players.sessions import digest
+from tests.support.players import PASSWORD
 from tests.web.conftest import OpenPage
 from tests.web.pages import register, sign_in, signed_in
 from tests.web.site import Site
@@ -63,11 +64,18 @@ def test_a_refresh_that_fails_signs_out(site: Site, open_page: OpenPage) -> None
     assert stored(page, "uno.token") == "None"
 
 
+def on_own_profile_signed_in_twice(site: Site, page: Page, username: str) -> str:
+    """``username`` registered on ``page`` and signed in elsewhere too (that session's access
+    token), their own profile open."""
+    register(page, username)
+    other = site.token(username)
+    page.get_by_role("link", name=username).click()
+    return other
+
+
 def test_the_profile_lists_sessions_and_ends_another(site: Site, open_page: OpenPage) -> None:
     page = open_page(site)
-    register(page, "sara")
-    other = site.token("sara")  # signed in elsewhere too
-    page.get_by_role("link", name="sara").click()
+    other = on_own_profile_signed_in_twice(site, page, "sara")
     section = page.locator("section.sessions")
     expect(section.get_by_role("heading", name="Sessions")).to_be_visible()
     expect(section.locator("li[data-session]")).to_have_count(2)
@@ -85,6 +93,46 @@ def test_the_profile_lists_sessions_and_ends_another(site: Site, open_page: Open
     current.get_by_role("button", name="Sign out of this device").click()
 
     expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+
+
+def test_changing_the_password_signs_the_other_sessions_out(
+    site: Site, open_page: OpenPage
+) -> None:
+    """The profile's `Change password`: a wrong current password and a new one too short are
+    each told, and change nothing; a good one signs the other session out (the list shows this
+    device alone) and is the one that signs in from then on."""
+    page = open_page(site)
+    other = on_own_profile_signed_in_twice(site, page, "pia")
+    form = page.locator("section.password form")
+    expect(form.get_by_role("heading", name="Change password")).to_be_visible()
+    sessions = page.locator("section.sessions li[data-session]")
+    expect(sessions).to_have_count(2)
+
+    form.get_by_label("Current password").fill("not my password")
+    form.get_by_label("New password").fill("a new long password 5")
+    form.get_by_role("button", name="Change password").click()
+    expect(form.get_by_role("alert")).to_have_text("The current password is wrong.")
+
+    form.get_by_label("Current password").fill(PASSWORD)
+    form.get_by_label("New password").fill("short")
+    form.get_by_role("button", name="Change password").click()
+    expect(form.get_by_role("alert")).to_have_text(
+        "New password: too short (at least 8 characters)."
+    )
+    site.api("GET", "/api/v1/players/me/", other)  # still signed in: nothing changed
+
+    form.get_by_label("New password").fill("a new long password 5")
+    form.get_by_role("button", name="Change password").click()
+
+    expect(form.get_by_role("status")).to_have_text(
+        "Password changed: your other session is signed out."
+    )
+    expect(form.locator("[role=alert]")).to_have_text("")
+    expect(form.get_by_label("Current password")).to_have_value("")
+    expect(sessions).to_have_count(1)
+    site.api("GET", "/api/v1/players/me/", other, status=401)
+    page.get_by_role("banner").get_by_role("button", name="Sign out").click()
+    sign_in(page, "pia", "a new long password 5")
 
 
 def test_concurrent_calls_share_one_refresh(site: Site, open_page: OpenPage) -> None:

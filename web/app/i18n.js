@@ -18,6 +18,8 @@ const STRINGS = {
   register: ['Register', 'Registar'],
   username: ['Username', 'Nome de utilizador'],
   password: ['Password', 'Palavra-passe'],
+  current_password: ['Current password', 'Palavra-passe atual'],
+  new_password: ['New password', 'Nova palavra-passe'],
   loading: ['Loading…', 'A carregar…'],
   // games and their settings (a refusal's field is named by its word here: `max_players`, …)
   players_n: ['{n}/{max} players', '{n}/{max} jogadores'],

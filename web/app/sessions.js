@@ -1,9 +1,10 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
-// browser), each with `End session`; the current one has `Sign out` instead.
+// browser), each with `End session`; the current one has `Sign out` instead. Below it, for an
+// account with a password, "Change password": every other session ends with the change.
 
 import { call } from './api.js';
 import { h, render } from './dom.js';
-import { formatDate, refusal, t, tr } from './i18n.js';
+import { fill, formatDate, refusal, t, tr } from './i18n.js';
 import { signOutHere } from './router.js';
 
 /** @typedef {import('./api.js').Schemas['Session']} DeviceSession */
@@ -20,6 +21,16 @@ const TEXT = {
   times: ['Signed in {created} · last used {used}', 'Entrou a {created} · última utilização {used}'],
   ended: ['Session ended.', 'Sessão terminada.'],
   on: ['{browser} on {system}', '{browser} no {system}'],
+  password_title: ['Change password', 'Mudar a palavra-passe'],
+  password_help: ['Your other sessions are signed out when the password changes.', 'As outras sessões terminam quando a palavra-passe muda.'],
+  password_changed_0: ['Password changed.', 'Palavra-passe mudada.'],
+  password_changed_1: ['Password changed: your other session is signed out.', 'Palavra-passe mudada: a outra sessão terminou.'],
+  password_changed_n: ['Password changed: your {n} other sessions are signed out.', 'Palavra-passe mudada: as outras {n} sessões terminaram.'],
+};
+
+/** @type {Record<string, [string, string]>} this form's own words for a refusal (the rest: i18n.js's REFUSALS) */
+const PASSWORD_REFUSED = {
+  invalid_credentials: ['The current password is wrong.', 'A palavra-passe atual está errada.'],
 };
 
 // Read from a user agent, first match wins: Edge and Opera also say Chrome, Chrome also says
@@ -50,11 +61,28 @@ const listSessions = () => call('GET', 'players/me/sessions/');
 /** @param {string} id */
 const endSession = (id) => call('DELETE', `players/me/sessions/${encodeURIComponent(id)}/`);
 
+/**
+ * @param {string} current
+ * @param {string} next
+ * @returns {Promise<import('./api.js').Schemas['PasswordChanged']>}
+ */
+const changePassword = (current, next) => call('POST', 'players/me/password/', { body: { current_password: current, new_password: next } });
+
 /** @param {string} when */
 const shown = (when) => formatDate(when);
 
-/** The section: filled once the list comes; an error shows in its `role="alert"`. */
-export function sessionsSection() {
+/**
+ * The profile's sections of the caller's sign-ins: `Sessions`, and `Change password` for an
+ * account that has one (`password`: not a guest's, not a bot account's).
+ * @param {{password: boolean}} options
+ */
+export function signInSections({ password }) {
+  const { section, load } = sessionsSection();
+  return password ? [section, passwordSection(load)] : [section];
+}
+
+/** The list: filled once it comes; an error shows in its `role="alert"`. */
+function sessionsSection() {
   const list = h('ul', { class: 'sessions plain' });
   const alert = h('p', { role: 'alert', class: 'error' });
   const status = h('p', { role: 'status', class: 'muted small' });
@@ -98,5 +126,40 @@ export function sessionsSection() {
     }
   };
   void load();
-  return section;
+  return { section, load };
+}
+
+/**
+ * Change the password: the current one and the new one; the session list (`reload`) then
+ * shows this device alone.
+ * @param {() => Promise<void>} reload
+ */
+function passwordSection(reload) {
+  const current = h('input', { id: 'password-current', name: 'current-password', type: 'password', autocomplete: 'current-password', required: true });
+  const next = h('input', { id: 'password-new', name: 'new-password', type: 'password', autocomplete: 'new-password', required: true });
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const status = h('p', { role: 'status', class: 'muted small' });
+  const submit = h('button', { type: 'submit' }, tr(TEXT.password_title));
+  const form = h('form', { class: 'stack', onsubmit: async (event) => {
+    event.preventDefault();
+    alert.textContent = '';
+    status.textContent = '';
+    submit.disabled = true;
+    try {
+      const { sessions_ended: ended } = await changePassword(current.value, next.value);
+      form.reset();
+      status.textContent = fill(tr(ended === 0 ? TEXT.password_changed_0 : ended === 1 ? TEXT.password_changed_1 : TEXT.password_changed_n), { n: ended });
+      await reload();
+    } catch (error) {
+      alert.textContent = refusal(error, PASSWORD_REFUSED);
+    } finally {
+      submit.disabled = false;
+    }
+  } },
+  h('h2', { id: 'password-title' }, tr(TEXT.password_title)),
+  h('p', { class: 'muted small' }, tr(TEXT.password_help)),
+  h('label', { for: 'password-current' }, t('current_password')), current,
+  h('label', { for: 'password-new' }, t('new_password')), next,
+  alert, status, submit);
+  return h('section', { class: 'password', 'aria-labelledby': 'password-title' }, form);
 }

@@ -699,6 +699,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/me/password/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the caller's password
+         * @description The caller's current password, and the new one (the registration's rules: 400 `invalid`, its `fields` under `new_password`). Every other session of the caller ends (`sessions_ended`: their access and refresh tokens are refused from now on, their streams close); the session making the call goes on. A wrong current password is 400 `invalid_credentials` and changes nothing. A guest has no password: 409 `guest_account` (claim the account). Not with a bot account's token (403 `bot_account_scope`).
+         */
+        post: operations["players_me_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/players/me/sessions/": {
         parameters: {
             query?: never;
@@ -1531,6 +1551,15 @@ export interface components {
          * @enum {string}
          */
         PassActionActionEnum: "pass";
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        PasswordChangeRequest: {
+            current_password: string;
+            new_password: string;
+        };
+        PasswordChanged: {
+            /** @description The caller's other sessions, ended by the change (their tokens are refused). */
+            sessions_ended: number;
+        };
         /**
          * @description * `play` - play
          * @enum {string}
@@ -5587,7 +5616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `account_has_played`: A bot account is made before the account's first game: this one has sat in one. `guest_account`: A guest cannot become a bot account: claim it first. `in_tournament_without_bots`: A bot account is not made of an account entered in a tournament (not over) whose host does not allow bots: withdraw from it first. Codes: account_has_played, guest_account, in_tournament_without_bots. */
+            /** @description `account_has_played`: A bot account is made before the account's first game: this one has sat in one. `guest_account`: A guest cannot become a bot account nor change a password (it has none): claim it. `in_tournament_without_bots`: A bot account is not made of an account entered in a tournament (not over) whose host does not allow bots: withdraw from it first. Codes: account_has_played, guest_account, in_tournament_without_bots. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5678,6 +5707,105 @@ export interface operations {
             /** @description `request_too_large`: The request body is too large. */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChangeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChanged"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_credentials`: Wrong username or password, or an inactive account. Codes: invalid, invalid_credentials. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `bot_account_scope`: A bot account's token is scoped to play: it changes nothing of the account (a claim, a Web Push subscription). Codes: bot_account_scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `guest_account`: A guest cannot become a bot account nor change a password (it has none): claim it. Codes: guest_account. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
