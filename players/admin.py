@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.html import format_html_join
 
 from games.models import ChatMessage
-from players.models import GUEST_NAME_RESERVED, Block, ChatSilence, Guest, Report, is_guest_name
+from players.models import Block, ChatSilence, Guest, Report, reserved_name_refusal
 
 SILENCE_HOURS = (24, 24 * 7)
 CHAT_AROUND = 10  # events either side of a report's seq whose chat lines staff see
@@ -119,16 +119,14 @@ class BlockAdmin(admin.ModelAdmin):
 
 
 def _refuse_guest_name(username: str, user: User | None) -> str:
-    """A name staff give may not have a guest's form (``is_guest_name``), as on the API, unless
-    it is the name a guest already has."""
-    if not is_guest_name(username):
+    """A name staff give may not have a guest's or a deleted account's form
+    (``reserved_name_refusal``), as on the API, unless it is the name the account already has."""
+    refusal = reserved_name_refusal(username)
+    if refusal is None:
         return username
     own = user is not None and user.pk is not None and user.username == username
-    if not (own and Guest.objects.filter(user=user).exists()):
-        raise ValidationError(
-            GUEST_NAME_RESERVED.capitalize(),
-            code="username_reserved",
-        )
+    if not (own and (Guest.objects.filter(user=user).exists() or hasattr(user, "deleted_account"))):
+        raise ValidationError(refusal.capitalize(), code="username_reserved")
     return username
 
 

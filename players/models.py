@@ -90,6 +90,24 @@ def is_guest_name(username: str) -> bool:
     return username.casefold().startswith(GUEST_PREFIX)
 
 
+# A deleted account's name (``service.accounts``): DELETED_PREFIX and GUEST_NAME_LENGTH letters
+# and digits, which nobody may choose either (a name cannot pass for a deleted account's).
+DELETED_PREFIX = "deleted-"
+DELETED_NAME_RESERVED = (
+    f"names beginning with {DELETED_PREFIX!r} are the names given to deleted accounts; "
+    "choose another."
+)
+
+
+def reserved_name_refusal(username: str) -> str | None:
+    """Why ``username`` may not be chosen (a guest's or a deleted account's form), or None."""
+    if is_guest_name(username):
+        return GUEST_NAME_RESERVED
+    if username.casefold().startswith(DELETED_PREFIX):
+        return DELETED_NAME_RESERVED
+    return None
+
+
 class Guest(models.Model):
     """A guest account: a generated username, a token and no password, made with one click
     (``POST /api/v1/players/guest/``). Claiming it (a username and a password) deletes this row
@@ -103,6 +121,24 @@ class Guest(models.Model):
 
     def __str__(self) -> str:
         return f"Guest {self.user_id}"
+
+
+class DeletedAccount(models.Model):
+    """An account its player deleted (``POST /api/v1/players/me/delete/``, ``service.accounts``):
+    the user row stays, renamed ``deleted-…``, without password, sessions or personal data,
+    because the games it sat in keep their seats and logs; its profile is not found and it is
+    off the leaderboard."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="deleted_account",
+    )
+    deleted_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Deleted account {self.user_id}"
 
 
 class Block(models.Model):

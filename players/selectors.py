@@ -24,8 +24,8 @@ class PlayerStats:
 
 
 def player_get(*, player_id: int) -> User:
-    """The player with that id, or a ``not_found`` refusal."""
-    player = User.objects.filter(pk=player_id).first()
+    """The player with that id, or a ``not_found`` refusal (a deleted account's too)."""
+    player = User.objects.filter(pk=player_id, deleted_account__isnull=True).first()
     if player is None:
         raise DomainError("not_found", "No such player.")
     return player
@@ -33,7 +33,7 @@ def player_get(*, player_id: int) -> User:
 
 def player_named(*, username: str) -> User:
     """The player with that username (ignoring case, as usernames are unique), or ``not_found``."""
-    player = User.objects.filter(username__iexact=username).first()
+    player = User.objects.filter(username__iexact=username, deleted_account__isnull=True).first()
     if player is None:
         raise DomainError("not_found", f"No player is named {username!r}.")
     return player
@@ -74,7 +74,9 @@ def _team_games_won(player: User) -> int:
 
 @replica.lagging
 def leaderboard() -> QuerySet[Rating]:
-    """Every rated player, by ordinal (highest first; equal ordinals by id, so pages are stable)."""
-    return Rating.objects.select_related("user", "user__bot", "user__bot_account").order_by(
+    """Every rated player but deleted accounts, by ordinal (highest first; equal ordinals by id,
+    so pages are stable)."""
+    rated = Rating.objects.filter(user__deleted_account__isnull=True)
+    return rated.select_related("user", "user__bot", "user__bot_account").order_by(
         "-ordinal", "user_id"
     )

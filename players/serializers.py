@@ -44,12 +44,13 @@ def username_field(*, validate: bool) -> StrictCharField:
     )
 
 
-def password_field() -> StrictCharField:
+def password_field(**extra: Any) -> StrictCharField:
     return StrictCharField(
         max_length=PASSWORD_MAX_LENGTH,
         trim_whitespace=False,
         write_only=True,
         style={"input_type": "password"},
+        **extra,
     )
 
 
@@ -243,6 +244,16 @@ class PasswordChangeSerializer(StrictSerializer):
 class PasswordChangedSerializer(serializers.Serializer[dict[str, int]]):
     sessions_ended = serializers.IntegerField(
         help_text="The caller's other sessions, ended by the change (their tokens are refused)."
+    )
+
+
+@extend_schema_serializer(component_name="AccountDelete")
+class AccountDeleteSerializer(StrictSerializer):
+    password = password_field(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The account's password; a guest, who has none, leaves it out.",
     )
 
 

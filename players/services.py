@@ -26,14 +26,13 @@ from players.locks import lock_player
 from players.models import (
     GUEST_ALPHABET,
     GUEST_NAME_LENGTH,
-    GUEST_NAME_RESERVED,
     GUEST_PREFIX,
     AccessToken,
     BotAccount,
     Guest,
     Session,
     Vacation,
-    is_guest_name,
+    reserved_name_refusal,
 )
 from players.sessions import Pair, session_end, session_start, sessions_end_others
 from unoservice.errors import DomainError, invalid_field
@@ -52,11 +51,9 @@ def _validate_username(user: User) -> None:
         field.clean(user.username, user)
     except DjangoValidationError as exc:
         raise invalid_field("username", exc) from exc
-    if is_guest_name(user.username):
-        raise DomainError(
-            "username_reserved",
-            f"username: {GUEST_NAME_RESERVED}",
-        )
+    refusal = reserved_name_refusal(user.username)
+    if refusal is not None:
+        raise DomainError("username_reserved", f"username: {refusal}")
 
 
 def player_register(*, username: str, password: str) -> User:
@@ -133,12 +130,12 @@ def guest_claim(*, user: User, username: str, password: str) -> User:
                 user.save(update_fields=["username", "password"])
         except IntegrityError as exc:  # a concurrent registration of the same name won the race
             raise _username_taken(user.username) from exc
-        _rename_in_rosters(user)
+        rename_in_rosters(user)
         guest.delete()
     return user
 
 
-def _rename_in_rosters(user: User) -> None:
+def rename_in_rosters(user: User) -> None:
     """The claimed name in the rosters of every game ``user`` sits at (every view of a game, its
     replay included, names its seats from the roster). Each game row is locked, as a join that
     rewrites the roster locks it, so neither undoes the other."""

@@ -19,10 +19,9 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games.engine.limits import GUEST_DAYS
-from games.models import Game, GameStatus, Seat
+from games.models import Seat
 from players.models import Guest, Session
-from service.lobby import game_leave
-from service.unit_of_work import game_write
+from service.accounts import leave_waiting_games
 
 log = logging.getLogger(__name__)
 
@@ -34,18 +33,6 @@ def stale_guest_ids(limit: int) -> list[int]:
     return list(rows.values_list("user_id", flat=True)[:limit])
 
 
-def _leave_waiting_games(guest: User) -> None:
-    waiting = Seat.objects.filter(player=guest, game__status=GameStatus.WAITING)
-    for game_id in list(waiting.order_by("game_id").values_list("game_id", flat=True)):
-        if Game.objects.filter(pk=game_id, created_by=guest).exists():
-            with game_write(game_id) as write:
-                if write.game.status == GameStatus.WAITING:
-                    write.game.status = GameStatus.ABANDONED
-                    write.game.save(update_fields=["status", "updated_at"])
-        else:
-            game_leave(player=guest, game_id=game_id)
-
-
 def remove_guest(user_id: int) -> bool:
     """Remove the stale guest ``user_id``; False when it is no longer one (claimed meanwhile)."""
     with transaction.atomic():
@@ -53,7 +40,7 @@ def remove_guest(user_id: int) -> bool:
         if guest is None:
             return False
         user = User.objects.get(pk=user_id)
-        _leave_waiting_games(user)
+        leave_waiting_games(user)
         Token.objects.filter(user=user).delete()
         Session.objects.filter(user=user).delete()  # its tokens with it
         if not Seat.objects.filter(player=user).exists() and not user.games_created.exists():

@@ -35,6 +35,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("players/me/stream/", streams.PlayerStreamApi.as_view(), name="players-me-stream"),
     path("auth/stream-ticket/", streams.StreamTicketApi.as_view(), name="auth-stream-ticket"),
     path("players/me/vacation/", players.PlayerVacationApi.as_view(), name="players-vacation"),
+    path("players/me/delete/", players.PlayerDeleteApi.as_view(), name="players-me-delete"),
     path("notifications/", notifications.NotificationListApi.as_view(), name="notifications"),
     path("players/<int:player_id>/block/", safety.PlayerBlockApi.as_view(), name="players-block"),
     path("players/me/blocks/", safety.PlayerBlockListApi.as_view(), name="players-me-blocks"),

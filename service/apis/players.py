@@ -1,5 +1,5 @@
-"""The players' vacations over HTTP: a vacation re-clocks the player's games
-(``service.vacations``)."""
+"""The players' writes that reach their games, over HTTP: a vacation re-clocks them
+(``service.vacations``); deleting the account resigns them (``service.accounts``)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from rest_framework.response import Response
 
 from players.apis import TAGS
 from players.models import Vacation
-from players.serializers import VacationSerializer, VacationStartSerializer
+from players.scopes import AccountChange
+from players.serializers import AccountDeleteSerializer, VacationSerializer, VacationStartSerializer
 from players.services import vacation_days_left
+from service.accounts import account_delete
 from service.vacations import vacation_end, vacation_start
 from unoservice import api
 from unoservice.api import APIView
@@ -80,3 +82,45 @@ def _vacation(player: User, vacation: Vacation) -> dict[str, Any]:
         "days_left": vacation_days_left(player, timezone.now()),
     }
     return dict(VacationSerializer(body).data)
+
+
+class PlayerDeleteApi(AccountChange, APIView):
+    throttle_scope = "token"  # a guess at the password is a guess at a sign-in
+
+    @extend_schema(
+        operation_id="players_me_delete",
+        summary="Delete the caller's account",
+        description=(
+            "For good, confirmed with the account's password (a guest, who has none, sends "
+            "none). The caller's waiting games are left (the ones it made abandoned), its seat "
+            "resigns every running game (a game left with one player ends), its open challenges "
+            "are cancelled or declined, it withdraws from tournaments not over; its sessions and "
+            "tokens, webhooks, Web Push subscriptions, notifications, vacations, blocks and chat "
+            "messages are deleted. The games keep its seats under the name `deleted-…`; its "
+            "profile answers 404 and it leaves the leaderboard. 204; every token of the account "
+            "is refused afterwards. A wrong password is 400 `invalid_credentials` and changes "
+            "nothing. Not with a bot account's token (403 `bot_account_scope`)."
+        ),
+        tags=TAGS,
+        request=AccountDeleteSerializer,
+        responses={
+            204: None,
+            **errors_for(
+                "invalid",
+                "invalid_credentials",
+                "not_authenticated",
+                "bot_account_scope",
+                "throttled",
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Delete", value={"password": "correct-horse-battery"}, request_only=True
+            ),
+            OpenApiExample("Deleted", value=None, response_only=True, status_codes=[204]),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = api.validated(AccountDeleteSerializer, request.data)
+        account_delete(user=api.caller(request), **data)
+        return Response(status=status.HTTP_204_NO_CONTENT)

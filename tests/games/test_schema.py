@@ -72,6 +72,9 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         ("/api/v1/games/{game_id}/export/", "get"),
         # Issue 27: the table chat's rate (5 messages in 10 s a player, chat_too_fast).
         ("/api/v1/games/{game_id}/chat/", "post"),
+        # A password guessed there is a sign-in guessed: changing it, deleting the account.
+        ("/api/v1/players/me/password/", "post"),
+        ("/api/v1/players/me/delete/", "post"),
     }
 
 

@@ -189,6 +189,20 @@ export async function signOut(leaving) {
   }
 }
 
+/** Set when this browser's account was deleted: the sign-in page says so once. */
+export const ACCOUNT_DELETED = 'uno.account-deleted';
+
+/**
+ * Delete the caller's account for good (`password`: a guest's is ''): every session of it ends,
+ * this one with it.
+ * @param {string} password
+ */
+export async function deleteAccount(password) {
+  await call('POST', 'players/me/delete/', { body: password ? { password } : {} });
+  sessionStorage.setItem(ACCOUNT_DELETED, '1');
+  clearSession();
+}
+
 /**
  * @param {Record<string, string | number | boolean | undefined>} query
  * @returns {Promise<GamePage>}

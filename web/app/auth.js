@@ -1,6 +1,6 @@
 // Sign in and register, or play as a guest (an account with a generated name, kept later).
 
-import { playAsGuest, register, signIn } from './api.js';
+import { ACCOUNT_DELETED, playAsGuest, register, signIn } from './api.js';
 import { h, render } from './dom.js';
 import { refusal, t, tr } from './i18n.js';
 import { afterSignIn } from './router.js';
@@ -12,6 +12,7 @@ const WORDS = {
   no_account: ['No account yet?', 'Ainda sem conta?'],
   play_guest: ['Play as guest', 'Jogar como convidado'],
   have_account: ['Already registered?', 'Já tem conta?'],
+  account_deleted: ['Your account is deleted.', 'A sua conta foi eliminada.'],
 };
 
 /**
@@ -20,6 +21,9 @@ const WORDS = {
  */
 function authForm(root, mode) {
   const alert = h('p', { role: 'alert', class: 'error' });
+  // Said once, on the sign-in page the deletion led to.
+  const deleted = sessionStorage.getItem(ACCOUNT_DELETED) ? h('p', { role: 'status', class: 'kept' }, tr(WORDS.account_deleted)) : null;
+  sessionStorage.removeItem(ACCOUNT_DELETED);
   const username = h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, maxlength: 150 });
   const password = h('input', {
     id: 'password', name: 'password', type: 'password', required: true,
@@ -41,6 +45,7 @@ function authForm(root, mode) {
     }
   } },
   h('h1', {}, mode === 'login' ? t('sign_in') : t('register')),
+  deleted,
   h('label', { for: 'username' }, t('username')), username,
   h('label', { for: 'password' }, t('password')), password,
   alert,

@@ -201,7 +201,7 @@ export const REFUSALS = {
   token_expired: ['Your session has expired: sign in again.', 'A sessão expirou: entre de novo.'],
   token_reused: ['This session was ended: sign in again.', 'Esta sessão foi terminada: entre de novo.'],
   username_taken: ['That username is taken.', 'Esse nome de utilizador já está ocupado.'],
-  username_reserved: ['Names beginning with "guest-" are given to guests: choose another.', 'Os nomes começados por "guest-" são dados a convidados: escolha outro.'],
+  username_reserved: ['Names beginning with "guest-" or "deleted-" are given by the service: choose another.', 'Os nomes começados por "guest-" ou "deleted-" são dados pelo serviço: escolha outro.'],
   not_a_guest: ['This account is kept already.', 'Esta conta já está guardada.'],
   already_on_vacation: ['You are on vacation already.', 'Já está de férias.'],
   not_on_vacation: ['You are not on vacation.', 'Não está de férias.'],

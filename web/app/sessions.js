@@ -2,10 +2,10 @@
 // browser), each with `End session`; the current one has `Sign out` instead. Below it, for an
 // account with a password, "Change password": every other session ends with the change.
 
-import { call } from './api.js';
+import { call, deleteAccount } from './api.js';
 import { h, render } from './dom.js';
 import { fill, formatDate, refusal, t, tr } from './i18n.js';
-import { signOutHere } from './router.js';
+import { go, signOutHere } from './router.js';
 
 /** @typedef {import('./api.js').Schemas['Session']} DeviceSession */
 
@@ -26,6 +26,15 @@ const TEXT = {
   password_changed_0: ['Password changed.', 'Palavra-passe mudada.'],
   password_changed_1: ['Password changed: your other session is signed out.', 'Palavra-passe mudada: a outra sessão terminou.'],
   password_changed_n: ['Password changed: your {n} other sessions are signed out.', 'Palavra-passe mudada: as outras {n} sessões terminaram.'],
+  delete_title: ['Delete account', 'Eliminar a conta'],
+  delete_help: ['For good: you resign your running games and leave the waiting ones; your sessions, notifications and chat messages are deleted. Your seats in past games stay, under another name.', 'Para sempre: desiste dos jogos a decorrer e sai dos que esperam; as suas sessões, avisos e mensagens são apagados. Os seus lugares em jogos passados ficam, com outro nome.'],
+  delete_sure: ['I understand that this cannot be undone.', 'Compreendo que isto não pode ser desfeito.'],
+  delete_button: ['Delete my account', 'Eliminar a minha conta'],
+};
+
+/** @type {Record<string, [string, string]>} the deletion's own words for a refusal */
+const DELETE_REFUSED = {
+  invalid_credentials: ['The password is wrong.', 'A palavra-passe está errada.'],
 };
 
 /** @type {Record<string, [string, string]>} this form's own words for a refusal (the rest: i18n.js's REFUSALS) */
@@ -72,13 +81,15 @@ const changePassword = (current, next) => call('POST', 'players/me/password/', {
 const shown = (when) => formatDate(when);
 
 /**
- * The profile's sections of the caller's sign-ins: `Sessions`, and `Change password` for an
- * account that has one (`password`: not a guest's, not a bot account's).
- * @param {{password: boolean}} options
+ * The profile's sections of the caller's account: `Sessions`; `Change password` for an account
+ * that has one (`password`: not a guest's); `Delete account` (not for a bot account, whose
+ * tokens may not: `bot_account`).
+ * @param {{password: boolean, bot_account: boolean}} options
  */
-export function signInSections({ password }) {
+export function accountSections({ password, bot_account: botAccount }) {
   const { section, load } = sessionsSection();
-  return password ? [section, passwordSection(load)] : [section];
+  if (botAccount) return [section];
+  return [section, password ? passwordSection(load) : null, deleteSection(password)];
 }
 
 /** The list: filled once it comes; an error shows in its `role="alert"`. */
@@ -162,4 +173,34 @@ function passwordSection(reload) {
   h('label', { for: 'password-new' }, t('new_password')), next,
   alert, status, submit);
   return h('section', { class: 'password', 'aria-labelledby': 'password-title' }, form);
+}
+
+/**
+ * Delete the account: its password (`password`: it has one; a guest's has none) and a tick
+ * that the person understands; then the sign-in page, which says the account is deleted.
+ * @param {boolean} password
+ */
+function deleteSection(password) {
+  const secret = password ? h('input', { id: 'delete-password', name: 'password', type: 'password', autocomplete: 'current-password', required: true }) : null;
+  const sure = h('input', { id: 'delete-sure', type: 'checkbox', required: true });
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const submit = h('button', { type: 'submit', class: 'danger' }, tr(TEXT.delete_button));
+  const form = h('form', { class: 'stack', onsubmit: async (event) => {
+    event.preventDefault();
+    alert.textContent = '';
+    submit.disabled = true;
+    try {
+      await deleteAccount(secret ? secret.value : '');
+      go('/login');
+    } catch (error) {
+      alert.textContent = refusal(error, DELETE_REFUSED);
+      submit.disabled = false;
+    }
+  } },
+  h('h2', { id: 'delete-title' }, tr(TEXT.delete_title)),
+  h('p', { class: 'muted small' }, tr(TEXT.delete_help)),
+  secret ? [h('label', { for: 'delete-password' }, t('password')), secret] : null,
+  h('div', { class: 'check' }, sure, h('label', { for: 'delete-sure' }, tr(TEXT.delete_sure))),
+  alert, submit);
+  return h('section', { class: 'delete-account', 'aria-labelledby': 'delete-title' }, form);
 }

@@ -699,6 +699,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/me/delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the caller's account
+         * @description For good, confirmed with the account's password (a guest, who has none, sends none). The caller's waiting games are left (the ones it made abandoned), its seat resigns every running game (a game left with one player ends), its open challenges are cancelled or declined, it withdraws from tournaments not over; its sessions and tokens, webhooks, Web Push subscriptions, notifications, vacations, blocks and chat messages are deleted. The games keep its seats under the name `deleted-…`; its profile answers 404 and it leaves the leaderboard. 204; every token of the account is refused afterwards. A wrong password is 400 `invalid_credentials` and changes nothing. Not with a bot account's token (403 `bot_account_scope`).
+         */
+        post: operations["players_me_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/players/me/password/": {
         parameters: {
             query?: never;
@@ -1040,6 +1060,14 @@ export interface components {
          * @enum {string}
          */
         AcceptActionActionEnum: "accept";
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        AccountDeleteRequest: {
+            /**
+             * @description The account's password; a guest, who has none, leaves it out.
+             * @default
+             */
+            password?: string;
+        };
         /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         AuthToken: {
             /** @description The access token: send it as `Authorization: Token <access>`. It expires at `access_expires_at` (401 `token_expired` after): trade `refresh` for a new pair then. */
@@ -5707,6 +5735,95 @@ export interface operations {
             /** @description `request_too_large`: The request body is too large. */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AccountDeleteRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_credentials`: Wrong username or password, or an inactive account. Codes: invalid, invalid_credentials. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `bot_account_scope`: A bot account's token is scoped to play: it changes nothing of the account (a claim, a Web Push subscription). Codes: bot_account_scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,156 @@
+"""Deleting one's account (``POST /api/v1/players/me/delete/``, ``service.accounts``): the
+player's games are left or resigned, their challenges and tournaments closed, what is theirs
+deleted and the account renamed ``deleted-…`` without a password; its profile is not found, it is
+off the leaderboard, and the other players' games go on. A wrong password, a bot account's token
+and no token change nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from games.models import (
+    Challenge,
+    ChallengeStatus,
+    ChatMessage,
+    Entrant,
+    Game,
+    GameStatus,
+    Seat,
+    SeatStatus,
+)
+from notifications.models import Notification, PushSubscription, Webhook
+from players.models import Block, DeletedAccount, Rating, Session
+from tests.support.players import PASSWORD, MakeUser, Player, client_with, player_for
+from tests.support.table import create_game, game_url, ok, refused, start_table
+from tests.support.tournaments import create as create_tournament
+from tests.support.tournaments import url as tournament_url
+
+pytestmark = pytest.mark.django_db
+
+DELETE = "/api/v1/players/me/delete/"
+ME = "/api/v1/players/me/"
+
+
+@pytest.fixture
+def people(make_player: MakeUser) -> list[Player]:
+    return [player_for(make_player(name)) for name in ("alice", "bob", "cy")]
+
+
+def delete(player: Player, password: str = PASSWORD) -> Any:
+    return player.client.post(DELETE, {"password": password}, format="json")
+
+
+def test_deleting_the_account_leaves_every_game_and_forgets_the_person(
+    people: list[Player],
+) -> None:
+    alice, bob, cy = people
+    duel = start_table([bob, alice], turn_timeout=86400)  # 2 players: ends when she resigns
+    three = start_table([alice, bob, cy], turn_timeout=86400)  # goes on without her
+    ok(alice.client.post(three.url("chat"), {"text": "hello"}, format="json"), 201)
+    hers = create_game(alice, max_players=3)  # waiting, hers: abandoned
+    bobs = create_game(bob, max_players=3)  # waiting, bob's: she leaves it
+    ok(alice.client.post(game_url(bobs["id"], "join")))
+    made = ok(alice.client.post("/api/v1/challenges/", {"to": "bob"}, format="json"), 201)
+    got = ok(cy.client.post("/api/v1/challenges/", {"to": "alice"}, format="json"), 201)
+    cup = create_tournament(bob)
+    ok(alice.client.post(tournament_url(cup["id"], "join")))
+    ok(alice.client.post(f"/api/v1/players/{cy.id}/block/"), 201)
+    Webhook.objects.create(player=alice.user, url="https://example.com/hook", secret="whsec_x")
+    PushSubscription.objects.create(
+        player=alice.user, endpoint="https://push.example.com/1", p256dh="k", auth="a"
+    )
+    assert Notification.objects.filter(player=alice.user).exists()  # challenges, turns
+
+    answer = delete(alice)
+
+    assert answer.status_code == 204, answer.content
+    gone = User.objects.get(pk=alice.id)
+    assert gone.username.startswith("deleted-") and not gone.is_active
+    assert not gone.has_usable_password() and gone.email == ""
+    assert DeletedAccount.objects.filter(user=gone).exists()
+    # Her games: the duel is bob's win; the three-player game goes on without her seat.
+    assert ok(bob.client.get(duel.url()))["status"] == "finished"
+    assert Game.objects.get(pk=duel.id).winner_seat == 0
+    view = ok(bob.client.get(three.url()))
+    assert view["status"] == "active"
+    assert Seat.objects.get(game_id=three.id, player=gone).status == SeatStatus.FORFEITED
+    names = {s["seat"]: s["player"]["username"] for s in view["seats"]}
+    assert names[0] == gone.username  # the roster names her seat so
+    assert Game.objects.get(pk=hers["id"]).status == GameStatus.ABANDONED
+    assert not Seat.objects.filter(game_id=bobs["id"], player=gone).exists()
+    assert Game.objects.get(pk=bobs["id"]).status == GameStatus.WAITING
+    # Her challenges and tournaments.
+    assert Challenge.objects.get(pk=made["id"]).status == ChallengeStatus.CANCELLED
+    assert Challenge.objects.get(pk=got["id"]).status == ChallengeStatus.DECLINED
+    assert Entrant.objects.get(tournament_id=cup["id"], player=gone).withdrawn_at is not None
+    # What was hers.
+    for rows in (
+        Session.objects.filter(user=gone),
+        Webhook.objects.filter(player=gone),
+        PushSubscription.objects.filter(player=gone),
+        Notification.objects.filter(player=gone),
+        Block.objects.filter(blocker=gone),
+        ChatMessage.objects.filter(author=gone),
+    ):
+        assert not rows.exists(), rows.model
+    # Her token, her password and her name open nothing; the others see no profile of her.
+    refused(alice.client.get(ME), 401, "not_authenticated")
+    signing_in = {"username": "alice", "password": PASSWORD}
+    refused(
+        APIClient().post("/api/v1/auth/token/", signing_in, format="json"),
+        400,
+        "invalid_credentials",
+    )
+    refused(bob.client.get(f"/api/v1/players/{alice.id}/"), 404, "not_found")
+    assert Rating.objects.filter(user=gone).exists()  # rated by the duel, yet not listed
+    board = ok(bob.client.get("/api/v1/leaderboard/"))["results"]
+    assert gone.pk not in {row["player"]["id"] for row in board}
+    assert bob.id in {row["player"]["id"] for row in board}
+    # Her name is free to take again; the deleted name is nobody's to choose.
+    ok(APIClient().post("/api/v1/players/", signing_in, format="json"), 201)
+    taken = {"username": gone.username, "password": PASSWORD}
+    refused(APIClient().post("/api/v1/players/", taken, format="json"), 400, "username_reserved")
+
+
+def test_a_wrong_password_changes_nothing(people: list[Player]) -> None:
+    alice, bob, _ = people
+    table = start_table([alice, bob], turn_timeout=86400)
+
+    refused(delete(alice, "not my password"), 400, "invalid_credentials")
+
+    assert ok(alice.client.get(ME))["username"] == "alice"
+    assert ok(bob.client.get(table.url()))["status"] == "active"
+    assert not DeletedAccount.objects.exists()
+
+
+def test_a_guest_deletes_without_a_password(api: APIClient) -> None:
+    guest = api.post("/api/v1/players/guest/").json()
+    client = client_with(guest["access"])
+    game = ok(client.post("/api/v1/games/", {"max_players": 3}, format="json"), 201)
+
+    answer = client.post(DELETE, {}, format="json")
+
+    assert answer.status_code == 204, answer.content
+    assert Game.objects.get(pk=game["id"]).status == GameStatus.ABANDONED
+    assert User.objects.get(pk=guest["id"]).username.startswith("deleted-")
+    refused(client.get(ME), 401, "not_authenticated")
+
+
+def test_a_bot_accounts_token_may_not_delete_it(people: list[Player]) -> None:
+    alice = people[0]
+    ok(alice.client.post("/api/v1/players/me/bot-account/"))
+
+    refused(delete(alice), 403, "bot_account_scope")
+
+    assert ok(alice.client.get(ME))["username"] == "alice"
+
+
+def test_without_a_token_nothing_is_deleted(people: list[Player]) -> None:
+    refused(
+        APIClient().post(DELETE, {"password": PASSWORD}, format="json"), 401, "not_authenticated"
+    )
+    assert not DeletedAccount.objects.exists()
