@@ -52,7 +52,10 @@ def test_an_expired_access_token_is_refreshed_silently(site: Site, open_page: Op
 
 def test_a_refresh_that_fails_signs_out(site: Site, open_page: OpenPage) -> None:
     page = open_page(site)
-    register(page, "rafa")
+    # The page's notifications' stream open first (what it calls unprompted, for its ticket):
+    # otherwise that call could meet the expiry before the click, and sign out before it.
+    with page.expect_response(lambda answer: "/players/me/stream/" in answer.url):
+        register(page, "rafa")
     token = stored(page, "uno.token")
     # The refresh token is spent elsewhere first: the page's refresh is a reuse.
     site.api("POST", "/api/v1/auth/refresh/", body={"refresh": stored(page, "uno.refresh")})
@@ -132,6 +135,9 @@ def test_changing_the_password_signs_the_other_sessions_out(
     expect(sessions).to_have_count(1)
     site.api("GET", "/api/v1/players/me/", other, status=401)
     page.get_by_role("banner").get_by_role("button", name="Sign out").click()
+    # Signed out first (its logout answered), or its turn to the sign-in page would come after
+    # sign_in's and empty the form being filled.
+    expect(page.get_by_role("banner").get_by_role("link", name="Sign in")).to_be_visible()
     sign_in(page, "pia", "a new long password 5")
 
 
