@@ -39,6 +39,14 @@ def signed_in(page: Page, username: str) -> None:
     expect(header.get_by_role("button", name="Sign out")).to_be_visible()
 
 
+def sign_out(page: Page) -> None:
+    """The header's `Sign out`, and its end awaited (the logout answered, the header signed out):
+    the page's own turn to the sign-in page comes before the test's next step, not into it."""
+    header = page.get_by_role("banner")
+    header.get_by_role("button", name="Sign out").click()
+    expect(header.get_by_role("link", name="Sign in")).to_be_visible()
+
+
 def open_lobby(page: Page) -> None:
     """The lobby as it is now (loaded afresh: it lists the games once, when it opens)."""
     page.goto("/#/")

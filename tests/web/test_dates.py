@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from games.models import Game
 from notifications.models import Notification
 from tests.web import scripted
-from tests.web.pages import open_lobby, sign_in
+from tests.web.pages import open_lobby, sign_in, sign_out
 from tests.web.screens import take
 from tests.web.site import WAIT, Site
 from tests.web.test_layout import switch
@@ -151,7 +151,7 @@ def test_a_team_game_names_the_winning_team(site: Site, german: Page) -> None:
         "Vitória de ana e cy · com dan · terminou a 4 de dezembro de 2025"
     )
     switch(german, "en")
-    german.get_by_role("button", name="Sign out").click()
+    sign_out(german)
     sign_in(german, "cy")
     open_lobby(german)
     expect(finished_row(german).locator(".game-info")).to_contain_text(

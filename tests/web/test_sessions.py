@@ -14,7 +14,7 @@ from players.models import AccessToken, RefreshToken, Session
 from players.sessions import digest
 from tests.support.players import PASSWORD
 from tests.web.conftest import OpenPage
-from tests.web.pages import register, sign_in, signed_in
+from tests.web.pages import register, sign_in, sign_out, signed_in
 from tests.web.site import Site
 
 
@@ -134,10 +134,7 @@ def test_changing_the_password_signs_the_other_sessions_out(
     expect(form.get_by_label("Current password")).to_have_value("")
     expect(sessions).to_have_count(1)
     site.api("GET", "/api/v1/players/me/", other, status=401)
-    page.get_by_role("banner").get_by_role("button", name="Sign out").click()
-    # Signed out first (its logout answered), or its turn to the sign-in page would come after
-    # sign_in's and empty the form being filled.
-    expect(page.get_by_role("banner").get_by_role("link", name="Sign in")).to_be_visible()
+    sign_out(page)
     sign_in(page, "pia", "a new long password 5")
 
 
