@@ -118,7 +118,7 @@ class BlockAdmin(admin.ModelAdmin):
         return False
 
 
-def _refuse_guest_name(username: str, user: User | None) -> str:
+def _refuse_reserved_name(username: str, user: User | None) -> str:
     """A name staff give may not have a guest's or a deleted account's form
     (``reserved_name_refusal``), as on the API, unless it is the name the account already has."""
     refusal = reserved_name_refusal(username)
@@ -132,12 +132,12 @@ def _refuse_guest_name(username: str, user: User | None) -> str:
 
 class UserCreation(AdminUserCreationForm):
     def clean_username(self) -> str:
-        return _refuse_guest_name(super().clean_username(), None)
+        return _refuse_reserved_name(super().clean_username(), None)
 
 
 class UserChange(UserChangeForm):
     def clean_username(self) -> str:
-        return _refuse_guest_name(self.cleaned_data["username"], self.instance)
+        return _refuse_reserved_name(self.cleaned_data["username"], self.instance)
 
 
 admin.site.unregister(User)

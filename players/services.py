@@ -82,9 +82,10 @@ def player_register(*, username: str, password: str) -> User:
 # --- guests --------------------------------------------------------------------------------------
 
 
-def _guest_name() -> str:
-    """A new guest's name (``players.models.GUEST_PREFIX``: the form no person may choose)."""
-    return GUEST_PREFIX + "".join(secrets.choice(GUEST_ALPHABET) for _ in range(GUEST_NAME_LENGTH))
+def generated_name(prefix: str) -> str:
+    """A name the service gives: ``prefix`` (``GUEST_PREFIX``, ``DELETED_PREFIX``: forms no person
+    may choose) and ``GUEST_NAME_LENGTH`` letters and digits without look-alikes."""
+    return prefix + "".join(secrets.choice(GUEST_ALPHABET) for _ in range(GUEST_NAME_LENGTH))
 
 
 def guest_create(*, user_agent: str = "", address: str | None = None) -> tuple[User, Pair]:
@@ -92,7 +93,7 @@ def guest_create(*, user_agent: str = "", address: str | None = None) -> tuple[U
     tokens only) and its first session. It plays as any player does, but the games it sits in
     are not rated."""
     for _ in range(5):  # a name already taken (about one in 2**41 per existing player): again
-        user = User(username=_guest_name())
+        user = User(username=generated_name(GUEST_PREFIX))
         user.set_unusable_password()
         try:
             with transaction.atomic():

@@ -197,11 +197,12 @@ def sessions_end_others(*, user: User, keep: uuid.UUID | None, why: str) -> int:
     row locked, as a refresh locks it, so none rotates a pair while it ends); how many ended."""
     now = timezone.now()
     others = Session.objects.select_for_update().filter(user=user, ended_at__isnull=True)
-    ended = 0
-    for session in others.exclude(pk=keep) if keep is not None else others:
+    if keep is not None:
+        others = others.exclude(pk=keep)
+    ended = list(others)
+    for session in ended:
         _end(session, why, now)
-        ended += 1
-    return ended
+    return len(ended)
 
 
 def session_open(session_id: uuid.UUID) -> bool:

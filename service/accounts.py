@@ -23,7 +23,6 @@ session.
 from __future__ import annotations
 
 import contextlib
-import secrets
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -45,8 +44,6 @@ from notifications.models import Notification, PushSubscription, Watching, Webho
 from players.locks import lock_player
 from players.models import (
     DELETED_PREFIX,
-    GUEST_ALPHABET,
-    GUEST_NAME_LENGTH,
     Block,
     ChatSilence,
     DeletedAccount,
@@ -54,7 +51,7 @@ from players.models import (
     Session,
     Vacation,
 )
-from players.services import is_guest, rename_in_rosters
+from players.services import generated_name, is_guest, rename_in_rosters
 from service.challenges import challenge_cancel, challenge_decline
 from service.lobby import game_leave
 from service.play import game_resign
@@ -141,9 +138,7 @@ def _forget(player: User) -> None:
 
 def _rename(player: User) -> None:
     for _ in range(5):  # a name already taken (about one in 2**41 per deleted account): again
-        name = DELETED_PREFIX + "".join(
-            secrets.choice(GUEST_ALPHABET) for _ in range(GUEST_NAME_LENGTH)
-        )
+        name = generated_name(DELETED_PREFIX)
         if not User.objects.filter(username__iexact=name).exists():
             break
     player.username = name

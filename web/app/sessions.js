@@ -1,6 +1,7 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead. Below it, for an
-// account with a password, "Change password": every other session ends with the change.
+// account with a password, "Change password" (every other session ends with the change), and
+// "Delete account" (not for a bot account).
 
 import { call, deleteAccount } from './api.js';
 import { h, render } from './dom.js';
