@@ -43,8 +43,10 @@ def listing(
         where.append(f"(g.private = %s OR {_SEATED}))")
         params += [False, player_id]
     if status is not None:
-        where.append("g.status = %s")
-        params.append(status)
+        # Written out, not bound (one of GameStatus's values, checked): a generic plan of a bound
+        # status cannot read the partial indexes of one status (the lobby's waiting games), and
+        # counted the whole lobby through the heap, a read that grew with the games stored.
+        where.append(f"g.status = '{GameStatus(status).value}'")
     if my_turn:
         where.append(f"{_SEATED} AND s.number = g.current_seat) AND g.status = %s")
         params += [player_id, GameStatus.ACTIVE.value]

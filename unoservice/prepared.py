@@ -207,9 +207,12 @@ class Listing(Generic[M]):
     ordered = True  # the paginator warns of an unordered list
 
     def count(self) -> int:
-        sql = f"SELECT COUNT(*) FROM {self._table} WHERE {self.where}"
-        ((total,),) = fetch(connections[self.db], [(sql, self.params)])
+        ((total,),) = fetch(connections[self.db], [self.count_statement])
         return int(total)
+
+    @property
+    def count_statement(self) -> Statement:
+        return f"SELECT COUNT(*) FROM {self._table} WHERE {self.where}", self.params
 
     def __getitem__(self, index: slice) -> list[M]:
         """One page: ``[start:stop]``, as the paginator asks for it."""

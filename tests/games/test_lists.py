@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import gc
+import itertools
+import re
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games.listing import listing
 from games.models import Game
 from tests.support.players import Player
 from tests.support.table import GAMES, create_game, game_url, ok, refused, start_table
@@ -219,3 +224,44 @@ def containers(value: Any) -> int:
     if isinstance(value, list):
         return 1 + sum(containers(v) for v in value)
     return 0
+
+
+def test_the_lobbys_count_reads_the_index_of_waiting_games_however_it_is_planned(
+    players: list[Player],
+) -> None:
+    """The lobby's count is read prepared; once PostgreSQL plans such a statement generically
+    (after five runs), a bound status could not use the partial indexes of waiting games
+    (``game_lobby_waiting`` makes the count an index-only scan) and counted the lobby through
+    the wide game rows, a read that grew with the games stored (docs/performance.md, "The
+    lobby's count, back on its index"). Checked on the generic plan, as on a big table (no
+    sequential scan)."""
+    create_game(players[0], max_players=3)
+    lobby = listing(
+        "default", player_id=players[1].id, staff=False, status="waiting", mine=False, my_turn=False
+    )
+    sql, params = lobby.count_statement
+    numbers = itertools.count(1)
+    numbered = re.sub("%s", lambda _: f"${next(numbers)}", sql)
+    marks = ", ".join(["%s"] * len(params))
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(f"PREPARE lobby_count AS {numbered}")
+        cursor.execute(f"EXPLAIN (FORMAT JSON) EXECUTE lobby_count({marks})", params)
+        (plan,) = cursor.fetchone()[0]
+        cursor.execute("DEALLOCATE lobby_count")
+
+    def nodes(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        yield node
+        for child in node.get("Plans", []):
+            yield from nodes(child)
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'games_game' AND indexdef LIKE %s",
+            ["%WHERE ((status)::text = 'waiting'::text)"],
+        )
+        of_waiting_games = {name for (name,) in cursor.fetchall()}
+    assert "game_lobby_waiting" in of_waiting_games
+    read = {node.get("Index Name") for node in nodes(plan["Plan"])}
+    assert read & of_waiting_games, plan
