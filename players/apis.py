@@ -103,7 +103,7 @@ def _profile(player: User, **extra: Any) -> dict[str, Any]:
     }
 
 
-def _own_profile(player: User) -> dict[str, Any]:
+def own_profile(player: User) -> dict[str, Any]:
     """The caller's own profile: the public one, and what only they see."""
     running = vacation_current(player, timezone.now())
     return _profile(
@@ -226,7 +226,7 @@ class PlayerClaimApi(AccountChange, APIView):
     def post(self, request: Request) -> Response:
         data = api.validated(ClaimSerializer, request.data)
         player = guest_claim(user=api.caller(request), **data)
-        return Response(OwnProfileSerializer(_own_profile(player)).data)
+        return Response(OwnProfileSerializer(own_profile(player)).data)
 
 
 class PasswordChangeApi(AccountChange, APIView):
@@ -308,7 +308,7 @@ class PlayerBotAccountApi(APIView):
     def post(self, request: Request) -> Response:
         player = api.caller(request)
         bot_account_mark(user=player)
-        return Response(OwnProfileSerializer(_own_profile(player)).data)
+        return Response(OwnProfileSerializer(own_profile(player)).data)
 
 
 class TokenIssueApi(APIView):
@@ -394,7 +394,7 @@ class PlayerMeApi(APIView):
     )
     def get(self, request: Request) -> Response:
         player = api.caller(request)
-        return Response(OwnProfileSerializer(_own_profile(player)).data)
+        return Response(OwnProfileSerializer(own_profile(player)).data)
 
 
 class PlayerDetailApi(APIView):
@@ -519,6 +519,24 @@ def _current_session(request: Request) -> Any:
     return request.auth.session_id if isinstance(request.auth, AccessToken) else None
 
 
+def session_list(request: Request) -> list[Any]:
+    """The caller's open sessions as ``GET players/me/sessions/`` lists them."""
+    current = _current_session(request)
+    return [
+        SessionSerializer(
+            {
+                "id": row.pk,
+                "created": row.created_at,
+                "last_used": row.last_used_at,
+                "user_agent": row.user_agent,
+                "address": row.address,
+                "current": row.pk == current,
+            }
+        ).data
+        for row in sessions_of(api.caller(request))
+    ]
+
+
 EXAMPLE_SESSION = {
     "id": EXAMPLE_PAIR["session"],
     "created": "2026-11-29T13:00:00Z",
@@ -543,21 +561,7 @@ class SessionListApi(APIView):
         examples=[OpenApiExample("Sessions", value=[EXAMPLE_SESSION], response_only=True)],
     )
     def get(self, request: Request) -> Response:
-        current = _current_session(request)
-        rows = [
-            SessionSerializer(
-                {
-                    "id": row.pk,
-                    "created": row.created_at,
-                    "last_used": row.last_used_at,
-                    "user_agent": row.user_agent,
-                    "address": row.address,
-                    "current": row.pk == current,
-                }
-            ).data
-            for row in sessions_of(api.caller(request))
-        ]
-        return Response(rows)
+        return Response(session_list(request))
 
 
 class SessionEndApi(APIView):

@@ -6,6 +6,7 @@ from django.urls import URLPattern, URLResolver, path
 from service.apis import (
     challenges,
     chat,
+    export,
     games,
     notifications,
     players,
@@ -36,6 +37,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/stream-ticket/", streams.StreamTicketApi.as_view(), name="auth-stream-ticket"),
     path("players/me/vacation/", players.PlayerVacationApi.as_view(), name="players-vacation"),
     path("players/me/delete/", players.PlayerDeleteApi.as_view(), name="players-me-delete"),
+    path("players/me/export/", export.PlayerExportApi.as_view(), name="players-me-export"),
     path("notifications/", notifications.NotificationListApi.as_view(), name="notifications"),
     path("players/<int:player_id>/block/", safety.PlayerBlockApi.as_view(), name="players-block"),
     path("players/me/blocks/", safety.PlayerBlockListApi.as_view(), name="players-me-blocks"),

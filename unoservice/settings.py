@@ -280,6 +280,8 @@ UNO_THROTTLE_RATES = {
     "games": env_rate("UNO_THROTTLE_GAMES", "60/hour"),
     "joins": env_rate("UNO_THROTTLE_JOINS", "120/hour"),
     "replays": env_rate("UNO_THROTTLE_REPLAYS", "120/minute"),
+    # A player's whole data as one file (GET players/me/export/): reads every part of the account.
+    "exports": env_rate("UNO_THROTTLE_EXPORTS", "10/hour"),
 }
 
 # Limits on what one player, or all of them, may hold of the service (issue 11). Long polls of the

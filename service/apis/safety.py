@@ -26,7 +26,7 @@ from unoservice.api import APIView
 from unoservice.schema import errors_for
 
 
-def _block(row: Block) -> dict[str, Any]:
+def block_body(row: Block) -> dict[str, Any]:
     blocked = row.blocked
     return {
         "player": {"id": blocked.pk, "username": blocked.get_username()},
@@ -34,7 +34,7 @@ def _block(row: Block) -> dict[str, Any]:
     }
 
 
-def _report(row: Report) -> dict[str, Any]:
+def report_body(row: Report) -> dict[str, Any]:
     reported = row.reported
     return {
         "id": row.pk,
@@ -67,7 +67,9 @@ class PlayerBlockApi(APIView):
     )
     def post(self, request: Request, player_id: int) -> Response:
         row, new = safety.block(api.caller(request), player_id)
-        return Response(_block(row), status=status.HTTP_201_CREATED if new else status.HTTP_200_OK)
+        return Response(
+            block_body(row), status=status.HTTP_201_CREATED if new else status.HTTP_200_OK
+        )
 
     @extend_schema(
         operation_id="players_unblock",
@@ -90,7 +92,9 @@ class PlayerBlockListApi(APIView):
         responses={200: BlockListSerializer, **errors_for("not_authenticated")},
     )
     def get(self, request: Request) -> Response:
-        return Response({"blocks": [_block(row) for row in safety.blocks_of(api.caller(request))]})
+        return Response(
+            {"blocks": [block_body(row) for row in safety.blocks_of(api.caller(request))]}
+        )
 
 
 class ReportListApi(APIView):
@@ -128,7 +132,7 @@ class ReportListApi(APIView):
             str(game) if game is not None else None,
             data.get("seq"),
         )
-        return Response(_report(row), status=status.HTTP_201_CREATED)
+        return Response(report_body(row), status=status.HTTP_201_CREATED)
 
     @extend_schema(
         operation_id="reports_list",
@@ -138,4 +142,4 @@ class ReportListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         rows = safety.reports_by(api.caller(request))
-        return Response({"reports": [_report(row) for row in rows]})
+        return Response({"reports": [report_body(row) for row in rows]})

@@ -75,6 +75,8 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         # A password guessed there is a sign-in guessed: changing it, deleting the account.
         ("/api/v1/players/me/password/", "post"),
         ("/api/v1/players/me/delete/", "post"),
+        # A player's whole data as one file reads every part of the account.
+        ("/api/v1/players/me/export/", "get"),
     }
 
 

@@ -3,39 +3,17 @@ regular tests: each answer is validated against the schema the service publishes
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-import requests
-import schemathesis
-from django.test import Client
 
+from tests.support.contract import conforms, published_schema
 from tests.support.table import GAMES, Table
 
 
 @pytest.fixture(scope="module")
 def published() -> Any:
-    response = Client().get("/api/schema/?format=json")
-    assert response.status_code == 200
-    return schemathesis.openapi.from_dict(json.loads(response.content))
-
-
-def as_schemathesis(response: Any, method: str, url: str) -> schemathesis.Response:
-    """A Django test response in the shape schemathesis validates."""
-    return schemathesis.Response(
-        status_code=response.status_code,
-        headers={key: [value] for key, value in response.headers.items()},
-        content=response.content,
-        request=requests.Request(method, f"http://testserver{url}").prepare(),
-        elapsed=0.0,
-        verify=False,
-    )
-
-
-def conforms(published: Any, template: str, method: str, response: Any, url: str) -> None:
-    operation = published[template][method]
-    operation.validate_response(as_schemathesis(response, method, url))
+    return published_schema()
 
 
 def test_an_event_page_matches_exactly_one_event_schema(published: Any, table: Table) -> None:

@@ -1,7 +1,7 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead. Below it, for an
-// account with a password, "Change password" (every other session ends with the change), and
-// "Delete account" (not for a bot account).
+// account with a password, "Change password" (every other session ends with the change), "Your
+// data" (the account's whole file, to download), and "Delete account" (not for a bot account).
 
 import { call, deleteAccount } from './api.js';
 import { h, render } from './dom.js';
@@ -27,6 +27,10 @@ const TEXT = {
   password_changed_0: ['Password changed.', 'Palavra-passe mudada.'],
   password_changed_1: ['Password changed: your other session is signed out.', 'Palavra-passe mudada: a outra sessão terminou.'],
   password_changed_n: ['Password changed: your {n} other sessions are signed out.', 'Palavra-passe mudada: as outras {n} sessões terminaram.'],
+  data_title: ['Your data', 'Os seus dados'],
+  data_help: ['Everything the service keeps about your account (profile, sessions, games, messages, notifications) as one JSON file.', 'Tudo o que o serviço guarda sobre a sua conta (perfil, sessões, jogos, mensagens, avisos) num ficheiro JSON.'],
+  data_button: ['Download my data', 'Descarregar os meus dados'],
+  data_saved: ['Your data is downloaded: {file}.', 'Os seus dados foram descarregados: {file}.'],
   delete_title: ['Delete account', 'Eliminar a conta'],
   delete_help: ['For good: you resign your running games and leave the waiting ones; your sessions, notifications and chat messages are deleted. Your seats in past games stay, under another name.', 'Para sempre: desiste dos jogos a decorrer e sai dos que esperam; as suas sessões, avisos e mensagens são apagados. Os seus lugares em jogos passados ficam, com outro nome.'],
   delete_sure: ['I understand that this cannot be undone.', 'Compreendo que isto não pode ser desfeito.'],
@@ -71,6 +75,8 @@ const listSessions = () => call('GET', 'players/me/sessions/');
 /** @param {string} id */
 const endSession = (id) => call('DELETE', `players/me/sessions/${encodeURIComponent(id)}/`);
 
+/** @returns {Promise<import('./api.js').Schemas['AccountExport']>} the account's whole file */
+const exportAccount = () => call('GET', 'players/me/export/');
 /**
  * @param {string} current
  * @param {string} next
@@ -89,8 +95,8 @@ const shown = (when) => formatDate(when);
  */
 export function accountSections({ password, bot_account: botAccount }) {
   const { section, load } = sessionsSection();
-  if (botAccount) return [section];
-  return [section, password ? passwordSection(load) : null, deleteSection(password)];
+  if (botAccount) return [section, dataSection()];
+  return [section, password ? passwordSection(load) : null, dataSection(), deleteSection(password)];
 }
 
 /** The list: filled once it comes; an error shows in its `role="alert"`. */
@@ -174,6 +180,36 @@ function passwordSection(reload) {
   h('label', { for: 'password-new' }, t('new_password')), next,
   alert, status, submit);
   return h('section', { class: 'password', 'aria-labelledby': 'password-title' }, form);
+}
+
+/**
+ * `Download my data`: the account's whole file (`GET players/me/export/`), saved as the server
+ * names it (`uno-<username>.json`).
+ */
+function dataSection() {
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const status = h('p', { role: 'status', class: 'muted small' });
+  const button = h('button', { type: 'button', onclick: async () => {
+    alert.textContent = '';
+    status.textContent = '';
+    button.disabled = true;
+    try {
+      const data = await exportAccount();
+      const file = `uno-${data.profile.username}.json`;
+      const link = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })), download: file });
+      link.click();
+      URL.revokeObjectURL(link.href);
+      status.textContent = fill(tr(TEXT.data_saved), { file });
+    } catch (error) {
+      alert.textContent = refusal(error);
+    } finally {
+      button.disabled = false;
+    }
+  } }, tr(TEXT.data_button));
+  return h('section', { class: 'account-data', 'aria-labelledby': 'data-title' },
+    h('h2', { id: 'data-title' }, tr(TEXT.data_title)),
+    h('p', { class: 'muted small' }, tr(TEXT.data_help)),
+    button, alert, status);
 }
 
 /**

@@ -719,6 +719,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/me/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the service holds of the caller, as one JSON file
+         * @description The caller's data, to keep or to take elsewhere: the profile, the account's e-mail and last sign-in, the open sessions, every game with a seat of the caller (its summary and `your_seat`: never a hand; each game's log and replay are at `games/{id}/events/` and `games/{id}/replay/`), the caller's chat messages, challenges, tournaments, blocks, reports, vacations, chat silences, notifications, webhooks (no secret) and Web Push subscriptions (no key). Each part has the shape the API shows it in elsewhere. Sent as a download (`Content-Disposition: attachment`). Throttled per player (429 `throttled`).
+         */
+        get: operations["players_me_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/players/me/password/": {
         parameters: {
             query?: never;
@@ -1068,6 +1088,38 @@ export interface components {
              */
             password?: string;
         };
+        AccountExport: {
+            /** @description This document's version: 1. */
+            format: number;
+            /** Format: date-time */
+            exported_at: string;
+            profile: components["schemas"]["OwnProfile"];
+            account: components["schemas"]["ExportedAccount"];
+            /** @description The open sessions, as listed. */
+            sessions: components["schemas"]["Session"][];
+            /** @description Every game the caller has a seat in, newest first (a game's summary; its log and replay are at `games/{id}/events/` and `games/{id}/replay/`). */
+            games: components["schemas"]["ExportedGame"][];
+            /** @description The caller's, oldest first. */
+            chat_messages: components["schemas"]["ExportedChatMessage"][];
+            /** @description Made and received, newest first. */
+            challenges: components["schemas"]["Challenge"][];
+            /** @description Entered, newest first. */
+            tournaments: components["schemas"]["ExportedTournamentEntry"][];
+            /** @description The players the caller blocked. */
+            blocks: components["schemas"]["Block"][];
+            /** @description The reports the caller made. */
+            reports: components["schemas"]["Report"][];
+            /** @description Oldest first. */
+            vacations: components["schemas"]["ExportedVacation"][];
+            /** @description Staff's, oldest first. */
+            chat_silences: components["schemas"]["ExportedChatSilence"][];
+            /** @description The inbox, newest first. */
+            notifications: components["schemas"]["Notification"][];
+            /** @description Without their signing secrets. */
+            webhooks: components["schemas"]["Webhook"][];
+            /** @description The browsers subscribed to Web Push, without their keys. */
+            push_subscriptions: components["schemas"]["ExportedPushSubscription"][];
+        };
         /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         AuthToken: {
             /** @description The access token: send it as `Authorization: Token <access>`. It expires at `access_expires_at` (401 `token_expired` after): trade `refresh` for a new pair then. */
@@ -1321,6 +1373,73 @@ export interface components {
             fields?: {
                 [key: string]: components["schemas"]["FieldCheck"][];
             };
+        };
+        ExportedAccount: {
+            /** @description '' when none was given. */
+            email: string;
+            /**
+             * Format: date-time
+             * @description The latest sign-in.
+             */
+            last_login: string | null;
+        };
+        ExportedChatMessage: {
+            /** Format: uuid */
+            game: string;
+            /** @description As the game's chat shows it. */
+            message: components["schemas"]["ChatMessage"];
+        };
+        ExportedChatSilence: {
+            /** Format: date-time */
+            until: string;
+            /** @description Staff's reason, as the caller was told it. */
+            reason: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ExportedGame: {
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["GameStatusEnum"];
+            version: number;
+            settings: components["schemas"]["Settings"];
+            seats: components["schemas"]["SeatSummary"][];
+            current_seat: number | null;
+            /** Format: date-time */
+            turn_deadline: string | null;
+            /** @description Once finished: the seat that went out in the last round (with teams, a seat of any team: the winner is winner_team). */
+            winner_seat: number | null;
+            /** @description With teams, once finished: the team that won. */
+            winner_team: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the game ended; null until then.
+             */
+            finished_at: string | null;
+            /** @description The caller's seat in it. */
+            your_seat: number;
+        };
+        ExportedPushSubscription: {
+            id: number;
+            /** @description The browser's push service address. */
+            endpoint: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ExportedTournamentEntry: {
+            tournament: components["schemas"]["TournamentSummary"];
+            /** Format: date-time */
+            joined_at: string;
+            /** Format: date-time */
+            withdrawn_at: string | null;
+        };
+        ExportedVacation: {
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
         };
         FieldCheck: {
             /** @description Machine-readable: required, blank, null, invalid, invalid_choice, max_length, min_length, max_value, min_value, max_items, min_items, unknown_field, password_too_short, password_too_common, password_entirely_numeric, password_too_similar, … (unoservice/field_checks.py). */
@@ -5812,6 +5931,56 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
