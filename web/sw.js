@@ -13,7 +13,7 @@ const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (
 // its dates are written in, kept once for the page and this worker.
 importScripts('/app/locales.js', '/app/notes.js');
 
-const CACHE = 'uno-shell-v13';
+const CACHE = 'uno-shell-v14';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -51,6 +51,7 @@ const SHELL = [
   '/app/table/render.js',
   '/app/table/state.js',
   '/app/tournaments.js',
+  '/app/webhooks.js',
 ];
 
 worker.addEventListener('install', (event) => {

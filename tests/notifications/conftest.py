@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -15,12 +13,11 @@ from pytest_django.fixtures import Settings
 
 from tests.support.notifications import (
     REDIS_URL,
-    WAIT,
-    Received,
     Receiver,
     database_url_of_tests,
     names,
     purge_queues,
+    receiving,
 )
 from unoservice.celery import app as celery_app
 
@@ -44,38 +41,8 @@ def users(db: None) -> list[User]:
 
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
-    state: dict[str, Receiver] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # http.server's name
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length)
-            got = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
-            hold = state["r"].hold
-            if hold is not None:
-                hold.wait(WAIT)
-            status = state["r"].answer(got)
-            self.send_response(status)
-            if 300 <= status < 400:
-                self.send_header("Location", "/elsewhere")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    state["r"] = Receiver(f"http://127.0.0.1:{server.server_address[1]}/hook")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield state["r"]
-    finally:
-        if state["r"].hold is not None:
-            state["r"].hold.set()
-        server.shutdown()
-        server.server_close()
+    with receiving() as running:
+        yield running
 
 
 @pytest.fixture

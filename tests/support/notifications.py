@@ -13,8 +13,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -82,6 +84,44 @@ class Receiver:
         wait_for(lambda: len(self.requests) >= count, timeout, f"{count} request(s)")
         with self.lock:
             return list(self.requests)
+
+
+@contextmanager
+def receiving() -> Iterator[Receiver]:
+    """A ``Receiver`` listening on loopback (a webhook's receiver, or a browser's push service)
+    while the block runs."""
+    state: dict[str, Receiver] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # http.server's name
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length)
+            got = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            hold = state["r"].hold
+            if hold is not None:
+                hold.wait(WAIT)
+            status = state["r"].answer(got)
+            self.send_response(status)
+            if 300 <= status < 400:
+                self.send_header("Location", "/elsewhere")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    state["r"] = Receiver(f"http://127.0.0.1:{server.server_address[1]}/hook")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state["r"]
+    finally:
+        if state["r"].hold is not None:
+            state["r"].hold.set()
+        server.shutdown()
+        server.server_close()
 
 
 def purge_queues() -> None:

@@ -42,11 +42,13 @@ def _server(django_db_blocker: Any, tmp: Path, port: int | None = None) -> Serve
         # Bots play at once, in the request that made them due (no broker: tasks in-process).
         # Every test's people register (or play as guests) from the one address of the session's
         # server, and sign in (or refresh) there again and again: its registration and token
-        # throttles (tested in tests/ops/test_security.py) are lifted here.
+        # throttles (tested in tests/ops/test_security.py) are lifted here. Webhooks may go to a
+        # receiver on loopback (test_webhooks), which production refuses.
         env={
             "UNO_BOT_DELAY": "0",
             "UNO_THROTTLE_REGISTRATION": "off",
             "UNO_THROTTLE_TOKEN": "off",
+            "UNO_WEBHOOKS_ALLOW_PRIVATE": "1",
         },
     )
 

@@ -18,6 +18,8 @@ const STRINGS = {
   register: ['Register', 'Registar'],
   username: ['Username', 'Nome de utilizador'],
   password: ['Password', 'Palavra-passe'],
+  url: ['Address (URL)', 'Endereço (URL)'],
+  kinds: ['Notifications sent', 'Avisos enviados'],
   current_password: ['Current password', 'Palavra-passe atual'],
   new_password: ['New password', 'Nova palavra-passe'],
   loading: ['Loading…', 'A carregar…'],

@@ -1,12 +1,14 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead. Below it, for an
-// account with a password, "Change password" (every other session ends with the change), "Your
-// data" (the account's whole file, to download), and "Delete account" (not for a bot account).
+// account with a password, "Change password" (every other session ends with the change),
+// "Webhooks" (webhooks.js), "Your data" (the account's whole file, to download), and "Delete
+// account" (not for a bot account).
 
 import { call, deleteAccount } from './api.js';
 import { h, render } from './dom.js';
 import { fill, formatDate, refusal, t, tr } from './i18n.js';
 import { go, signOutHere } from './router.js';
+import { webhooksSection } from './webhooks.js';
 
 /** @typedef {import('./api.js').Schemas['Session']} DeviceSession */
 
@@ -89,14 +91,14 @@ const shown = (when) => formatDate(when);
 
 /**
  * The profile's sections of the caller's account: `Sessions`; `Change password` for an account
- * that has one (`password`: not a guest's); `Delete account` (not for a bot account, whose
- * tokens may not: `bot_account`).
+ * that has one (`password`: not a guest's); `Webhooks`; `Your data`; `Delete account` (not for a
+ * bot account, whose tokens may not: `bot_account`).
  * @param {{password: boolean, bot_account: boolean}} options
  */
 export function accountSections({ password, bot_account: botAccount }) {
   const { section, load } = sessionsSection();
-  if (botAccount) return [section, dataSection()];
-  return [section, password ? passwordSection(load) : null, dataSection(), deleteSection(password)];
+  if (botAccount) return [section, webhooksSection(), dataSection()];
+  return [section, password ? passwordSection(load) : null, webhooksSection(), dataSection(), deleteSection(password)];
 }
 
 /** The list: filled once it comes; an error shows in its `role="alert"`. */

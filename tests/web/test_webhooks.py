@@ -1,0 +1,59 @@
+"""`Webhooks` on the profile: a player adds one (its signing secret shown that once), a
+notification of theirs reaches the receiver, the webhook's deliveries say so, and `Delete` takes
+it away. A form that asks for no kind is refused in the reader's words."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from tests.support.notifications import receiving
+from tests.web.conftest import OpenPage
+from tests.web.pages import register
+from tests.web.site import Site
+
+
+def test_a_player_adds_a_webhook_sees_it_delivered_and_deletes_it(
+    site: Site, open_page: OpenPage
+) -> None:
+    page = open_page(site)
+    register(page, "wes")
+    game = site.api("POST", "/api/v1/games/", site.token("wes"), {"max_players": 3}, status=201)
+    page.get_by_role("link", name="wes").click()
+    section = page.locator("section.webhooks-section")
+    expect(section.get_by_role("heading", name="Webhooks")).to_be_visible()
+    expect(section.locator("ul.webhooks")).to_have_text("No webhooks yet.")
+
+    with receiving() as receiver:
+        section.get_by_label("Address (URL)").fill(receiver.url)
+        for box in section.get_by_role("checkbox").all():
+            box.uncheck()
+        section.get_by_role("button", name="Add webhook").click()
+        expect(section.get_by_role("alert")).to_contain_text("Notifications sent:")
+        expect(section.locator("ul.webhooks")).to_have_text("No webhooks yet.")
+
+        section.get_by_label("A player joined").check()
+        section.get_by_role("button", name="Add webhook").click()
+        expect(section.get_by_role("status")).to_contain_text("shown only now")
+        secret = section.locator("code.secret").inner_text()
+        assert secret.startswith("whsec_")
+        hook = section.locator("ul.webhooks > li")
+        expect(hook.locator("code.url")).to_have_text(receiver.url)
+        expect(hook).to_contain_text("Sent for: A player joined")
+
+        bo = site.register("bo")
+        site.api("POST", f"/api/v1/games/{game['id']}/join/", bo)
+        (got,) = receiver.received(1)
+        assert json.loads(got.body)["kind"] == "player_joined"
+        assert "webhook-signature" in got.headers
+
+    hook.get_by_role("button", name="Deliveries").click()
+    delivery = hook.locator("ul.deliveries li")
+    expect(delivery).to_have_attribute("data-status", "succeeded")
+    expect(delivery).to_contain_text("attempt 1 · delivered, answered 200")
+
+    hook.get_by_role("button", name="Delete").click()
+    expect(section.get_by_role("status")).to_have_text("Webhook deleted.")
+    expect(section.locator("ul.webhooks")).to_have_text("No webhooks yet.")
+    assert site.api("GET", "/api/v1/webhooks/", site.token("wes")) == {"results": []}
