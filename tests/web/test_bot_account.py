@@ -70,3 +70,35 @@ def test_a_bot_account_is_tagged_among_a_tournaments_entrants(
     expect(entrants.locator("li").filter(has_text="lea")).not_to_contain_text("bot account")
     page.get_by_role("button", name="Português").click()
     expect(entrants.locator("li").filter(has_text="unobot")).to_contain_text("conta bot")
+
+
+def test_a_player_makes_their_account_a_bot_account_from_the_profile(
+    site: Site, open_page: OpenPage
+) -> None:
+    """Refused in the reader's words once the account has played; then, for an account that has
+    not, done: the profile is a bot account's (tagged, no password change, no deletion)."""
+    page = open_page(site)
+    register(page, "ren")
+    page.get_by_role("link", name="ren").click()
+    section = page.locator("section.bot-account-section")
+    expect(section.get_by_role("heading", name="Bot account")).to_be_visible()
+    site.api("POST", GAMES, site.token("ren"), {"max_players": 3}, status=201)  # a seat: played
+
+    section.get_by_label("I understand that a program plays this account from now on").check()
+    section.get_by_role("button", name="Make this a bot account").click()
+    expect(section.get_by_role("alert")).to_have_text(
+        "A bot account is made of an account that has not played yet."
+    )
+
+    register(page, "zed")
+    page.get_by_role("link", name="zed").click()
+    section.get_by_label("I understand that a program plays this account from now on").check()
+    section.get_by_role("button", name="Make this a bot account").click()
+
+    expect(page.get_by_role("heading", level=1)).to_contain_text("bot account")
+    expect(page.locator("section.bot-account-section")).to_have_count(0)
+    expect(page.locator("section.password")).to_have_count(0)
+    expect(page.locator("section.delete-account")).to_have_count(0)
+    expect(page.locator("section.webhooks-section")).to_be_visible()  # a program may use them
+    token = site.token("zed")
+    assert site.api("GET", "/api/v1/players/me/", token)["bot_account"] is True

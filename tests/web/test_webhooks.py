@@ -8,6 +8,7 @@ import json
 
 from playwright.sync_api import expect
 
+from notifications.models import Kind
 from tests.support.notifications import receiving
 from tests.web.conftest import OpenPage
 from tests.web.pages import register
@@ -27,6 +28,9 @@ def test_a_player_adds_a_webhook_sees_it_delivered_and_deletes_it(
 
     with receiving() as receiver:
         section.get_by_label("Address (URL)").fill(receiver.url)
+        kinds = section.locator("details.kinds summary")
+        expect(kinds).to_have_text("Notifications sent: Every kind")
+        kinds.click()
         for box in section.get_by_role("checkbox").all():
             box.uncheck()
         section.get_by_role("button", name="Add webhook").click()
@@ -34,6 +38,7 @@ def test_a_player_adds_a_webhook_sees_it_delivered_and_deletes_it(
         expect(section.locator("ul.webhooks")).to_have_text("No webhooks yet.")
 
         section.get_by_label("A player joined").check()
+        expect(kinds).to_have_text(f"Notifications sent: 1 of {len(Kind.choices)} kinds")
         section.get_by_role("button", name="Add webhook").click()
         expect(section.get_by_role("status")).to_contain_text("shown only now")
         secret = section.locator("code.secret").inner_text()

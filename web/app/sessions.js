@@ -1,8 +1,8 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead. Below it, for an
 // account with a password, "Change password" (every other session ends with the change),
-// "Webhooks" (webhooks.js), "Your data" (the account's whole file, to download), and "Delete
-// account" (not for a bot account).
+// "Webhooks" (webhooks.js), "Bot account" (its program plays it from then on), "Your data" (the
+// account's whole file, to download), and "Delete account" (not for a bot account).
 
 import { call, deleteAccount } from './api.js';
 import { h, render } from './dom.js';
@@ -33,6 +33,10 @@ const TEXT = {
   data_help: ['Everything the service keeps about your account (profile, sessions, games, messages, notifications) as one JSON file.', 'Tudo o que o serviço guarda sobre a sua conta (perfil, sessões, jogos, mensagens, avisos) num ficheiro JSON.'],
   data_button: ['Download my data', 'Descarregar os meus dados'],
   data_saved: ['Your data is downloaded: {file}.', 'Os seus dados foram descarregados: {file}.'],
+  bot_title: ['Bot account', 'Conta bot'],
+  bot_help: ['Let a program of yours play this account through the API (the bot API). Only before its first game, and for good: its sign-ins can then only play, and it joins only the games that welcome bots.', 'Deixe um programa seu jogar com esta conta pela API (a API de bots). Só antes do primeiro jogo, e para sempre: as sessões passam a só poder jogar, e só entra em jogos que aceitam bots.'],
+  bot_sure: ['I understand that a program plays this account from now on, for good.', 'Compreendo que um programa passa a jogar com esta conta, para sempre.'],
+  bot_button: ['Make this a bot account', 'Tornar esta conta uma conta bot'],
   delete_title: ['Delete account', 'Eliminar a conta'],
   delete_help: ['For good: you resign your running games and leave the waiting ones; your sessions, notifications and chat messages are deleted. Your seats in past games stay, under another name.', 'Para sempre: desiste dos jogos a decorrer e sai dos que esperam; as suas sessões, avisos e mensagens são apagados. Os seus lugares em jogos passados ficam, com outro nome.'],
   delete_sure: ['I understand that this cannot be undone.', 'Compreendo que isto não pode ser desfeito.'],
@@ -77,6 +81,8 @@ const listSessions = () => call('GET', 'players/me/sessions/');
 /** @param {string} id */
 const endSession = (id) => call('DELETE', `players/me/sessions/${encodeURIComponent(id)}/`);
 
+/** @returns {Promise<import('./api.js').Schemas['OwnProfile']>} the profile, now a bot account's */
+const makeBotAccount = () => call('POST', 'players/me/bot-account/');
 /** @returns {Promise<import('./api.js').Schemas['AccountExport']>} the account's whole file */
 const exportAccount = () => call('GET', 'players/me/export/');
 /**
@@ -91,14 +97,14 @@ const shown = (when) => formatDate(when);
 
 /**
  * The profile's sections of the caller's account: `Sessions`; `Change password` for an account
- * that has one (`password`: not a guest's); `Webhooks`; `Your data`; `Delete account` (not for a
- * bot account, whose tokens may not: `bot_account`).
+ * that has one (`password`: not a guest's); `Webhooks`; `Bot account` (with a password, not yet
+ * one); `Your data`; `Delete account` (not for a bot account, whose tokens may not: `bot_account`).
  * @param {{password: boolean, bot_account: boolean}} options
  */
 export function accountSections({ password, bot_account: botAccount }) {
   const { section, load } = sessionsSection();
   if (botAccount) return [section, webhooksSection(), dataSection()];
-  return [section, password ? passwordSection(load) : null, webhooksSection(), dataSection(), deleteSection(password)];
+  return [section, password ? passwordSection(load) : null, webhooksSection(), password ? botAccountSection() : null, dataSection(), deleteSection(password)];
 }
 
 /** The list: filled once it comes; an error shows in its `role="alert"`. */
@@ -182,6 +188,33 @@ function passwordSection(reload) {
   h('label', { for: 'password-new' }, t('new_password')), next,
   alert, status, submit);
   return h('section', { class: 'password', 'aria-labelledby': 'password-title' }, form);
+}
+
+/**
+ * `Make this a bot account` (an account with a password: a guest keeps the account first), with
+ * a tick that the person understands; done, the profile again, now a bot account's.
+ */
+function botAccountSection() {
+  const sure = h('input', { id: 'bot-sure', type: 'checkbox', required: true });
+  const alert = h('p', { role: 'alert', class: 'error' });
+  const submit = h('button', { type: 'submit' }, tr(TEXT.bot_button));
+  const form = h('form', { class: 'stack', onsubmit: async (event) => {
+    event.preventDefault();
+    alert.textContent = '';
+    submit.disabled = true;
+    try {
+      const profile = await makeBotAccount();
+      go(`/players/${encodeURIComponent(profile.username)}`);
+    } catch (error) {
+      alert.textContent = refusal(error);
+      submit.disabled = false;
+    }
+  } },
+  h('h2', { id: 'bot-title' }, tr(TEXT.bot_title)),
+  h('p', { class: 'muted small' }, tr(TEXT.bot_help)),
+  h('div', { class: 'check' }, sure, h('label', { for: 'bot-sure' }, tr(TEXT.bot_sure))),
+  alert, submit);
+  return h('section', { class: 'bot-account-section', 'aria-labelledby': 'bot-title' }, form);
 }
 
 /**

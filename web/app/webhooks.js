@@ -18,6 +18,7 @@ const TEXT = {
   help: ['Your notifications, sent to a program of yours as signed HTTP POSTs (Standard Webhooks): a bot learns of its turns without asking.', 'Os seus avisos, enviados a um programa seu em pedidos HTTP POST assinados (Standard Webhooks): um bot sabe da sua vez sem perguntar.'],
   none: ['No webhooks yet.', 'Ainda não há webhooks.'],
   every_kind: ['Every kind', 'Todos os tipos'],
+  some_kinds: ['{n} of {all} kinds', '{n} de {all} tipos'],
   kinds: ['Sent for', 'Enviados para'],
   add: ['Add webhook', 'Adicionar webhook'],
   added: ['Webhook added. Its signing secret, shown only now:', 'Webhook adicionado. O segredo de assinatura, mostrado só agora:'],
@@ -123,6 +124,12 @@ export function webhooksSection() {
 
   const url = h('input', { id: 'webhook-url', name: 'url', type: 'url', inputmode: 'url', placeholder: 'https://', required: true });
   const boxes = KINDS.map((kind) => h('input', { type: 'checkbox', id: `webhook-kind-${kind}`, value: kind, checked: true }));
+  const summary = h('summary', {});
+  const count = () => {
+    const ticked = boxes.filter((box) => /** @type {HTMLInputElement} */ (box).checked).length;
+    summary.textContent = `${t('kinds')}: ${ticked === KINDS.length ? tr(TEXT.every_kind) : fill(tr(TEXT.some_kinds), { n: ticked, all: KINDS.length })}`;
+  };
+  count();
   const submit = h('button', { type: 'submit' }, tr(TEXT.add));
   const form = h('form', { class: 'stack webhook-add', onsubmit: async (event) => {
     event.preventDefault();
@@ -133,6 +140,7 @@ export function webhooksSection() {
     try {
       const made = await addWebhook(/** @type {HTMLInputElement} */ (url).value.trim(), kinds);
       form.reset();
+      count();
       render(status, tr(TEXT.added), ' ', h('code', { class: 'secret' }, made.secret));
       await load();
     } catch (error) {
@@ -142,8 +150,10 @@ export function webhooksSection() {
     }
   } },
   h('label', { for: 'webhook-url' }, t('url')), url,
-  h('fieldset', { class: 'kinds' }, h('legend', {}, t('kinds')),
-    ...boxes.map((box, i) => h('div', { class: 'check' }, box, h('label', { for: box.id }, tr(NOTIFICATION_TITLES[KINDS[i]]))))),
+  // Folded: most programs want every kind, and eleven boxes would make the profile twice as long.
+  h('details', { class: 'kinds' }, summary,
+    h('fieldset', { onchange: count }, h('legend', { class: 'sr-only' }, t('kinds')),
+      ...boxes.map((box, i) => h('div', { class: 'check' }, box, h('label', { for: box.id }, tr(NOTIFICATION_TITLES[KINDS[i]])))))),
   submit);
 
   void load();
