@@ -17,6 +17,8 @@ from notifications.serializers import (
     MarkReadSerializer,
     PageQuerySerializer,
     PushKeySerializer,
+    PushKindsChooseSerializer,
+    PushKindsSerializer,
     PushSubscriptionCreateSerializer,
     PushSubscriptionSerializer,
     WebhookCreatedSerializer,
@@ -161,6 +163,43 @@ class PushKeyApi(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response({"public_key": webpush.keys().public_key})
+
+
+class PushKindsApi(APIView):
+    @extend_schema(
+        operation_id="push_kinds",
+        summary="The kinds of notification pushed to the caller's browsers",
+        description=(
+            "Web Push carries the kinds chosen here (`PUT`); until the caller chooses, "
+            "`your_turn`, `deadline_soon` and `game_finished` (`default: true`). The inbox gets "
+            "every kind, a webhook the kinds it was made with."
+        ),
+        tags=PUSH,
+        responses={200: PushKindsSerializer, **errors_for("not_authenticated")},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(PushKindsSerializer(selectors.push_kinds(api.caller(request))).data)
+
+    @extend_schema(
+        operation_id="push_kinds_choose",
+        summary="Choose the kinds of notification pushed to the caller's browsers",
+        description="Every browser of the caller, from the next notification on; answers it.",
+        tags=PUSH,
+        request=PushKindsChooseSerializer,
+        responses={200: PushKindsSerializer, **errors_for("invalid", "not_authenticated")},
+        examples=[
+            OpenApiExample(
+                "Turns and challenges",
+                request_only=True,
+                value={"kinds": ["your_turn", "deadline_soon", "challenge", "tournament_table"]},
+            )
+        ],
+    )
+    def put(self, request: Request) -> Response:
+        data = api.validated(PushKindsChooseSerializer, request.data)
+        player = api.caller(request)
+        services.push_kinds_choose(player=player, kinds=data["kinds"])
+        return Response(PushKindsSerializer(selectors.push_kinds(player)).data)
 
 
 class PushSubscriptionListApi(AccountChange, APIView):

@@ -33,6 +33,7 @@ from notifications.models import (
     DeliveryStatus,
     Kind,
     Notification,
+    PushChoice,
     PushSubscription,
     Webhook,
     WebhookDelivery,
@@ -48,7 +49,7 @@ PUSH_TASK = "notifications.push"
 REMIND_TASK = "notifications.remind"
 SWEEP_TASK = "notifications.sweep"
 
-# The kinds Web Push carries: those a player acts on.
+# The kinds Web Push carries for a player who chose none (``PushChoice``): those they act on.
 PUSHED = frozenset({Kind.YOUR_TURN, Kind.DEADLINE_SOON, Kind.GAME_FINISHED})
 DRAIN_BATCH = 100
 # A pending attempt due longer ago than this lost its task: the sweep makes it.
@@ -112,7 +113,7 @@ class _Taken:
     player_id: int
     kind: str
     hooked: bool  # the player has a webhook that is not disabled
-    subscribed: bool  # the player has a push subscription
+    pushed: bool  # the player has a push subscription and pushes this kind (PushChoice)
 
 
 def _take(size: int) -> list[_Taken]:
@@ -120,9 +121,9 @@ def _take(size: int) -> list[_Taken]:
     drain holds; what was taken, with whether its player has anywhere to deliver it. On
     PostgreSQL one statement: it runs after most writes, and most players have nowhere."""
     db = connections[DEFAULT_DB_ALIAS]
-    table, hooks, subscriptions = (
+    table, hooks, subscriptions, choices = (
         db.ops.quote_name(model._meta.db_table)
-        for model in (Notification, Webhook, PushSubscription)
+        for model in (Notification, Webhook, PushSubscription, PushChoice)
     )
     if db.vendor == "postgresql":
         sql = (
@@ -133,9 +134,12 @@ def _take(size: int) -> list[_Taken]:
             f' EXISTS (SELECT 1 FROM {hooks} AS w WHERE w."player_id" = n."player_id"'
             ' AND w."disabled_at" IS NULL),'
             f' EXISTS (SELECT 1 FROM {subscriptions} AS s WHERE s."player_id" = n."player_id")'
+            " AND jsonb_exists(COALESCE("
+            f'(SELECT c."kinds" FROM {choices} AS c WHERE c."player_id" = n."player_id"),'
+            ' %s::jsonb), n."kind")'
         )
         with db.cursor() as cursor:
-            cursor.execute(sql, [size])
+            cursor.execute(sql, [size, json.dumps(sorted(PUSHED))])
             return sorted(_Taken(*row) for row in cursor.fetchall())
     # Elsewhere (SQLite: one writer at a time) a row is taken by the update that changes it.
     waiting = list(
@@ -152,8 +156,15 @@ def _take(size: int) -> list[_Taken]:
     subscribed = set(
         PushSubscription.objects.filter(player_id__in=players).values_list("player_id", flat=True)
     )
+    chosen = dict(PushChoice.objects.filter(player_id__in=players).values_list("player", "kinds"))
     return [
-        _Taken(pk, player, kind, player in hooked, player in subscribed)
+        _Taken(
+            pk,
+            player,
+            kind,
+            player in hooked,
+            player in subscribed and kind in chosen.get(player, PUSHED),
+        )
         for pk, player, kind in waiting
         if Notification.objects.filter(pk=pk, dispatched=False).update(dispatched=True)
     ]
@@ -163,7 +174,7 @@ def _drain_batch(size: int) -> int:
     with transaction.atomic():
         batch = _take(size)
         hooked = {n.player_id for n in batch if n.hooked}
-        if not hooked and not any(n.subscribed for n in batch):
+        if not hooked and not any(n.pushed for n in batch):
             return len(batch)  # most players: the inbox (and the player stream) is all they read
         hooks: dict[int, list[Webhook]] = defaultdict(list)
         for hook in Webhook.objects.filter(player_id__in=hooked, disabled_at=None):
@@ -175,7 +186,7 @@ def _drain_batch(size: int) -> int:
             for hook in hooks[n.player_id]
             if n.kind in hook.kinds
         )
-        pushes = [n.id for n in batch if n.kind in PUSHED and n.subscribed]
+        pushes = [n.id for n in batch if n.pushed]
         if attempts or pushes:
             transaction.on_commit(partial(_hand_over, [a.pk for a in attempts], pushes))
     return len(batch)

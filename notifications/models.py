@@ -154,6 +154,24 @@ class PushSubscription(models.Model):
         return f"Push subscription {self.id} of {self.player_id}"
 
 
+class PushChoice(models.Model):
+    """The kinds a player's browsers are pushed (``PUT /api/v1/push/kinds/``); without a row, the
+    service's default (``notifications.delivery.PUSHED``). The inbox and webhooks are not
+    affected: the inbox gets every kind, a webhook the kinds it was made with."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="push_choice",
+    )
+    kinds = models.JSONField(default=list, help_text="The kinds pushed; empty: none.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Push kinds of {self.player_id}"
+
+
 class Watching(models.Model):
     """A player has the game open: a stream of it from one web process (``process``), kept
     until ``until``, which that process pushes on while the stream lasts (``service.attention``).

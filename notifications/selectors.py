@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import QuerySet
 
-from notifications.delivery import notification_json
-from notifications.models import Notification, Webhook, WebhookDelivery
+from notifications.delivery import PUSHED, notification_json
+from notifications.models import Kind, Notification, PushChoice, Webhook, WebhookDelivery
 from unoservice import prepared
 from unoservice.errors import DomainError
 
@@ -64,3 +64,11 @@ def delivery_view(attempt: WebhookDelivery) -> dict[str, Any]:
         "response_code": attempt.response_code,
         "next_retry_at": attempt.next_retry_at,
     }
+
+
+def push_kinds(player: Player) -> dict[str, Any]:
+    """The kinds ``player``'s browsers are pushed, in ``Kind``'s order, and whether they are the
+    service's default (``PUSHED``: the player chose none)."""
+    choice = PushChoice.objects.filter(player=player).first()
+    chosen = PUSHED if choice is None else set(choice.kinds)
+    return {"kinds": [k for k in Kind.values if k in chosen], "default": choice is None}

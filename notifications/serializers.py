@@ -129,6 +129,26 @@ class PushKeysSerializer(StrictSerializer):
     auth = StrictCharField(max_length=64)
 
 
+class PushKindsChooseSerializer(StrictSerializer):
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=KIND_CHOICES),
+        allow_empty=True,
+        max_length=len(KIND_CHOICES),
+        help_text="The kinds to push; empty: none (the inbox and webhooks still get every one).",
+    )
+
+
+class PushKindsSerializer(serializers.Serializer):
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=KIND_CHOICES),
+        help_text="The kinds pushed to the caller's browsers, in the kinds' order.",
+    )
+    default = serializers.BooleanField(
+        help_text="The service's choice (the caller chose none): your_turn, deadline_soon and "
+        "game_finished."
+    )
+
+
 class PushSubscriptionCreateSerializer(StrictSerializer):
     """A browser's ``PushSubscription.toJSON()``."""
 

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from notifications import http, limits, signing, webpush
-from notifications.models import Kind, Notification, PushSubscription, Webhook
+from notifications.models import Kind, Notification, PushChoice, PushSubscription, Webhook
 from players.locks import lock_player
 from unoservice.errors import DomainError
 
@@ -72,3 +72,10 @@ def subscription_delete(*, player: Player, subscription_id: int) -> None:
     deleted, _ = PushSubscription.objects.filter(player=player, pk=subscription_id).delete()
     if not deleted:
         raise DomainError("not_found", "No such push subscription.")
+
+
+def push_kinds_choose(*, player: Player, kinds: Sequence[str]) -> None:
+    """From now on push ``player``'s browsers the notifications of ``kinds`` only (none: the
+    inbox and webhooks still get them)."""
+    chosen = [kind for kind in Kind.values if kind in set(kinds)]
+    PushChoice.objects.update_or_create(player=player, defaults={"kinds": chosen})

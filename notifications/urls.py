@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="webhook-deliveries",
     ),
     path("push/key/", apis.PushKeyApi.as_view(), name="push-key"),
+    path("push/kinds/", apis.PushKindsApi.as_view(), name="push-kinds"),
     path("push/subscriptions/", apis.PushSubscriptionListApi.as_view(), name="push-subscriptions"),
     path(
         "push/subscriptions/<int:subscription_id>/",

@@ -9,8 +9,9 @@ The user row itself stays, because the games it sat in keep their seats and thei
   game its seat resigns now (a forfeit, or a bot takes the seat where the host asked for
   that), so nobody waits days for its clock; a game left with one player ends;
 - its open challenges are cancelled or declined, and it withdraws from tournaments not over;
-- what is its own goes: sessions and tokens, webhooks, Web Push subscriptions, notifications,
-  followed games, vacations, blocks either way, chat silences and its chat messages;
+- what is its own goes: sessions and tokens, webhooks, Web Push subscriptions and the kinds
+  pushed, notifications, followed games, vacations, blocks either way, chat silences and its
+  chat messages;
 - the row is renamed ``deleted-`` and eight letters and digits (in every game's roster too),
   loses its password, e-mail and names and is made inactive; a ``DeletedAccount`` row marks it:
   its profile is not found, it is off the leaderboard, and the name cannot be chosen.
@@ -40,7 +41,7 @@ from games.models import (
     SeatStatus,
     TournamentStatus,
 )
-from notifications.models import Notification, PushSubscription, Watching, Webhook
+from notifications.models import Notification, PushChoice, PushSubscription, Watching, Webhook
 from players.locks import lock_player
 from players.models import (
     DELETED_PREFIX,
@@ -127,6 +128,7 @@ def _forget(player: User) -> None:
     Token.objects.filter(user=player).delete()
     Webhook.objects.filter(player=player).delete()
     PushSubscription.objects.filter(player=player).delete()
+    PushChoice.objects.filter(player=player).delete()
     Notification.objects.filter(player=player).delete()
     Watching.objects.filter(player=player).delete()
     Vacation.objects.filter(player=player).delete()

@@ -13,7 +13,7 @@ const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (
 // its dates are written in, kept once for the page and this worker.
 importScripts('/app/locales.js', '/app/notes.js');
 
-const CACHE = 'uno-shell-v14';
+const CACHE = 'uno-shell-v15';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -30,6 +30,7 @@ const SHELL = [
   '/app/icons/uno-maskable.svg',
   '/app/icons/uno.svg',
   '/app/inbox.js',
+  '/app/kinds.js',
   '/app/live.js',
   '/app/lobby.js',
   '/app/locales.js',

@@ -36,8 +36,12 @@ from games.serializers import (
     TournamentSummarySerializer,
 )
 from notifications.models import Notification, PushSubscription
-from notifications.selectors import notification_view, webhooks
-from notifications.serializers import NotificationSerializer, WebhookSerializer
+from notifications.selectors import notification_view, push_kinds, webhooks
+from notifications.serializers import (
+    NotificationSerializer,
+    PushKindsSerializer,
+    WebhookSerializer,
+)
 from players.apis import TAGS, own_profile, session_list
 from players.models import ChatSilence, Vacation
 from players.safety import blocks_of, reports_by
@@ -129,6 +133,7 @@ class AccountExportSerializer(serializers.Serializer[dict[str, Any]]):
     push_subscriptions = ExportedPushSubscriptionSerializer(
         many=True, help_text="The browsers subscribed to Web Push, without their keys."
     )
+    push_kinds = PushKindsSerializer(help_text="The kinds Web Push carries to them.")
 
 
 # --- the document's parts ----------------------------------------------------------------------
@@ -216,6 +221,7 @@ def account_export(request: Request) -> dict[str, Any]:
         "notifications": _notifications(player),
         "webhooks": webhooks(player),
         "push_subscriptions": _rows(subscriptions, "id", "endpoint", "created_at"),
+        "push_kinds": push_kinds(player),
     }
     return dict(AccountExportSerializer(body).data)
 

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from pytest_django.fixtures import Settings
 
+from notifications.webpush import generate_private_key
 from tests.support.notifications import (
     REDIS_URL,
     Receiver,
@@ -37,6 +38,12 @@ def _loopback_allowed(settings: Settings) -> None:
 @pytest.fixture
 def users(db: None) -> list[User]:
     return [User.objects.create_user(f"seat{next(names)}", password=None) for _ in range(4)]
+
+
+@pytest.fixture
+def vapid(settings: Settings) -> str:
+    settings.UNO_VAPID_PRIVATE_KEY, public = generate_private_key()
+    return public
 
 
 @pytest.fixture

@@ -4,68 +4,27 @@ the key the API publishes: the payload is the notification."""
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import time
-from dataclasses import dataclass
 from typing import Any
 
-import http_ece
 import pytest
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from django.contrib.auth.models import User
 from pytest_django.fixtures import Settings
 
 from notifications.models import Notification, PushSubscription
-from notifications.webpush import generate_private_key
 from service import play
 from tests.support.notifications import Receiver
 from tests.support.players import client_for
+from tests.support.push import SUBSCRIPTIONS, Browser, b64url, subscribe, unb64url
 from tests.support.timeouts import started_game
 
 KEY = "/api/v1/push/key/"
-SUBSCRIPTIONS = "/api/v1/push/subscriptions/"
-
-
-def b64url(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-
-
-def unb64url(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-@dataclass
-class Browser:
-    """What a browser keeps for a subscription: its ECDH key pair and auth secret."""
-
-    private_key: ec.EllipticCurvePrivateKey
-    auth: bytes
-    endpoint: str
-
-    @classmethod
-    def new(cls, endpoint: str) -> Browser:
-        return cls(ec.generate_private_key(ec.SECP256R1()), os.urandom(16), endpoint)
-
-    def subscription(self) -> dict[str, Any]:
-        point = self.private_key.public_key().public_bytes(
-            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-        )
-        return {
-            "endpoint": self.endpoint,
-            "expirationTime": None,
-            "keys": {"p256dh": b64url(point), "auth": b64url(self.auth)},
-        }
-
-    def decrypt(self, body: bytes) -> Any:
-        plain = http_ece.decrypt(
-            body, private_key=self.private_key, auth_secret=self.auth, version="aes128gcm"
-        )
-        return json.loads(plain)
 
 
 def check_vapid(authorization: str, public_key: str, audience: str) -> dict[str, Any]:
@@ -88,18 +47,6 @@ def check_vapid(authorization: str, public_key: str, audience: str) -> dict[str,
     assert time.time() < decoded["exp"] <= time.time() + 24 * 3600
     assert decoded["sub"].startswith(("mailto:", "https:"))
     return decoded
-
-
-@pytest.fixture
-def vapid(settings: Settings) -> str:
-    settings.UNO_VAPID_PRIVATE_KEY, public = generate_private_key()
-    return public
-
-
-def subscribe(user: User, browser: Browser) -> int:
-    answer = client_for(user).post(SUBSCRIPTIONS, browser.subscription(), format="json")
-    assert answer.status_code == 201, answer.json()
-    return int(answer.json()["id"])
 
 
 @pytest.mark.django_db(transaction=True)

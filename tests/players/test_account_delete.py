@@ -22,7 +22,7 @@ from games.models import (
     Seat,
     SeatStatus,
 )
-from notifications.models import Notification, PushSubscription, Webhook
+from notifications.models import Notification, PushChoice, PushSubscription, Webhook
 from players.models import Block, DeletedAccount, Rating, Session
 from tests.support.players import PASSWORD, MakeUser, Player, client_with, player_for
 from tests.support.table import create_game, game_url, ok, refused, start_table
@@ -63,6 +63,7 @@ def test_deleting_the_account_leaves_every_game_and_forgets_the_person(
     PushSubscription.objects.create(
         player=alice.user, endpoint="https://push.example.com/1", p256dh="k", auth="a"
     )
+    ok(alice.client.put("/api/v1/push/kinds/", {"kinds": ["challenge"]}, format="json"))
     assert Notification.objects.filter(player=alice.user).exists()  # challenges, turns
 
     answer = delete(alice)
@@ -92,6 +93,7 @@ def test_deleting_the_account_leaves_every_game_and_forgets_the_person(
         Session.objects.filter(user=gone),
         Webhook.objects.filter(player=gone),
         PushSubscription.objects.filter(player=gone),
+        PushChoice.objects.filter(player=gone),
         Notification.objects.filter(player=gone),
         Block.objects.filter(blocker=gone),
         ChatMessage.objects.filter(author=gone),

@@ -90,10 +90,11 @@ def test_the_file_holds_every_part_of_the_account(people: list[Player]) -> None:
     assert [b["player"]["username"] for b in data["blocks"]] == ["bo"]
     assert [r["player"]["id"] for r in data["reports"]] == [bo.id]  # not bo's report about her
     assert len(data["vacations"]) == 1 and data["chat_silences"] == []
-    assert {n["kind"] for n in data["notifications"]} >= {"your_turn", "challenge"}
+    assert {n["kind"] for n in data["notifications"]} >= {"player_joined", "challenge"}
     # Webhooks and subscriptions without their secrets and keys.
     assert [w["url"] for w in data["webhooks"]] == ["https://example.com/uno"]
     assert [p["endpoint"] for p in data["push_subscriptions"]] == ["https://push.example.com/ana"]
+    assert data["push_kinds"] == ok(ana.client.get("/api/v1/push/kinds/"))
     everything = set(strings_in(data))
     assert not {"whsec_ana", "ana-key", "ana-auth", "bo's note", "you too"} & everything
     assert not CARD_CODES & everything, "a card in the file"

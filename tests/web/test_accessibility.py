@@ -148,3 +148,23 @@ def test_sign_in_and_another_players_profile_with_keep_away(
     audits += _at_each_width(page, "profile")
     audits.append(_in_dark_mode(page, "profile"))
     assert_accessible(audits)
+
+
+def test_the_own_profile_with_its_account_sections(site: Site, open_page: OpenPage) -> None:
+    """The caller's own profile: sessions, push notifications, webhooks (one, its deliveries
+    open, the kinds unfolded), bot account, their data and the deletion: forms with checkboxes,
+    lists of buttons."""
+    token = site.register("una")
+    hook = {"url": "https://1.1.1.1/uno-hook", "kinds": ["your_turn"]}
+    site.api("POST", "/api/v1/webhooks/", token, hook, status=201)
+    page = open_page(site)
+    sign_in(page, "una")
+    page.goto("/#/players/una")
+    expect(page.locator("section.push-kinds").get_by_label("Your turn")).to_be_checked()
+    webhooks = page.locator("section.webhooks-section")
+    webhooks.get_by_role("button", name="Deliveries").click()
+    expect(webhooks.locator("ul.deliveries li")).to_have_text("Nothing sent yet.")
+    webhooks.locator("details.kinds summary").click()
+    audits = list(_at_each_width(page, "own profile"))
+    audits.append(_in_dark_mode(page, "own profile"))
+    assert_accessible(audits)

@@ -373,6 +373,27 @@ export function refusal(error, words = {}, vars = {}) {
 }
 
 /**
+ * A form's call as the pages make it: its alert and status emptied, its button off meanwhile,
+ * and a refusal in its alert, in the reader's words (`words`: the form's own first, as
+ * `refusal` takes them).
+ * @param {{button: HTMLButtonElement, alert: HTMLElement, status?: HTMLElement}} form
+ * @param {() => Promise<void>} run
+ * @param {Record<string, [string, string]>} [words]
+ */
+export async function submitting({ button, alert, status }, run, words = {}) {
+  alert.textContent = '';
+  if (status) status.textContent = '';
+  button.disabled = true;
+  try {
+    await run();
+  } catch (error) {
+    alert.textContent = refusal(error, words);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/**
  * A validation refusal's fields in the reader's words: from the body's `fields` (`{path:
  * [{code, message, limit?}]}`), each field by its word (the last part of its path) and each
  * check by its code; null when the body names no field.

@@ -1,13 +1,15 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead. Below it, for an
-// account with a password, "Change password" (every other session ends with the change),
-// "Webhooks" (webhooks.js), "Bot account" (its program plays it from then on), "Your data" (the
-// account's whole file, to download), and "Delete account" (not for a bot account).
+// account with a password, "Change password" (every other session ends with the change); "Push
+// notifications" (kinds.js: not for a bot account, which has no browser); "Webhooks"
+// (webhooks.js); "Bot account" (its program plays it from then on); "Your data" (the account's
+// whole file, to download); and "Delete account" (not for a bot account).
 
 import { call, deleteAccount } from './api.js';
 import { h, render } from './dom.js';
-import { fill, formatDate, refusal, t, tr } from './i18n.js';
+import { fill, formatDate, refusal, submitting, t, tr } from './i18n.js';
 import { go, signOutHere } from './router.js';
+import { pushKindsSection } from './kinds.js';
 import { webhooksSection } from './webhooks.js';
 
 /** @typedef {import('./api.js').Schemas['Session']} DeviceSession */
@@ -97,14 +99,15 @@ const shown = (when) => formatDate(when);
 
 /**
  * The profile's sections of the caller's account: `Sessions`; `Change password` for an account
- * that has one (`password`: not a guest's); `Webhooks`; `Bot account` (with a password, not yet
+ * that has one (`password`: not a guest's); `Push notifications` (not for a bot account);
+ * `Webhooks`; `Bot account` (with a password, not yet
  * one); `Your data`; `Delete account` (not for a bot account, whose tokens may not: `bot_account`).
  * @param {{password: boolean, bot_account: boolean}} options
  */
 export function accountSections({ password, bot_account: botAccount }) {
   const { section, load } = sessionsSection();
   if (botAccount) return [section, webhooksSection(), dataSection()];
-  return [section, password ? passwordSection(load) : null, webhooksSection(), password ? botAccountSection() : null, dataSection(), deleteSection(password)];
+  return [section, password ? passwordSection(load) : null, pushKindsSection(), webhooksSection(), password ? botAccountSection() : null, dataSection(), deleteSection(password)];
 }
 
 /** The list: filled once it comes; an error shows in its `role="alert"`. */
@@ -122,19 +125,11 @@ function sessionsSection() {
     const button = row.current
       // The header's `Sign out` stays the page's only button of that exact name (a hook).
       ? h('button', { type: 'button', 'aria-label': tr(TEXT.sign_out_here), onclick: signOutHere }, t('sign_out'))
-      : h('button', { type: 'button', onclick: async () => {
-        alert.textContent = '';
-        status.textContent = '';
-        button.disabled = true;
-        try {
-          await endSession(row.id);
-          status.textContent = tr(TEXT.ended);
-          await load();
-        } catch (error) {
-          alert.textContent = refusal(error);
-          button.disabled = false;
-        }
-      } }, tr(TEXT.end));
+      : h('button', { type: 'button', onclick: () => submitting({ button, alert, status }, async () => {
+        await endSession(row.id);
+        status.textContent = tr(TEXT.ended);
+        await load();
+      }) }, tr(TEXT.end));
     return h('li', { 'data-session': row.id, 'data-current': String(row.current) },
       h('strong', { title: row.user_agent || null }, deviceName(row.user_agent || '')),
       row.current ? h('span', { class: 'tag' }, tr(TEXT.here)) : null,
@@ -166,21 +161,14 @@ function passwordSection(reload) {
   const alert = h('p', { role: 'alert', class: 'error' });
   const status = h('p', { role: 'status', class: 'muted small' });
   const submit = h('button', { type: 'submit' }, tr(TEXT.password_title));
-  const form = h('form', { class: 'stack', onsubmit: async (event) => {
+  const form = h('form', { class: 'stack', onsubmit: (event) => {
     event.preventDefault();
-    alert.textContent = '';
-    status.textContent = '';
-    submit.disabled = true;
-    try {
+    void submitting({ button: submit, alert, status }, async () => {
       const { sessions_ended: ended } = await changePassword(current.value, next.value);
       form.reset();
       status.textContent = fill(tr(ended === 0 ? TEXT.password_changed_0 : ended === 1 ? TEXT.password_changed_1 : TEXT.password_changed_n), { n: ended });
       await reload();
-    } catch (error) {
-      alert.textContent = refusal(error, PASSWORD_REFUSED);
-    } finally {
-      submit.disabled = false;
-    }
+    }, PASSWORD_REFUSED);
   } },
   h('h2', { id: 'password-title' }, tr(TEXT.password_title)),
   h('p', { class: 'muted small' }, tr(TEXT.password_help)),
@@ -198,17 +186,12 @@ function botAccountSection() {
   const sure = h('input', { id: 'bot-sure', type: 'checkbox', required: true });
   const alert = h('p', { role: 'alert', class: 'error' });
   const submit = h('button', { type: 'submit' }, tr(TEXT.bot_button));
-  const form = h('form', { class: 'stack', onsubmit: async (event) => {
+  const form = h('form', { class: 'stack', onsubmit: (event) => {
     event.preventDefault();
-    alert.textContent = '';
-    submit.disabled = true;
-    try {
+    void submitting({ button: submit, alert }, async () => {
       const profile = await makeBotAccount();
       go(`/players/${encodeURIComponent(profile.username)}`);
-    } catch (error) {
-      alert.textContent = refusal(error);
-      submit.disabled = false;
-    }
+    });
   } },
   h('h2', { id: 'bot-title' }, tr(TEXT.bot_title)),
   h('p', { class: 'muted small' }, tr(TEXT.bot_help)),
@@ -224,23 +207,14 @@ function botAccountSection() {
 function dataSection() {
   const alert = h('p', { role: 'alert', class: 'error' });
   const status = h('p', { role: 'status', class: 'muted small' });
-  const button = h('button', { type: 'button', onclick: async () => {
-    alert.textContent = '';
-    status.textContent = '';
-    button.disabled = true;
-    try {
-      const data = await exportAccount();
-      const file = `uno-${data.profile.username}.json`;
-      const link = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })), download: file });
-      link.click();
-      URL.revokeObjectURL(link.href);
-      status.textContent = fill(tr(TEXT.data_saved), { file });
-    } catch (error) {
-      alert.textContent = refusal(error);
-    } finally {
-      button.disabled = false;
-    }
-  } }, tr(TEXT.data_button));
+  const button = h('button', { type: 'button', onclick: () => submitting({ button, alert, status }, async () => {
+    const data = await exportAccount();
+    const file = `uno-${data.profile.username}.json`;
+    const link = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })), download: file });
+    link.click();
+    URL.revokeObjectURL(link.href);
+    status.textContent = fill(tr(TEXT.data_saved), { file });
+  }) }, tr(TEXT.data_button));
   return h('section', { class: 'account-data', 'aria-labelledby': 'data-title' },
     h('h2', { id: 'data-title' }, tr(TEXT.data_title)),
     h('p', { class: 'muted small' }, tr(TEXT.data_help)),
@@ -257,17 +231,12 @@ function deleteSection(password) {
   const sure = h('input', { id: 'delete-sure', type: 'checkbox', required: true });
   const alert = h('p', { role: 'alert', class: 'error' });
   const submit = h('button', { type: 'submit', class: 'danger' }, tr(TEXT.delete_button));
-  const form = h('form', { class: 'stack', onsubmit: async (event) => {
+  const form = h('form', { class: 'stack', onsubmit: (event) => {
     event.preventDefault();
-    alert.textContent = '';
-    submit.disabled = true;
-    try {
+    void submitting({ button: submit, alert }, async () => {
       await deleteAccount(secret ? secret.value : '');
       go('/login');
-    } catch (error) {
-      alert.textContent = refusal(error, DELETE_REFUSED);
-      submit.disabled = false;
-    }
+    }, DELETE_REFUSED);
   } },
   h('h2', { id: 'delete-title' }, tr(TEXT.delete_title)),
   h('p', { class: 'muted small' }, tr(TEXT.delete_help)),

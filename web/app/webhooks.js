@@ -6,7 +6,8 @@
 import './notes.js';
 import { call } from './api.js';
 import { h, render } from './dom.js';
-import { fill, formatDate, refusal, t, tr } from './i18n.js';
+import { fill, formatDate, refusal, submitting, t, tr } from './i18n.js';
+import { KINDS, kindBoxes } from './kinds.js';
 
 /** @typedef {import('./api.js').Schemas['Webhook']} Webhook */
 /** @typedef {import('./api.js').Schemas['Delivery']} Delivery */
@@ -56,8 +57,6 @@ const deleteWebhook = (id) => call('DELETE', `webhooks/${id}/`);
  */
 const listDeliveries = (id) => call('GET', `webhooks/${id}/deliveries/`, { query: { page_size: 10 } });
 
-const KINDS = /** @type {NotificationKind[]} */ (Object.keys(NOTIFICATION_TITLES));
-
 /** @param {Delivery} row */
 function deliveryLine(row) {
   const answer = row.response_code === null ? tr(TEXT.no_answer) : fill(tr(TEXT.answered), { code: row.response_code });
@@ -77,19 +76,11 @@ export function webhooksSection() {
   const item = (hook) => {
     const shown = h('ul', { class: 'deliveries plain muted small' });
     const kinds = hook.kinds.length === KINDS.length ? tr(TEXT.every_kind) : hook.kinds.map((kind) => tr(NOTIFICATION_TITLES[kind])).join(', ');
-    const remove = h('button', { type: 'button', onclick: async () => {
-      alert.textContent = '';
-      render(status);
-      remove.disabled = true;
-      try {
-        await deleteWebhook(hook.id);
-        render(status, tr(TEXT.deleted));
-        await load();
-      } catch (error) {
-        alert.textContent = refusal(error);
-        remove.disabled = false;
-      }
-    } }, tr(TEXT.delete));
+    const remove = h('button', { type: 'button', onclick: () => submitting({ button: remove, alert, status }, async () => {
+      await deleteWebhook(hook.id);
+      render(status, tr(TEXT.deleted));
+      await load();
+    }) }, tr(TEXT.delete));
     const deliveries = h('button', { type: 'button', 'aria-expanded': 'false', onclick: async () => {
       if (deliveries.getAttribute('aria-expanded') === 'true') {
         deliveries.setAttribute('aria-expanded', 'false');
@@ -123,37 +114,29 @@ export function webhooksSection() {
   };
 
   const url = h('input', { id: 'webhook-url', name: 'url', type: 'url', inputmode: 'url', placeholder: 'https://', required: true });
-  const boxes = KINDS.map((kind) => h('input', { type: 'checkbox', id: `webhook-kind-${kind}`, value: kind, checked: true }));
+  const picker = kindBoxes('webhook-kind', KINDS);
   const summary = h('summary', {});
   const count = () => {
-    const ticked = boxes.filter((box) => /** @type {HTMLInputElement} */ (box).checked).length;
+    const ticked = picker.ticked().length;
     summary.textContent = `${t('kinds')}: ${ticked === KINDS.length ? tr(TEXT.every_kind) : fill(tr(TEXT.some_kinds), { n: ticked, all: KINDS.length })}`;
   };
   count();
   const submit = h('button', { type: 'submit' }, tr(TEXT.add));
-  const form = h('form', { class: 'stack webhook-add', onsubmit: async (event) => {
+  const form = h('form', { class: 'stack webhook-add', onsubmit: (event) => {
     event.preventDefault();
-    alert.textContent = '';
-    render(status);
-    const kinds = /** @type {NotificationKind[]} */ (boxes.filter((box) => /** @type {HTMLInputElement} */ (box).checked).map((box) => /** @type {HTMLInputElement} */ (box).value));
-    submit.disabled = true;
-    try {
-      const made = await addWebhook(/** @type {HTMLInputElement} */ (url).value.trim(), kinds);
+    void submitting({ button: submit, alert, status }, async () => {
+      const made = await addWebhook(/** @type {HTMLInputElement} */ (url).value.trim(), picker.ticked());
       form.reset();
       count();
       render(status, tr(TEXT.added), ' ', h('code', { class: 'secret' }, made.secret));
       await load();
-    } catch (error) {
-      alert.textContent = refusal(error);
-    } finally {
-      submit.disabled = false;
-    }
+    });
   } },
   h('label', { for: 'webhook-url' }, t('url')), url,
   // Folded: most programs want every kind, and eleven boxes would make the profile twice as long.
   h('details', { class: 'kinds' }, summary,
     h('fieldset', { onchange: count }, h('legend', { class: 'sr-only' }, t('kinds')),
-      ...boxes.map((box, i) => h('div', { class: 'check' }, box, h('label', { for: box.id }, tr(NOTIFICATION_TITLES[KINDS[i]])))))),
+      ...picker.rows)),
   submit);
 
   void load();

@@ -860,6 +860,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/push/kinds/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The kinds of notification pushed to the caller's browsers
+         * @description Web Push carries the kinds chosen here (`PUT`); until the caller chooses, `your_turn`, `deadline_soon` and `game_finished` (`default: true`). The inbox gets every kind, a webhook the kinds it was made with.
+         */
+        get: operations["push_kinds"];
+        /**
+         * Choose the kinds of notification pushed to the caller's browsers
+         * @description Every browser of the caller, from the next notification on; answers it.
+         */
+        put: operations["push_kinds_choose"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/push/subscriptions/": {
         parameters: {
             query?: never;
@@ -1119,6 +1143,8 @@ export interface components {
             webhooks: components["schemas"]["Webhook"][];
             /** @description The browsers subscribed to Web Push, without their keys. */
             push_subscriptions: components["schemas"]["ExportedPushSubscription"][];
+            /** @description The kinds Web Push carries to them. */
+            push_kinds: components["schemas"]["PushKinds"];
         };
         /** @description A session's new pair of tokens, as a sign-in, a registration or a refresh answers it. */
         AuthToken: {
@@ -1760,6 +1786,17 @@ export interface components {
         PushKeysRequest: {
             p256dh: string;
             auth: string;
+        };
+        PushKinds: {
+            /** @description The kinds pushed to the caller's browsers, in the kinds' order. */
+            kinds: components["schemas"]["NotificationKindEnum"][];
+            /** @description The service's choice (the caller chose none): your_turn, deadline_soon and game_finished. */
+            default: boolean;
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        PushKindsChooseRequest: {
+            /** @description The kinds to push; empty: none (the inbox and webhooks still get every one). */
+            kinds: components["schemas"]["NotificationKindEnum"][];
         };
         PushSubscription: {
             id: number;
@@ -6428,6 +6465,115 @@ export interface operations {
             };
             /** @description `push_not_configured`: The server has no VAPID key: it offers no Web Push. Codes: push_not_configured. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_kinds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushKinds"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_kinds_choose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushKindsChooseRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushKinds"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
