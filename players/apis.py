@@ -229,7 +229,10 @@ class PlayerClaimApi(AccountChange, APIView):
         return Response(OwnProfileSerializer(own_profile(player)).data)
 
 
-class PasswordChangeApi(AccountChange, APIView):
+class PasswordChangeApi(APIView):
+    """Open to a bot account's token too: the current password, not the token, makes the change
+    (``players.scopes``)."""
+
     throttle_scope = "token"  # a guess at the current password is a guess at a sign-in
 
     @extend_schema(
@@ -241,8 +244,9 @@ class PasswordChangeApi(AccountChange, APIView):
             "ends (`sessions_ended`: their access and refresh tokens are refused from now on, "
             "their streams close); the session making the call goes on. A wrong current "
             "password is 400 `invalid_credentials` and changes nothing. A guest has no "
-            "password: 409 `guest_account` (claim the account). Not with a bot account's token "
-            "(403 `bot_account_scope`)."
+            "password: 409 `guest_account` (claim the account). A bot account's owner may change "
+            "it with any of its tokens (the password makes the change; the program's other "
+            "sessions end)."
         ),
         tags=TAGS,
         request=PasswordChangeSerializer,
@@ -253,7 +257,6 @@ class PasswordChangeApi(AccountChange, APIView):
                 "invalid_credentials",
                 "not_authenticated",
                 "guest_account",
-                "bot_account_scope",
                 "throttled",
             ),
         },

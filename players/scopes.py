@@ -7,10 +7,14 @@ token calling it gets 403 ``bot_account_scope`` and nothing changes. What counts
 change, decided once here:
 
 - account changes, refused: claiming the account (``players/me/claim/``; a bot account is never a
-  guest, so it could not anyway), changing its password (``players/me/password/``), deleting it
-  (``players/me/delete/``) and subscribing a browser to Web Push (``POST push/subscriptions/``:
-  it ties a person's device to the account; a program has none). Any later call that changes
-  the account's credentials or identity (a username change) takes ``AccountChange`` too.
+  guest, so it could not anyway) and subscribing a browser to Web Push (``POST
+  push/subscriptions/``: it ties a person's device to the account; a program has none). Any
+  later call that changes the account's credentials or identity (a username change) without
+  asking for its password takes ``AccountChange`` too.
+- changes the account's password confirms, allowed: changing the password
+  (``players/me/password/``, with the current one) and deleting the account
+  (``players/me/delete/``, with the password). The token alone makes neither, so a leaked one
+  cannot; without them the owner could neither rotate a leaked password nor erase the account.
 - play, allowed: games, actions, challenges, chat, the streams and stream tickets, the inbox,
   vacations, blocks and reports; webhooks (a program may be told of its turns by one); reading
   its profile; ``POST players/me/bot-account/`` again (it changes nothing).

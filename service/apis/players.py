@@ -14,7 +14,6 @@ from rest_framework.response import Response
 
 from players.apis import TAGS
 from players.models import Vacation
-from players.scopes import AccountChange
 from players.serializers import AccountDeleteSerializer, VacationSerializer, VacationStartSerializer
 from players.services import vacation_days_left
 from service.accounts import account_delete
@@ -84,7 +83,10 @@ def _vacation(player: User, vacation: Vacation) -> dict[str, Any]:
     return dict(VacationSerializer(body).data)
 
 
-class PlayerDeleteApi(AccountChange, APIView):
+class PlayerDeleteApi(APIView):
+    """Open to a bot account's token too: the password, not the token, makes the deletion
+    (``players.scopes``)."""
+
     throttle_scope = "token"  # a guess at the password is a guess at a sign-in
 
     @extend_schema(
@@ -99,7 +101,7 @@ class PlayerDeleteApi(AccountChange, APIView):
             "messages are deleted. The games keep its seats under the name `deleted-…`; its "
             "profile answers 404 and it leaves the leaderboard. 204; every token of the account "
             "is refused afterwards. A wrong password is 400 `invalid_credentials` and changes "
-            "nothing. Not with a bot account's token (403 `bot_account_scope`)."
+            "nothing. A bot account is deleted the same way, with its password."
         ),
         tags=TAGS,
         request=AccountDeleteSerializer,
@@ -109,7 +111,6 @@ class PlayerDeleteApi(AccountChange, APIView):
                 "invalid",
                 "invalid_credentials",
                 "not_authenticated",
-                "bot_account_scope",
                 "throttled",
             ),
         },

@@ -1,8 +1,8 @@
 """Deleting one's account (``POST /api/v1/players/me/delete/``, ``service.accounts``): the
 player's games are left or resigned, their challenges and tournaments closed, what is theirs
 deleted and the account renamed ``deleted-…`` without a password; its profile is not found, it is
-off the leaderboard, and the other players' games go on. A wrong password, a bot account's token
-and no token change nothing."""
+off the leaderboard, and the other players' games go on. A wrong password and no token change
+nothing; a bot account is deleted with its password as any account is."""
 
 from __future__ import annotations
 
@@ -142,13 +142,18 @@ def test_a_guest_deletes_without_a_password(api: APIClient) -> None:
     refused(client.get(ME), 401, "not_authenticated")
 
 
-def test_a_bot_accounts_token_may_not_delete_it(people: list[Player]) -> None:
+def test_a_bot_account_is_deleted_with_its_password(people: list[Player]) -> None:
+    """Its tokens are scoped to play, but the password, not the token, deletes it."""
     alice = people[0]
     ok(alice.client.post("/api/v1/players/me/bot-account/"))
 
-    refused(delete(alice), 403, "bot_account_scope")
-
+    refused(delete(alice, "not my password"), 400, "invalid_credentials")
     assert ok(alice.client.get(ME))["username"] == "alice"
+    answer = delete(alice)
+
+    assert answer.status_code == 204, answer.content
+    assert User.objects.get(pk=alice.id).username.startswith("deleted-")
+    refused(alice.client.get(ME), 401, "not_authenticated")
 
 
 def test_without_a_token_nothing_is_deleted(people: list[Player]) -> None:

@@ -1,7 +1,7 @@
 """Changing the password (``POST /api/v1/players/me/password/``): the new one signs in and the
 old one no more; every other session of the player ends, the caller's goes on; a wrong current
-password, a new one the validators refuse, a guest, a bot account's token and a malformed body
-are refused, each with its code, and change nothing."""
+password, a new one the validators refuse, a guest and a malformed body are refused, each with
+its code, and change nothing. A bot account's owner changes it with the password."""
 
 from __future__ import annotations
 
@@ -131,14 +131,20 @@ def test_a_guest_has_no_password_to_change(api: APIClient) -> None:
     assert answer.status_code == 409 and answer.json()["code"] == "guest_account"
 
 
-def test_a_bot_accounts_token_may_not_change_it(api: APIClient, alice: User) -> None:
+def test_a_bot_accounts_owner_changes_it_with_the_password(api: APIClient, alice: User) -> None:
+    """A bot account's tokens are scoped to play, but the password, not the token, makes this
+    change: the owner can rotate a leaked one; the program's other sessions end."""
     access = pair(api)["access"]
     assert client_with(access).post("/api/v1/players/me/bot-account/").status_code == 200
+    program = pair(api)["access"]
 
+    wrong = change(access, current="a guess")
+    assert wrong.status_code == 400 and wrong.json()["code"] == "invalid_credentials"
     answer = change(access)
 
-    assert answer.status_code == 403 and answer.json()["code"] == "bot_account_scope"
-    assert sign_in(api).status_code == 200
+    assert answer.status_code == 200 and answer.json() == {"sessions_ended": 1}
+    assert client_with(program).get("/api/v1/players/me/").status_code == 401
+    assert sign_in(api).status_code == 400  # the old password
 
 
 def test_without_a_token_it_is_refused(api: APIClient, alice: User) -> None:

@@ -76,7 +76,8 @@ def test_a_player_makes_their_account_a_bot_account_from_the_profile(
     site: Site, open_page: OpenPage
 ) -> None:
     """Refused in the reader's words once the account has played; then, for an account that has
-    not, done: the profile is a bot account's (tagged, no password change, no deletion)."""
+    not, done: the profile is a bot account's (tagged, no push notifications; its password
+    change and deletion stay, which its password makes)."""
     page = open_page(site)
     register(page, "ren")
     page.get_by_role("link", name="ren").click()
@@ -97,8 +98,10 @@ def test_a_player_makes_their_account_a_bot_account_from_the_profile(
 
     expect(page.get_by_role("heading", level=1)).to_contain_text("bot account")
     expect(page.locator("section.bot-account-section")).to_have_count(0)
-    expect(page.locator("section.password")).to_have_count(0)
-    expect(page.locator("section.delete-account")).to_have_count(0)
-    expect(page.locator("section.webhooks-section")).to_be_visible()  # a program may use them
+    expect(page.locator("section.push-kinds")).to_have_count(0)  # a program has no browser
+    expect(page.locator("section.webhooks-section")).to_be_visible()  # but may be told so
+    # The password, not the token, makes these: the owner keeps them.
+    expect(page.locator("section.password")).to_be_visible()
+    expect(page.locator("section.delete-account")).to_be_visible()
     token = site.token("zed")
     assert site.api("GET", "/api/v1/players/me/", token)["bot_account"] is True

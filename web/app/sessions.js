@@ -3,7 +3,7 @@
 // account with a password, "Change password" (every other session ends with the change); "Push
 // notifications" (kinds.js: not for a bot account, which has no browser); "Webhooks"
 // (webhooks.js); "Bot account" (its program plays it from then on); "Your data" (the account's
-// whole file, to download); and "Delete account" (not for a bot account).
+// whole file, to download); and "Delete account".
 
 import { call, deleteAccount } from './api.js';
 import { h, render } from './dom.js';
@@ -99,15 +99,22 @@ const shown = (when) => formatDate(when);
 
 /**
  * The profile's sections of the caller's account: `Sessions`; `Change password` for an account
- * that has one (`password`: not a guest's); `Push notifications` (not for a bot account);
- * `Webhooks`; `Bot account` (with a password, not yet
- * one); `Your data`; `Delete account` (not for a bot account, whose tokens may not: `bot_account`).
+ * that has one (`password`: not a guest's); `Push notifications` (not for a bot account, which
+ * has no browser: `bot_account`); `Webhooks`; `Bot account` (with a password, not yet one);
+ * `Your data`; `Delete account`.
  * @param {{password: boolean, bot_account: boolean}} options
  */
 export function accountSections({ password, bot_account: botAccount }) {
   const { section, load } = sessionsSection();
-  if (botAccount) return [section, webhooksSection(), dataSection()];
-  return [section, password ? passwordSection(load) : null, pushKindsSection(), webhooksSection(), password ? botAccountSection() : null, dataSection(), deleteSection(password)];
+  return [
+    section,
+    password ? passwordSection(load) : null,
+    botAccount ? null : pushKindsSection(),
+    webhooksSection(),
+    password && !botAccount ? botAccountSection() : null,
+    dataSection(),
+    deleteSection(password),
+  ];
 }
 
 /** The list: filled once it comes; an error shows in its `role="alert"`. */

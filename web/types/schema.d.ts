@@ -710,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * Delete the caller's account
-         * @description For good, confirmed with the account's password (a guest, who has none, sends none). The caller's waiting games are left (the ones it made abandoned), its seat resigns every running game (a game left with one player ends), its open challenges are cancelled or declined, it withdraws from tournaments not over; its sessions and tokens, webhooks, Web Push subscriptions, notifications, vacations, blocks and chat messages are deleted. The games keep its seats under the name `deleted-…`; its profile answers 404 and it leaves the leaderboard. 204; every token of the account is refused afterwards. A wrong password is 400 `invalid_credentials` and changes nothing. Not with a bot account's token (403 `bot_account_scope`).
+         * @description For good, confirmed with the account's password (a guest, who has none, sends none). The caller's waiting games are left (the ones it made abandoned), its seat resigns every running game (a game left with one player ends), its open challenges are cancelled or declined, it withdraws from tournaments not over; its sessions and tokens, webhooks, Web Push subscriptions, notifications, vacations, blocks and chat messages are deleted. The games keep its seats under the name `deleted-…`; its profile answers 404 and it leaves the leaderboard. 204; every token of the account is refused afterwards. A wrong password is 400 `invalid_credentials` and changes nothing. A bot account is deleted the same way, with its password.
          */
         post: operations["players_me_delete"];
         delete?: never;
@@ -750,7 +750,7 @@ export interface paths {
         put?: never;
         /**
          * Change the caller's password
-         * @description The caller's current password, and the new one (the registration's rules: 400 `invalid`, its `fields` under `new_password`). Every other session of the caller ends (`sessions_ended`: their access and refresh tokens are refused from now on, their streams close); the session making the call goes on. A wrong current password is 400 `invalid_credentials` and changes nothing. A guest has no password: 409 `guest_account` (claim the account). Not with a bot account's token (403 `bot_account_scope`).
+         * @description The caller's current password, and the new one (the registration's rules: 400 `invalid`, its `fields` under `new_password`). Every other session of the caller ends (`sessions_ended`: their access and refresh tokens are refused from now on, their streams close); the session making the call goes on. A wrong current password is 400 `invalid_credentials` and changes nothing. A guest has no password: 409 `guest_account` (claim the account). A bot account's owner may change it with any of its tokens (the password makes the change; the program's other sessions end).
          */
         post: operations["players_me_password"];
         delete?: never;
@@ -5948,15 +5948,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `bot_account_scope`: A bot account's token is scoped to play: it changes nothing of the account (a claim, a Web Push subscription). Codes: bot_account_scope. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -6081,15 +6072,6 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `bot_account_scope`: A bot account's token is scoped to play: it changes nothing of the account (a claim, a Web Push subscription). Codes: bot_account_scope. */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
