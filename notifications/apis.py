@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from notifications import limits, selectors, services, webpush
 from notifications.serializers import (
+    PUSHED_BY_DEFAULT,
     DeliveryPageSerializer,
     MarkedSerializer,
     MarkReadSerializer,
@@ -171,8 +172,8 @@ class PushKindsApi(APIView):
         summary="The kinds of notification pushed to the caller's browsers",
         description=(
             "Web Push carries the kinds chosen here (`PUT`); until the caller chooses, "
-            "`your_turn`, `deadline_soon` and `game_finished` (`default: true`). The inbox gets "
-            "every kind, a webhook the kinds it was made with."
+            f"{PUSHED_BY_DEFAULT} (`default: true`). The inbox gets every kind, a webhook the "
+            "kinds it was made with."
         ),
         tags=PUSH,
         responses={200: PushKindsSerializer, **errors_for("not_authenticated")},

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from games.engine.limits import MAX_INT
 from notifications import limits
+from notifications.delivery import PUSHED
 from notifications.models import DeliveryStatus, Kind
 from unoservice.api import StrictBooleanField, StrictCharField, StrictIntegerField, StrictSerializer
 
@@ -129,6 +130,10 @@ class PushKeysSerializer(StrictSerializer):
     auth = StrictCharField(max_length=64)
 
 
+# The kinds pushed until a player chooses, as the schema's texts name them.
+PUSHED_BY_DEFAULT = ", ".join(f"`{kind}`" for kind in Kind.values if kind in PUSHED)
+
+
 class PushKindsChooseSerializer(StrictSerializer):
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=KIND_CHOICES),
@@ -144,8 +149,7 @@ class PushKindsSerializer(serializers.Serializer):
         help_text="The kinds pushed to the caller's browsers, in the kinds' order.",
     )
     default = serializers.BooleanField(
-        help_text="The service's choice (the caller chose none): your_turn, deadline_soon and "
-        "game_finished."
+        help_text=f"The service's choice (the caller chose none): {PUSHED_BY_DEFAULT}."
     )
 
 

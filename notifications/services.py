@@ -77,5 +77,6 @@ def subscription_delete(*, player: Player, subscription_id: int) -> None:
 def push_kinds_choose(*, player: Player, kinds: Sequence[str]) -> None:
     """From now on push ``player``'s browsers the notifications of ``kinds`` only (none: the
     inbox and webhooks still get them)."""
-    chosen = [kind for kind in Kind.values if kind in set(kinds)]
+    wanted = set(kinds)
+    chosen = [kind for kind in Kind.values if kind in wanted]
     PushChoice.objects.update_or_create(player=player, defaults={"kinds": chosen})

@@ -869,7 +869,7 @@ export interface paths {
         };
         /**
          * The kinds of notification pushed to the caller's browsers
-         * @description Web Push carries the kinds chosen here (`PUT`); until the caller chooses, `your_turn`, `deadline_soon` and `game_finished` (`default: true`). The inbox gets every kind, a webhook the kinds it was made with.
+         * @description Web Push carries the kinds chosen here (`PUT`); until the caller chooses, `your_turn`, `deadline_soon`, `game_finished` (`default: true`). The inbox gets every kind, a webhook the kinds it was made with.
          */
         get: operations["push_kinds"];
         /**
@@ -1790,7 +1790,7 @@ export interface components {
         PushKinds: {
             /** @description The kinds pushed to the caller's browsers, in the kinds' order. */
             kinds: components["schemas"]["NotificationKindEnum"][];
-            /** @description The service's choice (the caller chose none): your_turn, deadline_soon and game_finished. */
+            /** @description The service's choice (the caller chose none): `your_turn`, `deadline_soon`, `game_finished`. */
             default: boolean;
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
