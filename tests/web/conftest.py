@@ -23,7 +23,15 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 from django.db import connection
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    Request,
+    expect,
+    sync_playwright,
+)
 
 from streams.hub import LISTENER_NAME
 from tests.support.streams import Server, database_url, free_port, start_server, stop_server
@@ -147,19 +155,40 @@ def open_page(browser: Browser, transactional_db: None) -> Iterator[OpenPage]:
     ``transactional_db``, whose flush so comes after it)."""
     contexts = []
     errors: list[str] = []
+    answering: set[Request] = set()  # the pages' calls the server has not answered yet
 
     def open_one(site: Site, width: int = 1280, height: int = 900) -> Page:
         context = browser.new_context(
             base_url=site.url, viewport={"width": width, "height": height}, locale="en-GB"
         )
         context.set_default_timeout(WAIT * 1000)
+        context.on("request", lambda request: _sent(answering, request))
+        context.on("requestfinished", lambda request: answering.discard(request))
+        context.on("requestfailed", lambda request: answering.discard(request))
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
         return page
 
     yield open_one
+    _answered(contexts, answering)
     for context in contexts:
         context.close()
     wait_for_the_server_to_settle()
     assert not errors, errors
+
+
+def _sent(answering: set[Request], request: Request) -> None:
+    """Note a call the end of a test waits for: not a stream, not a long poll (they last)."""
+    if request.resource_type != "eventsource" and "wait=" not in request.url:
+        answering.add(request)
+
+
+def _answered(contexts: list[BrowserContext], answering: set[Request]) -> None:
+    """Until the server has answered every call the pages made (at most ``WAIT`` seconds): the
+    last ones of a page drawn again (a profile's lists, after a language switch) may not have
+    reached the database yet when the test ends, which the settling below cannot see."""
+    pages = [page for context in contexts for page in context.pages]
+    deadline = time.monotonic() + WAIT
+    while answering and pages and time.monotonic() < deadline:
+        pages[0].wait_for_timeout(20)  # Playwright takes its events meanwhile
