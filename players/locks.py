@@ -8,13 +8,41 @@ notified the player waited for that write while the write waited for it: a deadl
 fuzzing: a resign racing a rematch of the same player, answered 503). ``FOR NO KEY UPDATE``
 still makes two holders of it, or a ``FOR UPDATE`` (``services.bot_account_mark``, which means to
 keep seats from being inserted), wait for each other.
+
+The notifications' own locks, one per player (``NOTIFIED_LOCK_SPACE``), are taken by that trigger
+for the players of the game a write holds, in the order of their ids. A transaction that writes
+several games (an account's deletion) takes them all first, with ``lock_notified``: taken game by
+game, it would hold the players of one game while it waits for the next game's row, whose write
+waits for one of those players.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth.models import User
+from django.db import connection
+
+# The advisory locks' first key: the players' notification locks (streams/migrations/0004),
+# apart from any other advisory lock.
+NOTIFIED_LOCK_SPACE = 0x554E4F4E  # "UNON"
 
 
 def lock_player(player_id: int) -> None:
     """Lock ``player_id``'s row until the transaction ends (inside one)."""
     User.objects.select_for_update(no_key=True).filter(pk=player_id).first()
+
+
+def lock_notified(player_ids: Iterable[int]) -> None:
+    """Take the notification locks of ``player_ids`` until the transaction ends, in the order of
+    their ids, as the notifications' trigger takes them (which then finds them held: a
+    transaction's advisory locks are its own to take again). Without PostgreSQL, nothing: the
+    database has one writer at a time."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for player_id in sorted(set(player_ids)):
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)",
+                [NOTIFIED_LOCK_SPACE, player_id],
+            )

@@ -18,7 +18,12 @@ The user row itself stays, because the games it sat in keep their seats and thei
 
 Reports about the account stay with staff. Everything runs in one transaction, the player's row
 locked first (``players.locks``): a call of the player's racing it waits, and then finds no
-session.
+session. Then, before any change, every lock the deletion's writes will need, in the order every
+game's write takes them: the rows of the player's games by id, then the notification locks of
+the players those writes notify. A game's write takes its row, then its players'; a deletion
+that took them game by game held the players of its first game while it waited for the row of
+the next, whose write (a move of the other seat, notifying the deleted player) waited for them:
+a deadlock, answered 503 ``conflict_retry``.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from games.models import (
     TournamentStatus,
 )
 from notifications.models import Notification, PushChoice, PushSubscription, Watching, Webhook
-from players.locks import lock_player
+from players.locks import lock_notified, lock_player
 from players.models import (
     DELETED_PREFIX,
     Block,
@@ -71,12 +76,32 @@ def account_delete(*, user: User, password: str) -> None:
             raise DomainError("not_found", "No such player.")
         if not is_guest(user) and not user.check_password(password):
             raise DomainError("invalid_credentials", "The password is wrong.")
+        _lock_ahead(user)
         leave_waiting_games(user)
         _resign_running_games(user)
         _close_challenges(user)
         _withdraw_from_tournaments(user)
         _forget(user)
         _rename(user)
+
+
+def _lock_ahead(player: User) -> None:
+    """The rows of every game ``player`` sits at (the waiting and running ones it leaves, the
+    ended ones whose rosters it is renamed in) by id, then the notification locks of everyone its
+    leaving notifies: the seats of its waiting and running games and the other sides of its open
+    challenges (module docstring)."""
+    seated = Seat.objects.filter(player=player).values("game_id")
+    games = Game.objects.select_for_update().filter(pk__in=seated).order_by("pk")
+    notified = {player.pk}
+    for status, roster in games.values_list("status", "roster"):
+        if status in (GameStatus.WAITING, GameStatus.ACTIVE):
+            notified.update(entry["id"] for entry in roster if entry.get("id") is not None)
+    challenges = Challenge.objects.filter(
+        Q(challenger=player) | Q(challenged=player), status=ChallengeStatus.OPEN
+    )
+    for sides in challenges.values_list("challenger_id", "challenged_id"):
+        notified.update(sides)
+    lock_notified(notified)
 
 
 def leave_waiting_games(player: User) -> None:

@@ -18,8 +18,7 @@ follow commits.)
 
 from django.db import migrations
 
-# The advisory locks' first key: the players' locks of this trigger, apart from any other.
-LOCK_SPACE = 0x554E4F4E  # "UNON"
+from players.locks import NOTIFIED_LOCK_SPACE as LOCK_SPACE
 
 CREATE = """
 CREATE OR REPLACE FUNCTION streams_notification_order() RETURNS trigger AS $$

@@ -2,9 +2,10 @@
 go through. Found by fuzzing the contract: a resign racing a rematch (or a new game with a bot)
 of the same player deadlocked and answered 503, when the request's ``FOR UPDATE`` of the player
 blocked the foreign-key check of the write's notifications at its commit (``players.locks``).
+Likewise an account's deletion and a move in one of its games.
 
-The race is made deterministic: the write is held open, notifications written, until the other
-request is seen waiting for the write's lock on the player's notifications; then it commits."""
+Each race is made deterministic: the write is held open until the other request is seen waiting
+for a lock the write holds; then it commits."""
 
 from __future__ import annotations
 
@@ -17,18 +18,27 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from games import engine
+from games.eventstore import load_state
 from games.models import Game, GameStatus
 from notifications.models import Notification
+from players.models import DeletedAccount
+from service.accounts import account_delete
 from service.lobby import NewGame, game_create, game_join
 from service.unit_of_work import game_write
+from tests.support.players import PASSWORD
 
 WAIT = 30.0  # seconds: how long the other request may take to reach the lock it waits on
 
 
-def _waiting_for_a_notification_lock() -> bool:
-    # The trigger of ``streams/migrations/0004`` takes advisory locks, one per player.
+def _waiting(*locktypes: str) -> bool:
+    """Whether another connection waits for a lock (of one of ``locktypes``, if any are given).
+    The trigger of ``streams/migrations/0004`` takes advisory locks, one per player."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+        cursor.execute(
+            "SELECT count(*) FROM pg_locks WHERE NOT granted"
+            " AND (cardinality(%s::text[]) = 0 OR locktype = ANY(%s::text[]))",
+            [list(locktypes), list(locktypes)],
+        )
         (waiting,) = cursor.fetchone()
     return bool(waiting)
 
@@ -56,7 +66,7 @@ def test_a_write_notifying_a_player_and_a_request_locking_them_both_go_through()
             write.append(events, after)
             created = pool.submit(_create_with_a_bot, ada)  # locks ada's row, then notifies her
             deadline = time.monotonic() + WAIT
-            while not _waiting_for_a_notification_lock():
+            while not _waiting("advisory"):
                 assert not created.done(), created.exception()
                 assert time.monotonic() < deadline, "the new game never waited for the write"
                 threading.Event().wait(0.01)
@@ -66,3 +76,47 @@ def test_a_write_notifying_a_player_and_a_request_locking_them_both_go_through()
     assert new.status == GameStatus.ACTIVE
     kinds = set(Notification.objects.filter(player=ada).values_list("kind", flat=True))
     assert {"game_finished", "game_started"} <= kinds
+
+
+def _delete(player: User) -> None:
+    try:
+        account_delete(user=player, password=PASSWORD)
+    finally:
+        connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_account_deleted_while_a_move_in_its_second_game_notifies_it_both_go_through() -> None:
+    """The deletion resigns its games in the order of their ids; the second one's row is held by
+    a move of the other seat, which notifies the deleted player. The deletion takes its games'
+    rows before any player's notification lock (``service.accounts``), so it waits for the
+    move, which commits; taken game by game, it held the player's lock from the first game's
+    resign, and the two waited for each other (PostgreSQL ended one: 503 ``conflict_retry``)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the notifications' lock order is PostgreSQL's (a trigger)")
+    ada = User.objects.create_user("ada", password=PASSWORD)
+    others = [User.objects.create_user(name) for name in ("bob", "cy")]
+    games = []
+    for other in others:
+        game = game_create(player=ada, spec=NewGame(max_players=2))
+        games.append(game_join(player=other, game_id=game.pk))
+    first, second = sorted(games, key=lambda game: game.pk)
+    mover = 1 - [entry["id"] for entry in second.roster].index(ada.pk)
+
+    with ThreadPoolExecutor(1) as pool:
+        deleted: Future[None]
+        with game_write(second.pk) as write:  # the other seat resigns: ada is notified
+            deleted = pool.submit(_delete, ada)
+            deadline = time.monotonic() + WAIT
+            while not _waiting():
+                assert not deleted.done(), deleted.exception()
+                assert time.monotonic() < deadline, "the deletion never waited for the move"
+                threading.Event().wait(0.01)
+            events, after = engine.resign(write.state, mover)
+            write.append(events, after)
+        deleted.result(timeout=WAIT)
+
+    assert DeletedAccount.objects.filter(user=ada).exists()
+    for game in (first, second):
+        assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
+    assert load_state(Game.objects.get(pk=second.pk)).winner == 1 - mover  # the move stood
