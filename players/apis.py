@@ -109,6 +109,7 @@ def own_profile(player: User) -> dict[str, Any]:
     return _profile(
         player,
         is_staff=player.is_staff,
+        email=player.email,
         on_vacation_until=None if running is None else running.ends_at,
     )
 

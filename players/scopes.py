@@ -13,8 +13,10 @@ change, decided once here:
   asking for its password takes ``AccountChange`` too.
 - changes the account's password confirms, allowed: changing the password
   (``players/me/password/``, with the current one) and deleting the account
-  (``players/me/delete/``, with the password). The token alone makes neither, so a leaked one
-  cannot; without them the owner could neither rotate a leaked password nor erase the account.
+  (``players/me/delete/``, with the password), and setting its e-mail address
+  (``players/me/email/``, with the password). The token alone makes none of them, so a leaked
+  one cannot; without them the owner could neither rotate a leaked password nor erase the
+  account.
 - play, allowed: games, actions, challenges, chat, the streams and stream tickets, the inbox,
   vacations, blocks and reports; webhooks (a program may be told of its turns by one); reading
   its profile; ``POST players/me/bot-account/`` again (it changes nothing).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import EmailValidator
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
@@ -12,6 +13,7 @@ from games.engine import limits
 from games.engine.limits import GUEST_DAYS, VACATION_DAYS, VACATION_DAYS_PER_YEAR
 from games.engine.shapes import BOT_LEVELS
 from games.event_schema import ref
+from players.mail import LANGUAGES
 from players.models import GUEST_NAME_HELP, GUEST_PREFIX, REPORT_REASONS
 from players.selectors import PlayerStats
 from unoservice.api import StrictCharField, StrictIntegerField, StrictSerializer
@@ -151,6 +153,12 @@ class OwnProfileSerializer(RatedFields):
     stats = PlayerStatsSerializer()
     guest = serializers.BooleanField(help_text=GUEST_HELP)
     bot_account = serializers.BooleanField(help_text=BOT_ACCOUNT_HELP)
+    email = serializers.CharField(
+        help_text=(
+            "The account's confirmed e-mail address (POST /api/v1/players/me/email/), where a "
+            "forgotten password's reset is sent; '' when none. Only its owner sees it."
+        )
+    )
     on_vacation_until = serializers.DateTimeField(
         allow_null=True,
         help_text=(
@@ -244,6 +252,78 @@ class PasswordChangeSerializer(StrictSerializer):
 class PasswordChangedSerializer(serializers.Serializer[dict[str, int]]):
     sessions_ended = serializers.IntegerField(
         help_text="The caller's other sessions, ended by the change (their tokens are refused)."
+    )
+
+
+EMAIL_MAX_LENGTH = 254  # RFC 5321's longest path: Django's EmailField's too
+
+
+def email_field(**extra: Any) -> StrictCharField:
+    return StrictCharField(
+        max_length=EMAIL_MAX_LENGTH, validators=[EmailValidator()], trim_whitespace=True, **extra
+    )
+
+
+def language_field() -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=LANGUAGES,
+        default=LANGUAGES[0],
+        help_text="The mail's language (the client's): English or Portuguese.",
+    )
+
+
+def mail_token_field() -> StrictCharField:
+    return StrictCharField(max_length=512, help_text="The token of the mail's link (its end).")
+
+
+@extend_schema_serializer(component_name="EmailChange")
+class EmailChangeSerializer(StrictSerializer):
+    email = email_field(
+        allow_blank=True,
+        help_text="The new address, confirmed by the link mailed to it; '' removes the address.",
+    )
+    # Blank is taken (and refused as a wrong password): a guest hears that it has none.
+    password = password_field(allow_blank=True, help_text="The account's password.")
+    language = language_field()
+
+
+@extend_schema_serializer(component_name="EmailState")
+class EmailStateSerializer(serializers.Serializer[dict[str, Any]]):
+    email = serializers.CharField(help_text="The confirmed address now ('' when none).")
+    pending = serializers.CharField(
+        allow_null=True,
+        help_text="The address the confirmation was mailed to (null when it was removed).",
+    )
+
+
+@extend_schema_serializer(component_name="EmailConfirm")
+class EmailConfirmSerializer(StrictSerializer):
+    token = mail_token_field()
+
+
+@extend_schema_serializer(component_name="EmailConfirmed")
+class EmailConfirmedSerializer(serializers.Serializer[dict[str, str]]):
+    email = serializers.CharField(help_text="The account's confirmed address from now on.")
+    username = serializers.CharField(help_text="The account's name.")
+
+
+@extend_schema_serializer(component_name="PasswordResetRequest")
+class PasswordResetRequestSerializer(StrictSerializer):
+    email = email_field(help_text="The confirmed address of the account.")
+    language = language_field()
+
+
+@extend_schema_serializer(component_name="PasswordReset")
+class PasswordResetSerializer(StrictSerializer):
+    token = mail_token_field()
+    new_password = password_field(help_text="The new password (the registration's rules).")
+
+
+@extend_schema_serializer(component_name="PasswordResetDone")
+class PasswordResetDoneSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField(help_text="The account whose password was set: sign in.")
+    sessions_ended = serializers.IntegerField(
+        help_text="The account's sessions, all ended by the reset (their tokens are refused)."
     )
 
 

@@ -257,18 +257,26 @@ def password_change(
             )
         if not user.check_password(current_password):
             raise DomainError("invalid_credentials", "The current password is wrong.")
-        try:
-            validate_password(new_password, user=user)
-        except DjangoValidationError as exc:
-            raise invalid_field("new_password", exc) from exc
-        user.set_password(new_password)
-        user.save(update_fields=["password"])
-        keep = auth.session_id if isinstance(auth, AccessToken) else None
-        ended = sessions_end_others(user=user, keep=keep, why=Session.ENDED_PASSWORD)
-        legacy = Token.objects.filter(user=user)
-        if isinstance(auth, Token):
-            legacy = legacy.exclude(pk=auth.pk)
-        legacy.delete()
+        return password_set(user=user, new_password=new_password, auth=auth)
+
+
+def password_set(*, user: User, new_password: str, auth: object = None) -> int:
+    """Set ``user``'s password (in the caller's transaction, the player locked), if it passes
+    ``AUTH_PASSWORD_VALIDATORS``, and end every session of theirs but that of ``auth`` (the
+    caller's access token, if any), deleting their old DRF keys but ``auth``; how many sessions
+    ended."""
+    try:
+        validate_password(new_password, user=user)
+    except DjangoValidationError as exc:
+        raise invalid_field("new_password", exc) from exc
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    keep = auth.session_id if isinstance(auth, AccessToken) else None
+    ended = sessions_end_others(user=user, keep=keep, why=Session.ENDED_PASSWORD)
+    legacy = Token.objects.filter(user=user)
+    if isinstance(auth, Token):
+        legacy = legacy.exclude(pk=auth.pk)
+    legacy.delete()
     return ended
 
 

@@ -105,6 +105,11 @@ SERVICE_CODES: dict[str, Code] = {
         400, "The username has the form of guests' generated names, which nobody may choose."
     ),
     "not_a_guest": Code(409, "Only a guest account can be claimed; this one has a password."),
+    "link_invalid": Code(
+        400,
+        "The mail's link is malformed, expired or used already (or another one replaced it): "
+        "ask for a new one.",
+    ),
     "already_on_vacation": Code(409, "The caller is on vacation already: end it first."),
     "not_on_vacation": Code(409, "The caller is not on vacation."),
     "vacation_days_used_up": Code(

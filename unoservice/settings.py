@@ -17,6 +17,10 @@ full list, with production values, is ``docker/.env.example`` (``docs/deploy.md`
 - ``LOG_FORMAT`` (``json`` or ``text``; json when debug is off) and ``LOG_LEVEL``.
 - ``UNO_VAPID_*`` (Web Push) and ``UNO_WEBHOOK*`` (webhook deliveries): see the notifications
   settings below.
+- ``EMAIL_HOST`` (and ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+  ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``), ``UNO_EMAIL_FROM``, ``UNO_PUBLIC_URL``: the account
+  mails (an address's confirmation, a password's reset); without ``EMAIL_HOST`` they are
+  printed on the console.
 """
 
 import os
@@ -282,6 +286,9 @@ UNO_THROTTLE_RATES = {
     "replays": env_rate("UNO_THROTTLE_REPLAYS", "120/minute"),
     # A player's whole data as one file (GET players/me/export/): reads every part of the account.
     "exports": env_rate("UNO_THROTTLE_EXPORTS", "10/hour"),
+    # The account mails a request sends (players/mail.py): per player for an address's
+    # confirmation, per client address for a password's reset, which anyone may ask.
+    "mails": env_rate("UNO_THROTTLE_MAILS", "10/hour"),
 }
 
 # Limits on what one player, or all of them, may hold of the service (issue 11). Long polls of the
@@ -405,10 +412,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 24 * 3600,
     },
 }
-# Deliveries (webhooks, Web Push) have a queue of their own, so a slow receiver never delays a
-# turn's deadline; a worker consumes both unless told otherwise (-Q).
+# Deliveries (webhooks, Web Push, account mails) have a queue of their own, so a slow receiver
+# never delays a turn's deadline; a worker consumes both unless told otherwise (-Q).
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("notifications"))
-CELERY_TASK_ROUTES = {"notifications.*": {"queue": "notifications"}}
+CELERY_TASK_ROUTES = {
+    "notifications.*": {"queue": "notifications"},
+    "players.send_account_mail": {"queue": "notifications"},
+}
 
 # Notifications (notifications/; docs/deploy.md). Webhook URLs (and push endpoints) that resolve
 # to loopback, private or link-local addresses are refused unless this is on (tests, local use).
@@ -426,6 +436,31 @@ UNO_WEBHOOK_DISABLE_AFTER = env_int("UNO_WEBHOOK_DISABLE_AFTER", 3 * 24 * 3600)
 # Web Push (VAPID): `manage.py generate_vapid_keys` prints a key; without one push is off.
 UNO_VAPID_PRIVATE_KEY = os.environ.get("UNO_VAPID_PRIVATE_KEY", "").strip()
 UNO_VAPID_SUBJECT = os.environ.get("UNO_VAPID_SUBJECT", "").strip() or "mailto:admin@localhost"
+
+# The account mails (players/mail.py): an address's confirmation and a password's reset, sent by
+# a worker over SMTP (Django's EMAIL_* settings). Without EMAIL_HOST (make run) they are printed
+# on the console, where a newcomer finds the link. Their links point at UNO_PUBLIC_URL (the web
+# client's origin, e.g. https://uno.example.com), or else at the host the request named, which
+# ALLOWED_HOSTS vouches for.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = os.environ.get("UNO_EMAIL_FROM", "").strip() or "UNO <no-reply@localhost>"
+UNO_PUBLIC_URL = os.environ.get("UNO_PUBLIC_URL", "").strip().rstrip("/")
+# A mail the SMTP server refused is sent again after about this many seconds, doubled each time
+# (8 times: about two hours in all).
+UNO_MAIL_RETRY_SECONDS = env_int("UNO_MAIL_RETRY_SECONDS", 30)
+# How long a password reset's link works (Django's PASSWORD_RESET_TIMEOUT): a day.
+PASSWORD_RESET_TIMEOUT = env_int("UNO_PASSWORD_RESET_SECONDS", 24 * 3600)
 
 # Live streams (Server-Sent Events). A comment goes out on an idle stream every
 # UNO_STREAM_KEEPALIVE seconds (15, the contract's most; proxies drop silent connections); a

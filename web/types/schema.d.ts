@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/v1/auth/email/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an e-mail address
+         * @description The token of the link mailed by `POST /api/v1/players/me/email/`: the address becomes its account's. A link works once, and not after another address was confirmed.
+         */
+        post: operations["auth_email_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/logout/": {
         parameters: {
             query?: never;
@@ -18,6 +38,46 @@ export interface paths {
          * @description End the caller's session: its access and refresh tokens authenticate nothing afterwards (the player's other sessions go on). With an old token (`UNO_LEGACY_TOKENS`), delete it.
          */
         post: operations["auth_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a forgotten password's reset
+         * @description Every account whose confirmed address this is (any case) is mailed a link (`<web client>/#/reset/<token>`) to choose a new password, for 24 hours. The answer is 202 `{}` whether or not an account has the address: it tells nobody who plays here.
+         */
+        post: operations["auth_password_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link
+         * @description The token of the link mailed by `POST /api/v1/auth/password-reset/`, and the new password (the registration's rules: 400 `invalid`, its `fields` under `new_password`). The password is set and every session of the account ends (`sessions_ended`); the caller is not signed in: it signs in with the new password (`POST /api/v1/auth/token/`). A link works once, and not after the password or the address changed.
+         */
+        post: operations["auth_password_reset_confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -719,6 +779,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/me/email/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or remove the caller's e-mail address
+         * @description With the account's password. A new address is mailed a link (`<web client>/#/email/<token>`, for 72 hours) and becomes the account's when the link is opened (`POST /api/v1/auth/email/confirm/`): 202 with the address the account has until then (`email`) and the one mailed (`pending`). `""` removes the account's address at once (200, nothing mailed): its password can then not be reset. A wrong password is 400 `invalid_credentials`, a guest (no password) 409 `guest_account`; nothing changes and nothing is mailed.
+         */
+        post: operations["players_me_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/players/me/export/": {
         parameters: {
             query?: never;
@@ -1386,6 +1466,38 @@ export interface components {
          * @enum {string}
          */
         DrawActionActionEnum: "draw";
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        EmailChangeRequest: {
+            /** @description The new address, confirmed by the link mailed to it; '' removes the address. */
+            email: string;
+            /** @description The account's password. */
+            password: string;
+            /**
+             * @description The mail's language (the client's): English or Portuguese.
+             *
+             *     * `en` - en
+             *     * `pt` - pt
+             * @default en
+             */
+            language?: components["schemas"]["LanguageEnum"];
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        EmailConfirmRequest: {
+            /** @description The token of the mail's link (its end). */
+            token: string;
+        };
+        EmailConfirmed: {
+            /** @description The account's confirmed address from now on. */
+            email: string;
+            /** @description The account's name. */
+            username: string;
+        };
+        EmailState: {
+            /** @description The confirmed address now ('' when none). */
+            email: string;
+            /** @description The address the confirmation was mailed to (null when it was removed). */
+            pending: string | null;
+        };
         ErrorBody: {
             /** @description Machine-readable error code. */
             code: string;
@@ -1589,6 +1701,12 @@ export interface components {
             /** @description A private game's invite_code (any case; spaces and dashes are ignored). */
             code: string;
         };
+        /**
+         * @description * `en` - en
+         *     * `pt` - pt
+         * @enum {string}
+         */
+        LanguageEnum: "en" | "pt";
         LeaderboardEntry: {
             /** @description 1 for the highest ordinal. */
             rank: number;
@@ -1713,6 +1831,8 @@ export interface components {
             guest: boolean;
             /** @description A bot account: a program plays it through the API (POST /api/v1/players/me/bot-account/, docs/bot-api.md); rated on the same leaderboard as everyone. */
             bot_account: boolean;
+            /** @description The account's confirmed e-mail address (POST /api/v1/players/me/email/), where a forgotten password's reset is sent; '' when none. Only its owner sees it. */
+            email: string;
             /**
              * Format: date-time
              * @description The end of the caller's running vacation (`POST /api/v1/players/me/vacation/`), or null when none runs.
@@ -1732,6 +1852,35 @@ export interface components {
         PasswordChanged: {
             /** @description The caller's other sessions, ended by the change (their tokens are refused). */
             sessions_ended: number;
+        };
+        PasswordResetDone: {
+            /** @description The account whose password was set: sign in. */
+            username: string;
+            /** @description The account's sessions, all ended by the reset (their tokens are refused). */
+            sessions_ended: number;
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        PasswordResetRequest: {
+            /** @description The token of the mail's link (its end). */
+            token: string;
+            /** @description The new password (the registration's rules). */
+            new_password: string;
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        PasswordResetRequestRequest: {
+            /**
+             * Format: email
+             * @description The confirmed address of the account.
+             */
+            email: string;
+            /**
+             * @description The mail's language (the client's): English or Portuguese.
+             *
+             *     * `en` - en
+             *     * `pt` - pt
+             * @default en
+             */
+            language?: components["schemas"]["LanguageEnum"];
         };
         /**
          * @description * `play` - play
@@ -3088,6 +3237,78 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    auth_email_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailConfirmRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailConfirmed"];
+                };
+            };
+            /** @description The link's token is malformed, expired or spent (`link_invalid`); or the body is malformed (`invalid`). Codes: invalid, link_invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     auth_logout: {
         parameters: {
             query?: never;
@@ -3107,6 +3328,149 @@ export interface operations {
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    auth_password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    auth_password_reset_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetDone"];
+                };
+            };
+            /** @description The link's token is malformed, expired or spent (`link_invalid`); or the body is malformed (`invalid`). Codes: invalid, link_invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5941,6 +6305,104 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_me_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChangeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailState"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailState"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `invalid_credentials`: Wrong username or password, or an inactive account. Codes: invalid, invalid_credentials. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `guest_account`: A guest cannot become a bot account nor change a password (it has none): claim it. Codes: guest_account. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
