@@ -73,7 +73,8 @@ def email_confirm(*, token: str) -> User:
 def password_reset_request(*, email: str, base_url: str, language: mail.Language) -> int:
     """Mail a reset link to every active account whose confirmed address is ``email`` (any
     case); how many, which the caller must not be told."""
-    accounts = list(User.objects.filter(email__iexact=email, is_active=True).order_by("pk"))
+    confirmed = User.objects.filter(email__iexact=email, is_active=True).exclude(email="")
+    accounts = list(confirmed.order_by("pk"))  # by players_email_upper (players/migrations)
     with transaction.atomic():
         for user in accounts:
             mail.send_after_commit(mail.RESET_PASSWORD, user, user.email, base_url, language)
