@@ -13,7 +13,7 @@ const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (
 // its dates are written in, kept once for the page and this worker.
 importScripts('/app/locales.js', '/app/notes.js');
 
-const CACHE = 'uno-shell-v15';
+const CACHE = 'uno-shell-v16';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
@@ -22,6 +22,7 @@ const SHELL = [
   '/app/chat.css',
   '/app/chat.js',
   '/app/dom.js',
+  '/app/email.js',
   '/app/feed.js',
   '/app/i18n.js',
   '/app/icons/apple-touch-icon.png',

@@ -34,6 +34,7 @@ from playwright.sync_api import (
 )
 
 from streams.hub import LISTENER_NAME
+from tests.support.mail import Mailbox, running_mailbox
 from tests.support.streams import Server, database_url, free_port, start_server, stop_server
 from tests.web.site import CHROMIUM, CHROMIUM_ARGS, WAIT, Site
 
@@ -41,7 +42,7 @@ from tests.web.site import CHROMIUM, CHROMIUM_ARGS, WAIT, Site
 KEEPALIVE = 15.0
 
 
-def _server(django_db_blocker: Any, tmp: Path, port: int | None = None) -> Server:
+def _server(django_db_blocker: Any, tmp: Path, mail: Mailbox, port: int | None = None) -> Server:
     return start_server(
         database_url(django_db_blocker),
         port or free_port(),
@@ -50,22 +51,44 @@ def _server(django_db_blocker: Any, tmp: Path, port: int | None = None) -> Serve
         # Bots play at once, in the request that made them due (no broker: tasks in-process).
         # Every test's people register (or play as guests) from the one address of the session's
         # server, and sign in (or refresh) there again and again: its registration and token
-        # throttles (tested in tests/ops/test_security.py) are lifted here. Webhooks may go to a
-        # receiver on loopback (test_webhooks), which production refuses.
+        # throttles (tested in tests/ops/test_security.py) are lifted here, and so is the account
+        # mails' (a password's reset is throttled per client address). Webhooks may go to a
+        # receiver on loopback (test_webhooks), which production refuses. The account mails go
+        # to the session's SMTP server on loopback (``mailbox``), their links to this server.
         env={
             "UNO_BOT_DELAY": "0",
             "UNO_THROTTLE_REGISTRATION": "off",
             "UNO_THROTTLE_TOKEN": "off",
+            "UNO_THROTTLE_MAILS": "off",
             "UNO_WEBHOOKS_ALLOW_PRIVATE": "1",
+            **mail.env,
         },
     )
 
 
 @pytest.fixture(scope="session")
+def session_mailbox() -> Iterator[Mailbox]:
+    """The SMTP server every web server of the session sends its account mails to."""
+    with running_mailbox() as box:
+        yield box
+
+
+@pytest.fixture
+def mailbox(session_mailbox: Mailbox) -> Iterator[Mailbox]:
+    """The session's SMTP server, holding only the mails sent during the test."""
+    session_mailbox.clear()
+    yield session_mailbox
+    session_mailbox.clear()
+
+
+@pytest.fixture(scope="session")
 def web_server(
-    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+    django_db_setup: Any,
+    django_db_blocker: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+    session_mailbox: Mailbox,
 ) -> Iterator[Server]:
-    running = _server(django_db_blocker, tmp_path_factory.mktemp("web"))
+    running = _server(django_db_blocker, tmp_path_factory.mktemp("web"), session_mailbox)
     try:
         yield running
     finally:
@@ -84,12 +107,13 @@ def own_site(
     django_db_blocker: Any,
     transactional_db: None,
     tmp_path: Path,
+    session_mailbox: Mailbox,
 ) -> Iterator[Site]:
     """A server of the test's own, which the test may crash and start again on its port."""
-    holder = Site(_server(django_db_blocker, tmp_path))
+    holder = Site(_server(django_db_blocker, tmp_path, session_mailbox))
 
     def restart(port: int) -> Server:
-        return _server(django_db_blocker, tmp_path, port)
+        return _server(django_db_blocker, tmp_path, session_mailbox, port)
 
     holder.restarter = restart
     try:

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from bench.harness import children_of
+from tests.support.mail import Mailbox
 from tests.support.players import PASSWORD
 from tests.support.streams import HOST, Server
 
@@ -59,6 +60,16 @@ class Site:
         body = {"username": username, "password": password}
         self.api("POST", "/api/v1/players/", body=body, status=201)
         return self.token(username, password)
+
+    def give_address(self, token: str, address: str, mailbox: Mailbox) -> None:
+        """The player of ``token`` (whose password is ``PASSWORD``) with ``address`` confirmed,
+        through the link mailed to it (its token sent over the API, not opened in a page); the
+        mailbox is left empty."""
+        body = {"email": address, "password": PASSWORD}
+        self.api("POST", "/api/v1/players/me/email/", token, body, status=202)
+        confirm = {"token": mailbox.wait_for(address).token_in("email")}
+        self.api("POST", "/api/v1/auth/email/confirm/", body=confirm)
+        mailbox.clear()
 
     def make_staff(self, username: str) -> str:
         """Make a registered player staff (who may give a deck or a seed); their token."""

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
+from tests.support.mail import Mailbox
+from tests.support.players import PASSWORD
 from tests.web import scripted
 from tests.web.axe import Audit, assert_accessible, audit
 from tests.web.conftest import OpenPage
@@ -167,4 +169,39 @@ def test_the_own_profile_with_its_account_sections(site: Site, open_page: OpenPa
     webhooks.locator("details.kinds summary").click()
     audits = list(_at_each_width(page, "own profile"))
     audits.append(_in_dark_mode(page, "own profile"))
+    assert_accessible(audits)
+
+
+def test_the_account_mail_pages_and_the_profiles_address(
+    site: Site, open_page: OpenPage, mailbox: Mailbox
+) -> None:
+    """`Forgot your password?` answered, a reset's page refusing its link (with the way to ask
+    for another), a confirmation's page, and the own profile's `E-mail address` with an address
+    confirmed and its removal open."""
+    token = site.register("vic")
+    page = open_page(site)
+    main = page.locator("main")
+    page.goto("/#/forgot")
+    page.get_by_label("E-mail address").fill("nobody@example.com")
+    button(page, "Send the link").click()
+    expect(main.get_by_role("status")).not_to_be_empty()
+    audits = list(_at_each_width(page, "forgot"))
+    page.goto("/#/reset/not-a-token")
+    page.get_by_label("New password").fill("a long enough password 9")
+    button(page, "Save the password").click()
+    expect(page.get_by_role("link", name="Ask for a new link")).to_be_visible()
+    audits += _at_each_width(page, "reset refused")
+    body = {"email": "vic@example.com", "password": PASSWORD}
+    site.api("POST", "/api/v1/players/me/email/", token, body, status=202)
+    page.goto(mailbox.wait_for("vic@example.com").link_in("email"))
+    expect(page.locator("section.email-confirm [role=status]")).to_contain_text("vic@example.com")
+    audits += _at_each_width(page, "address confirmed")
+    sign_in(page, "vic")
+    page.goto("/#/players/vic")
+    section = page.locator("section.email-section")
+    expect(section.locator("strong[data-email]")).to_have_text("vic@example.com")
+    section.locator("details.email-remove summary").click()
+    expect(section.locator("#email-remove-password")).to_be_visible()
+    audits += _at_each_width(page, "own profile's address")
+    audits.append(_in_dark_mode(page, "own profile's address"))
     assert_accessible(audits)

@@ -20,6 +20,8 @@ from django.utils import timezone
 from playwright.sync_api import Page, ViewportSize, expect
 
 from games.models import Tournament
+from tests.support.mail import Mailbox
+from tests.support.players import PASSWORD
 from tests.support.tournaments import body_of
 from tests.web import scripted
 from tests.web.conftest import OpenPage
@@ -442,3 +444,95 @@ def test_the_sessions_list_names_the_browser_not_its_user_agent(
         "Chrome on macOS",
         "Python-urllib",
     ], named
+
+
+# --- the account mails' pages -------------------------------------------------------------------
+
+
+def test_the_account_mail_pages_fit_a_phone(
+    site: Site, open_page: OpenPage, mailbox: Mailbox
+) -> None:
+    """The sign-in page's `Forgot your password?`, the request's page once answered, a reset's
+    page with a refused link, a confirmation's page and the profile's `E-mail address` (an
+    address of the longest kind, its removal open)."""
+    page = phone(open_page, site)
+    address = f"{LONG.replace('_', '.')}@correio-electronico.example.com"  # 64 characters
+    site.give_address(site.register(LONG), address, mailbox)
+    main = page.locator("main")
+
+    page.goto("/#/login")
+    forgot = {"en": "Forgot your password?", "pt": "Esqueceu-se da palavra-passe?"}
+
+    def ready_sign_in(lang: str) -> None:
+        expect(page.get_by_role("link", name=forgot[lang])).to_be_visible()
+
+    def check(name: str) -> Callable[[str], None]:
+        def checked(lang: str) -> None:
+            assert_fits(page, f"{name} ({lang})")
+            shoot(page, name, lang)
+
+        return checked
+
+    in_both_languages(page, ready_sign_in, check("sign-in"))
+
+    # As a reset's link leaves it (web/app/api.js, resetPassword): the name filled, and said.
+    page.evaluate("(name) => sessionStorage.setItem('uno.password-reset', name)", LONG)
+    page.reload()
+
+    def ready_reset_done(lang: str) -> None:
+        expect(main.get_by_role("status")).to_contain_text(LONG)
+        expect(page.locator("#username")).to_have_value(LONG)
+
+    in_both_languages(page, ready_reset_done, check("sign-in-after-reset"))
+
+    page.goto("/#/forgot")
+    send = {"en": "Send the link", "pt": "Enviar a ligação"}
+
+    def ready_forgot(lang: str) -> None:
+        page.locator("#forgot-email").fill(address)
+        page.get_by_role("button", name=send[lang]).click()
+        expect(main.get_by_role("status")).not_to_be_empty()
+
+    in_both_languages(page, ready_forgot, check("forgot"))
+    mailbox.wait_for(address, count=2)  # one a language
+    mailbox.clear()
+
+    page.goto("/#/reset/not-a-token")
+    save = {"en": "Save the password", "pt": "Guardar a palavra-passe"}
+
+    def ready_reset(lang: str) -> None:
+        page.locator("#reset-password").fill("a long enough password 9")
+        page.get_by_role("button", name=save[lang]).click()
+        expect(main.get_by_role("alert")).not_to_be_empty()
+
+    in_both_languages(page, ready_reset, check("reset-refused"))
+
+    register(page, "ana")
+    token = site.token("ana")
+    body = {"email": "ana@example.com", "password": PASSWORD}
+    site.api("POST", "/api/v1/players/me/email/", token, body, status=202)
+    page.goto(mailbox.wait_for("ana@example.com").link_in("email"))
+
+    def ready_confirmed(lang: str) -> None:
+        expect(page.locator("section.email-confirm [role=status]")).to_contain_text(
+            "ana@example.com"
+        )
+
+    in_both_languages(page, ready_confirmed, check("email-confirmed"))
+
+    site.give_address(token, address, mailbox)  # ana's address: the long one now
+    page.goto("/#/players/ana")
+    section = page.locator("section.email-section")
+
+    def ready_section(lang: str) -> None:
+        expect(section.locator("strong[data-email]")).to_have_text(address)
+        section.locator("details.email-remove summary").click()
+        expect(section.locator("#email-remove-password")).to_be_visible()
+
+    def check_section(lang: str) -> None:
+        assert_fits(page, f"profile's e-mail ({lang})")
+        assert page.evaluate(PANELS_APART) == [], lang
+        section.scroll_into_view_if_needed()
+        shoot(page, "profile-email", lang)
+
+    in_both_languages(page, ready_section, check_section)

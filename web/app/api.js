@@ -92,7 +92,9 @@ export function setUnauthorizedHandler(handler) {
  * and detail, or a network error as code `network`).
  * @param {string} method
  * @param {string} path  under /api/v1/, e.g. `games/`
- * @param {{body?: unknown, query?: Record<string, string | number | boolean | undefined>, idempotent?: boolean, signal?: AbortSignal, reviver?: (this: any, key: string, value: any, context?: {source?: string}) => any}} [options]
+ * `anonymous`: sent without the session's token, whatever this browser holds (the account mails'
+ * links, which need none: a stale session here must not refuse them, nor sign out meanwhile).
+ * @param {{body?: unknown, query?: Record<string, string | number | boolean | undefined>, idempotent?: boolean, anonymous?: boolean, signal?: AbortSignal, reviver?: (this: any, key: string, value: any, context?: {source?: string}) => any}} [options]
  * @returns {Promise<any>}
  */
 export async function call(method, path, options = {}) {
@@ -105,7 +107,7 @@ export async function call(method, path, options = {}) {
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.idempotent) headers['Idempotency-Key'] = randomKey();
   for (let retried = false; ; retried = true) {
-    const current = session();
+    const current = options.anonymous ? null : session();
     if (current) headers.Authorization = `Token ${current.token}`;
     let response;
     try {
@@ -201,6 +203,27 @@ export async function deleteAccount(password) {
   await call('POST', 'players/me/delete/', { body: password ? { password } : {} });
   sessionStorage.setItem(ACCOUNT_DELETED, '1');
   clearSession();
+}
+
+/** Set when a reset's link set the password of an account (its name): the sign-in page says so once. */
+export const PASSWORD_RESET = 'uno.password-reset';
+
+/**
+ * A new password from a reset's link (`token`), sent without this browser's session. Every
+ * session of the account ends: this browser's too when it is that account's (`signedOut`: it is
+ * cleared here, and the sign-in page then says the password is changed, the name filled).
+ * @param {string} token
+ * @param {string} password
+ * @returns {Promise<{username: string, signedOut: boolean}>}
+ */
+export async function resetPassword(token, password) {
+  /** @type {Schemas['PasswordResetDone']} */
+  const { username } = await call('POST', 'auth/password-reset/confirm/', { body: { token, new_password: password }, anonymous: true });
+  const here = session();
+  if (here && here.username !== username) return { username, signedOut: false };
+  if (here) clearSession();
+  sessionStorage.setItem(PASSWORD_RESET, username);
+  return { username, signedOut: true };
 }
 
 /**

@@ -1,8 +1,8 @@
 // Sign in and register, or play as a guest (an account with a generated name, kept later).
 
-import { ACCOUNT_DELETED, playAsGuest, register, signIn } from './api.js';
+import { ACCOUNT_DELETED, PASSWORD_RESET, playAsGuest, register, signIn } from './api.js';
 import { h, render } from './dom.js';
-import { refusal, t, tr } from './i18n.js';
+import { fill, refusal, t, tr } from './i18n.js';
 import { afterSignIn } from './router.js';
 
 /** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
@@ -13,6 +13,8 @@ const WORDS = {
   play_guest: ['Play as guest', 'Jogar como convidado'],
   have_account: ['Already registered?', 'Já tem conta?'],
   account_deleted: ['Your account is deleted.', 'A sua conta foi eliminada.'],
+  password_reset: ['The password of {name} is changed: sign in with the new one.', 'A palavra-passe de {name} foi mudada: entre com a nova.'],
+  forgot: ['Forgot your password?', 'Esqueceu-se da palavra-passe?'],
 };
 
 /**
@@ -24,7 +26,10 @@ function authForm(root, mode) {
   // Said once, on the sign-in page the deletion led to.
   const deleted = sessionStorage.getItem(ACCOUNT_DELETED) ? h('p', { role: 'status', class: 'kept' }, tr(WORDS.account_deleted)) : null;
   sessionStorage.removeItem(ACCOUNT_DELETED);
-  const username = h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, maxlength: 150 });
+  // Said on the sign-in page a reset's link led to (email.js), the account's name filled, until
+  // someone signs in (the page drawn again in the other language says it again).
+  const reset = mode === 'login' ? sessionStorage.getItem(PASSWORD_RESET) : null;
+  const username = h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, maxlength: 150, value: reset });
   const password = h('input', {
     id: 'password', name: 'password', type: 'password', required: true,
     autocomplete: mode === 'login' ? 'current-password' : 'new-password',
@@ -38,6 +43,7 @@ function authForm(root, mode) {
       // A registration answers the new player signed in (a session of its own).
       if (mode === 'register') await register(username.value, password.value);
       else await signIn(username.value, password.value);
+      sessionStorage.removeItem(PASSWORD_RESET);
       afterSignIn();
     } catch (error) {
       alert.textContent = refusal(error); // in the page's words (i18n.js)
@@ -46,15 +52,17 @@ function authForm(root, mode) {
   } },
   h('h1', {}, mode === 'login' ? t('sign_in') : t('register')),
   deleted,
+  reset ? h('p', { role: 'status', class: 'kept' }, fill(tr(WORDS.password_reset), { name: reset })) : null,
   h('label', { for: 'username' }, t('username')), username,
   h('label', { for: 'password' }, t('password')), password,
+  mode === 'login' ? h('p', { class: 'small forgot' }, h('a', { href: '#/forgot' }, tr(WORDS.forgot))) : null,
   alert,
   submit,
   h('p', { class: 'muted' }, mode === 'login'
     ? [tr(WORDS.no_account), ' ', h('a', { href: '#/register' }, t('register'))]
     : [tr(WORDS.have_account), ' ', h('a', { href: '#/login' }, t('sign_in'))]));
   render(root, form, guestPlay());
-  username.focus();
+  (reset ? password : username).focus();
 }
 
 /** Play as guest: an account now, no name or password asked; kept later from the profile. */
@@ -65,6 +73,7 @@ function guestPlay() {
     button.disabled = true;
     try {
       await playAsGuest();
+      sessionStorage.removeItem(PASSWORD_RESET);
       afterSignIn();
     } catch (error) {
       alert.textContent = refusal(error); // in the page's words (i18n.js)

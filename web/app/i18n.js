@@ -22,6 +22,7 @@ const STRINGS = {
   kinds: ['Notifications sent', 'Avisos enviados'],
   current_password: ['Current password', 'Palavra-passe atual'],
   new_password: ['New password', 'Nova palavra-passe'],
+  email: ['E-mail address', 'Endereço de e-mail'],
   loading: ['Loading…', 'A carregar…'],
   // games and their settings (a refusal's field is named by its word here: `max_players`, …)
   players_n: ['{n}/{max} players', '{n}/{max} jogadores'],
@@ -205,6 +206,7 @@ export const REFUSALS = {
   username_taken: ['That username is taken.', 'Esse nome de utilizador já está ocupado.'],
   username_reserved: ['Names beginning with "guest-" or "deleted-" are given by the service: choose another.', 'Os nomes começados por "guest-" ou "deleted-" são dados pelo serviço: escolha outro.'],
   not_a_guest: ['This account is kept already.', 'Esta conta já está guardada.'],
+  link_invalid: ['This link is malformed, expired or already used: ask for a new one.', 'Esta ligação está mal formada, expirou ou já foi usada: peça uma nova.'],
   already_on_vacation: ['You are on vacation already.', 'Já está de férias.'],
   not_on_vacation: ['You are not on vacation.', 'Não está de férias.'],
   vacation_days_used_up: ['That would pass the 14 vacation days this year allows.', 'Isso passaria os 14 dias de férias que este ano permite.'],
@@ -290,6 +292,8 @@ const CHECKS = {
 const OTHER_CHECK = 'não é válido';
 /** A username's `invalid`: the characters Django's username validator takes. */
 const USERNAME_CHARACTERS = /** @type {[string, string]} */ (['only letters, digits and @ . + - _', 'só letras, algarismos e @ . + - _']);
+/** An e-mail address's `invalid` (Django's EmailValidator). */
+const NOT_AN_ADDRESS = /** @type {[string, string]} */ (['not an e-mail address', 'não é um endereço de e-mail']);
 
 /** @typedef {keyof typeof STRINGS} Key */
 
@@ -407,7 +411,8 @@ function fieldErrors(fields) {
   return entries.map(([path, checks]) => {
     const field = path.split('.').at(-1) ?? path;
     const said = (Array.isArray(checks) ? checks : []).map((/** @type {{code?: string, message?: string, limit?: number}} */ check) => {
-      const pair = field === 'username' && check.code === 'invalid' ? USERNAME_CHARACTERS : CHECKS[check.code ?? ''];
+      const pair = check.code === 'invalid' && field === 'username' ? USERNAME_CHARACTERS
+        : check.code === 'invalid' && field === 'email' ? NOT_AN_ADDRESS : CHECKS[check.code ?? ''];
       if (pair) return fill(tr(pair), { n: check.limit === undefined ? '' : formatNumber(check.limit) });
       return lang === 'pt' ? OTHER_CHECK : String(check.message ?? '').replace(/\.$/, '');
     });

@@ -28,6 +28,10 @@ const ROUTES = [
   [/^\/?$/, styled(async () => (await import('./lobby.js')).lobbyPage), true],
   [/^\/login$/, styled(async () => (await import('./auth.js')).loginPage), false],
   [/^\/register$/, styled(async () => (await import('./auth.js')).registerPage), false],
+  // The account mails' links, and asking for a reset's: no session needed (email.js).
+  [/^\/forgot$/, styled(async () => (await import('./email.js')).forgotPage), false],
+  [/^\/reset\/([^/]+)$/, styled(async () => (await import('./email.js')).resetPage), false],
+  [/^\/email\/([^/]+)$/, styled(async () => (await import('./email.js')).emailConfirmPage), false],
   [/^\/game\/([^/]+)$/, async () => (await import('./table.js')).tablePage, true],
   [/^\/join\/([^/]+)$/, styled(async () => (await import('./lobby.js')).joinPage), true],
   [/^\/replay\/([^/]+)$/, styled(async () => (await import('./replay.js')).replayPage), true],
@@ -92,9 +96,13 @@ function drawHeader() {
   );
 }
 
+// A session ended (401): a page that needs one sends the person to sign in; one that needs none
+// (signing in, a mail's link: its answer must stay on screen) stays, under a signed-out header.
 setUnauthorizedHandler(() => {
   clearSession(); // the inbox hears it (SESSION_ENDED) and closes its stream
-  if (!location.hash.startsWith('#/login') && !location.hash.startsWith('#/register')) toLogin();
+  const path = currentPath();
+  if (ROUTES.some(([pattern, , needsSession]) => needsSession && pattern.test(path))) toLogin();
+  else drawHeader();
 });
 
 // entry: guest, play now, offline. The service worker keeps the shell for offline use (and

@@ -124,7 +124,7 @@ export async function profilePage(root, ref, game, seq) {
         h('dt', {}, t('games_active')), h('dd', {}, stats.games_active)),
       me && me.id === id && profile.guest ? keepAccount() : null,
       me && me.id === id && 'on_vacation_until' in profile ? vacation(profile.on_vacation_until ?? null) : null,
-      me && me.id === id ? accountSections({ password: !profile.guest, bot_account: Boolean(profile.bot_account) }) : null,
+      me && me.id === id ? accountSections({ password: !profile.guest, bot_account: Boolean(profile.bot_account), email: 'email' in profile ? profile.email : '' }) : null,
       me && me.id !== id ? challengeForm({ id, username: profile.username }) : null,
       me && me.id !== id ? keepAway({ id, username: profile.username }, game, seq) : null));
     kept = '';

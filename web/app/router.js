@@ -68,11 +68,14 @@ export async function signOutHere() {
   if (!session()) go('/login');
 }
 
-/** After signing in: back where the person was going, or the lobby. */
+/**
+ * After signing in: back where the person was going, or the lobby; never again to a mail's link
+ * (spent once used: a reset's, a confirmation's) nor to the pages of signing in.
+ */
 export function afterSignIn() {
   const next = sessionStorage.getItem('uno.after-login');
   sessionStorage.removeItem('uno.after-login');
-  go(next && next !== '/login' && next !== '/register' ? next : '/');
+  go(next && !/^\/(login|register|forgot)$|^\/(reset|email)\//.test(next) ? next : '/');
 }
 
 async function route() {

@@ -1,6 +1,7 @@
 // The profile's "Sessions": where the caller is signed in (one session per sign-in: a device, a
 // browser), each with `End session`; the current one has `Sign out` instead. Below it, for an
-// account with a password, "Change password" (every other session ends with the change); "Push
+// account with a password, "Change password" (every other session ends with the change) and
+// "E-mail address" (email.js: where a forgotten password's reset is sent); "Push
 // notifications" (kinds.js: not for a bot account, which has no browser); "Webhooks"
 // (webhooks.js); "Bot account" (its program plays it from then on); "Your data" (the account's
 // whole file, to download); and "Delete account".
@@ -9,6 +10,7 @@ import { call, deleteAccount } from './api.js';
 import { h, render } from './dom.js';
 import { fill, formatDate, refusal, submitting, t, tr } from './i18n.js';
 import { go, signOutHere } from './router.js';
+import { emailSection } from './email.js';
 import { pushKindsSection } from './kinds.js';
 import { webhooksSection } from './webhooks.js';
 
@@ -98,17 +100,19 @@ const changePassword = (current, next) => call('POST', 'players/me/password/', {
 const shown = (when) => formatDate(when);
 
 /**
- * The profile's sections of the caller's account: `Sessions`; `Change password` for an account
- * that has one (`password`: not a guest's); `Push notifications` (not for a bot account, which
- * has no browser: `bot_account`); `Webhooks`; `Bot account` (with a password, not yet one);
- * `Your data`; `Delete account`.
- * @param {{password: boolean, bot_account: boolean}} options
+ * The profile's sections of the caller's account: `Sessions`; `Change password` and `E-mail
+ * address` for an account that has one (`password`: not a guest's; `email`: its confirmed
+ * address, '' when none); `Push notifications` (not for a bot account, which has no browser:
+ * `bot_account`); `Webhooks`; `Bot account` (with a password, not yet one); `Your data`;
+ * `Delete account`.
+ * @param {{password: boolean, bot_account: boolean, email: string}} options
  */
-export function accountSections({ password, bot_account: botAccount }) {
+export function accountSections({ password, bot_account: botAccount, email }) {
   const { section, load } = sessionsSection();
   return [
     section,
     password ? passwordSection(load) : null,
+    password ? emailSection(email) : null,
     botAccount ? null : pushKindsSection(),
     webhooksSection(),
     password && !botAccount ? botAccountSection() : null,
