@@ -77,6 +77,12 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
         ("/api/v1/players/me/delete/", "post"),
         # A player's whole data as one file reads every part of the account.
         ("/api/v1/players/me/export/", "get"),
+        # The account mails: per player (an address's confirmation), per address (a reset); the
+        # links' tokens as sign-ins are.
+        ("/api/v1/players/me/email/", "post"),
+        ("/api/v1/auth/password-reset/", "post"),
+        ("/api/v1/auth/email/confirm/", "post"),
+        ("/api/v1/auth/password-reset/confirm/", "post"),
     }
 
 
