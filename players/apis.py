@@ -17,6 +17,8 @@ from games.engine import limits
 from games.engine.limits import GUEST_DAYS
 from players.models import GUEST_PREFIX, AccessToken, Rating
 from players.ratings import rating_of, shown
+from players.recovery import email_confirmation
+from players.recovery_apis import public_url
 from players.scopes import AccountChange
 from players.selectors import leaderboard, player_get, player_stats
 from players.serializers import (
@@ -124,7 +126,9 @@ class PlayerRegisterApi(APIView):
         summary="Register a player",
         description=(
             "Open to anyone. The password must pass the server's password validators. Answers "
-            "the new player signed in: a session's pair of tokens, as `auth/token/` does."
+            "the new player signed in: a session's pair of tokens, as `auth/token/` does. With "
+            "`email`, that address is mailed a link that makes it the account's (in "
+            "`language`), as `POST /api/v1/players/me/email/` does."
         ),
         tags=TAGS,
         auth=[],
@@ -154,7 +158,12 @@ class PlayerRegisterApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        player = player_register(**api.validated(RegistrationSerializer, request.data))
+        data = api.validated(RegistrationSerializer, request.data)
+        email, language = data.pop("email"), data.pop("language")
+        base_url = public_url(request) if email else ""  # a forged Host: 400 before the account
+        player = player_register(**data)
+        if email:
+            email_confirmation(user=player, email=email, base_url=base_url, language=language)
         pair = session_start(user=player, **_device(request))
         body = {"id": player.pk, "username": player.username, **pair_body(pair)}
         return Response(RegisteredPlayerSerializer(body).data, status=status.HTTP_201_CREATED)

@@ -49,8 +49,14 @@ def email_change(
             user.email = ""
             user.save(update_fields=["email"])
             return {"email": "", "pending": None}
-        mail.send_after_commit(mail.CONFIRM_EMAIL, user, email, base_url, language)
+        email_confirmation(user=user, email=email, base_url=base_url, language=language)
         return {"email": user.email, "pending": email}
+
+
+def email_confirmation(*, user: User, email: str, base_url: str, language: mail.Language) -> None:
+    """Mail ``user`` a link that makes ``email`` their address (after the caller's commit; the
+    caller has made sure the person may: their password, or the account just registered)."""
+    mail.send_after_commit(mail.CONFIRM_EMAIL, user, email, base_url, language)
 
 
 def email_confirm(*, token: str) -> User:

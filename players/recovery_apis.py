@@ -39,7 +39,7 @@ LINK_INVALID = error_response(
 )
 
 
-def _base_url(request: Request) -> str:
+def public_url(request: Request) -> str:
     """Where the mails' links go: ``UNO_PUBLIC_URL``, or the origin the request named (a host
     ``ALLOWED_HOSTS`` admits: a request naming another is refused before it gets here)."""
     if settings.UNO_PUBLIC_URL:
@@ -102,7 +102,7 @@ class EmailChangeApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = api.validated(EmailChangeSerializer, request.data)
-        state = email_change(user=api.caller(request), base_url=_base_url(request), **data)
+        state = email_change(user=api.caller(request), base_url=public_url(request), **data)
         answer = status.HTTP_202_ACCEPTED if state["pending"] else status.HTTP_200_OK
         return Response(EmailStateSerializer(state).data, status=answer)
 
@@ -165,7 +165,7 @@ class PasswordResetRequestApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = api.validated(PasswordResetRequestSerializer, request.data)
-        password_reset_request(base_url=_base_url(request), **data)
+        password_reset_request(base_url=public_url(request), **data)
         return Response({}, status=status.HTTP_202_ACCEPTED)
 
 

@@ -352,6 +352,17 @@ class AuthTokenSerializer(PairFields):
 class RegistrationSerializer(serializers.Serializer[dict[str, str]]):
     username = username_field(validate=True)
     password = password_field()
+    email = email_field(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=(
+            "Optional: an address to confirm, where a forgotten password's reset goes. It is "
+            "mailed a link, and is the account's once the link is opened (as "
+            "POST /api/v1/players/me/email/ does)."
+        ),
+    )
+    language = language_field()
 
 
 @extend_schema_serializer(component_name="RegisteredPlayer")

@@ -274,3 +274,24 @@ def test_the_reset_links_go_to_the_host_the_request_named_without_a_public_url(
     )
     refused(forged, 400, "invalid")  # a link to a host of the caller's choosing: never
     assert len(mailbox.to("ana@example.com")) == 2
+
+
+def test_an_address_given_at_registration_is_mailed_its_link(mailbox: Mailbox) -> None:
+    body = {"username": "lia", "password": PASSWORD, "email": "lia@example.com", "language": "pt"}
+    registered = ok(APIClient().post("/api/v1/players/", body, format="json"), 201)
+    mail = mailbox.wait_for("lia@example.com")
+    assert mail.subject == "Confirme o seu endereço de e-mail no UNO" and "Olá lia" in mail.text
+    client = client_with(registered["access"])
+    assert ok(client.get(ME))["email"] == ""
+    ok(APIClient().post(CONFIRM, {"token": mail.token_in("email")}, format="json"))
+    assert ok(client.get(ME))["email"] == "lia@example.com"
+
+
+def test_a_registration_with_a_malformed_address_makes_no_account(mailbox: Mailbox) -> None:
+    body = {"username": "lia", "password": PASSWORD, "email": "lia at example"}
+    answer = APIClient().post("/api/v1/players/", body, format="json")
+    assert "email" in refused(answer, 400, "invalid")["fields"]
+    assert not User.objects.filter(username="lia").exists()
+    plain = {"username": "lia", "password": PASSWORD}  # no address: no mail, as before
+    ok(APIClient().post("/api/v1/players/", plain, format="json"), 201)
+    assert mailbox.mails == []

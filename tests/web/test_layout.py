@@ -452,9 +452,9 @@ def test_the_sessions_list_names_the_browser_not_its_user_agent(
 def test_the_account_mail_pages_fit_a_phone(
     site: Site, open_page: OpenPage, mailbox: Mailbox
 ) -> None:
-    """The sign-in page's `Forgot your password?`, the request's page once answered, a reset's
-    page with a refused link, a confirmation's page and the profile's `E-mail address` (an
-    address of the longest kind, its removal open)."""
+    """The sign-in page's `Forgot your password?`, the registration's optional address, the
+    request's page once answered, a reset's page with a refused link, a confirmation's page and
+    the profile's `E-mail address` (an address of the longest kind, its removal open)."""
     page = phone(open_page, site)
     address = f"{LONG.replace('_', '.')}@correio-electronico.example.com"  # 64 characters
     site.give_address(site.register(LONG), address, mailbox)
@@ -484,6 +484,14 @@ def test_the_account_mail_pages_fit_a_phone(
         expect(page.locator("#username")).to_have_value(LONG)
 
     in_both_languages(page, ready_reset_done, check("sign-in-after-reset"))
+
+    page.goto("/#/register")
+    optional = {"en": "E-mail address (optional)", "pt": "Endereço de e-mail (opcional)"}
+
+    def ready_register(lang: str) -> None:
+        expect(page.get_by_label(optional[lang])).to_be_visible()
+
+    in_both_languages(page, ready_register, check("register"))
 
     page.goto("/#/forgot")
     send = {"en": "Send the link", "pt": "Enviar a ligação"}

@@ -203,3 +203,23 @@ def test_a_spent_link_is_refused_in_portuguese(
         "Esta ligação de confirmação está mal formada, expirou (funciona durante 3 dias) ou já "
         "foi usada: peça uma nova no seu perfil."
     )
+
+
+def test_an_address_given_when_registering_in_portuguese_is_confirmed_by_its_link(
+    site: Site, open_page: OpenPage, mailbox: Mailbox
+) -> None:
+    page = open_page(site)
+    page.goto("/#/register")
+    page.get_by_role("button", name="Português").click()
+    page.get_by_label("Nome de utilizador").fill("rui")
+    page.get_by_label("Palavra-passe").fill(PASSWORD)
+    page.get_by_label("Endereço de e-mail (opcional)").fill("rui@example.com")
+    page.get_by_role("button", name="Registar").click()
+    expect(page.get_by_role("banner").get_by_role("link", name="rui", exact=True)).to_be_visible()
+
+    mail = mailbox.wait_for("rui@example.com")
+    assert mail.subject == "Confirme o seu endereço de e-mail no UNO"
+    page.goto(mail.link_in("email"))
+    said = page.locator("section.email-confirm").get_by_role("status")
+    expect(said).to_have_text("O seu endereço rui@example.com está confirmado.")
+    assert site.api("GET", ME, site.token("rui"))["email"] == "rui@example.com"

@@ -152,10 +152,13 @@ export async function call(method, path, options = {}) {
 /**
  * @param {string} username
  * @param {string} password
+ * @param {string} [email]  optional: mailed a link (in `language`) that makes it the account's
+ * @param {'en' | 'pt'} [language]
  */
-export async function register(username, password) {
+export async function register(username, password, email = '', language = 'en') {
+  const body = email ? { username, password, email, language } : { username, password };
   /** @type {Schemas['RegisteredPlayer']} */
-  const player = await call('POST', 'players/', { body: { username, password } });
+  const player = await call('POST', 'players/', { body });
   saveSession(player.access, player, player.refresh); // registered is signed in
   return player;
 }

@@ -2,7 +2,7 @@
 
 import { ACCOUNT_DELETED, PASSWORD_RESET, playAsGuest, register, signIn } from './api.js';
 import { h, render } from './dom.js';
-import { fill, refusal, t, tr } from './i18n.js';
+import { currentLang, fill, refusal, t, tr } from './i18n.js';
 import { afterSignIn } from './router.js';
 
 /** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
@@ -15,6 +15,8 @@ const WORDS = {
   account_deleted: ['Your account is deleted.', 'A sua conta foi eliminada.'],
   password_reset: ['The password of {name} is changed: sign in with the new one.', 'A palavra-passe de {name} foi mudada: entre com a nova.'],
   forgot: ['Forgot your password?', 'Esqueceu-se da palavra-passe?'],
+  email_optional: ['E-mail address (optional)', 'Endereço de e-mail (opcional)'],
+  email_help: ['To reset your password if you forget it: we mail it a link to confirm.', 'Para repor a palavra-passe se a esquecer: enviamos-lhe uma ligação para o confirmar.'],
 };
 
 /**
@@ -34,6 +36,10 @@ function authForm(root, mode) {
     id: 'password', name: 'password', type: 'password', required: true,
     autocomplete: mode === 'login' ? 'current-password' : 'new-password',
   });
+  // Registering, an address may be given (a link confirms it: the reset of a forgotten password).
+  const email = mode === 'register'
+    ? h('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', maxlength: 254, 'aria-describedby': 'email-help' })
+    : null;
   const submit = h('button', { type: 'submit', class: 'primary' }, mode === 'login' ? t('sign_in') : t('register'));
   const form = h('form', { class: 'auth card-panel', onsubmit: async (event) => {
     event.preventDefault();
@@ -41,7 +47,7 @@ function authForm(root, mode) {
     submit.disabled = true;
     try {
       // A registration answers the new player signed in (a session of its own).
-      if (mode === 'register') await register(username.value, password.value);
+      if (mode === 'register') await register(username.value, password.value, email?.value.trim() ?? '', currentLang());
       else await signIn(username.value, password.value);
       sessionStorage.removeItem(PASSWORD_RESET);
       afterSignIn();
@@ -55,6 +61,7 @@ function authForm(root, mode) {
   reset ? h('p', { role: 'status', class: 'kept' }, fill(tr(WORDS.password_reset), { name: reset })) : null,
   h('label', { for: 'username' }, t('username')), username,
   h('label', { for: 'password' }, t('password')), password,
+  email ? [h('label', { for: 'email' }, tr(WORDS.email_optional)), email, h('p', { id: 'email-help', class: 'muted small' }, tr(WORDS.email_help))] : null,
   mode === 'login' ? h('p', { class: 'small forgot' }, h('a', { href: '#/forgot' }, tr(WORDS.forgot))) : null,
   alert,
   submit,

@@ -609,7 +609,7 @@ export interface paths {
         put?: never;
         /**
          * Register a player
-         * @description Open to anyone. The password must pass the server's password validators. Answers the new player signed in: a session's pair of tokens, as `auth/token/` does.
+         * @description Open to anyone. The password must pass the server's password validators. Answers the new player signed in: a session's pair of tokens, as `auth/token/` does. With `email`, that address is mailed a link that makes it the account's (in `language`), as `POST /api/v1/players/me/email/` does.
          */
         post: operations["players_register"];
         delete?: never;
@@ -2012,6 +2012,16 @@ export interface components {
             /** @description Up to 150 letters, digits and @/./+/-/_; not beginning with `guest-` (guests' generated names: 400 `username_reserved`). */
             username: string;
             password: string;
+            /** @description Optional: an address to confirm, where a forgotten password's reset goes. It is mailed a link, and is the account's once the link is opened (as POST /api/v1/players/me/email/ does). */
+            email?: string;
+            /**
+             * @description The mail's language (the client's): English or Portuguese.
+             *
+             *     * `en` - en
+             *     * `pt` - pt
+             * @default en
+             */
+            language?: components["schemas"]["LanguageEnum"];
         };
         Report: {
             id: number;
