@@ -40,8 +40,9 @@ LINK_INVALID = error_response(
 
 
 def public_url(request: Request) -> str:
-    """Where the mails' links go: ``UNO_PUBLIC_URL``, or the origin the request named (a host
-    ``ALLOWED_HOSTS`` admits: a request naming another is refused before it gets here)."""
+    """Where the mails' links go: ``UNO_PUBLIC_URL``, or the origin the request named, if
+    ``ALLOWED_HOSTS`` admits its host (another is refused here, 400 ``invalid``: no link may
+    point at a host of the caller's choosing)."""
     if settings.UNO_PUBLIC_URL:
         return str(settings.UNO_PUBLIC_URL)
     try:
