@@ -3,7 +3,7 @@
 import { ACCOUNT_DELETED, PASSWORD_RESET, playAsGuest, register, signIn } from './api.js';
 import { h, render } from './dom.js';
 import { currentLang, fill, refusal, t, tr } from './i18n.js';
-import { afterSignIn } from './router.js';
+import { afterSignIn, currentPath } from './router.js';
 
 /** @type {Record<string, [string, string]>} words of this page only (i18n.js: those pages share) */
 const WORDS = {
@@ -20,14 +20,22 @@ const WORDS = {
 };
 
 /**
+ * The account was deleted (ACCOUNT_DELETED, taken from `sessionStorage` at once, so a reload says
+ * it no more): said on the sign-in page the deletion led to, again each time that page is drawn
+ * again (a language switch: in the new words), until the person leaves it.
+ */
+let accountDeleted = false;
+
+/**
  * @param {HTMLElement} root
  * @param {'login' | 'register'} mode
+ * @returns {() => void} run on leaving the page
  */
 function authForm(root, mode) {
   const alert = h('p', { role: 'alert', class: 'error' });
-  // Said once, on the sign-in page the deletion led to.
-  const deleted = sessionStorage.getItem(ACCOUNT_DELETED) ? h('p', { role: 'status', class: 'kept' }, tr(WORDS.account_deleted)) : null;
+  if (sessionStorage.getItem(ACCOUNT_DELETED)) accountDeleted = true;
   sessionStorage.removeItem(ACCOUNT_DELETED);
+  const deleted = accountDeleted ? h('p', { role: 'status', class: 'kept' }, tr(WORDS.account_deleted)) : null;
   // Said on the sign-in page a reset's link led to (email.js), the account's name filled, until
   // someone signs in (the page drawn again in the other language says it again).
   const reset = mode === 'login' ? sessionStorage.getItem(PASSWORD_RESET) : null;
@@ -70,6 +78,10 @@ function authForm(root, mode) {
     : [tr(WORDS.have_account), ' ', h('a', { href: '#/login' }, t('sign_in'))]));
   render(root, form, guestPlay());
   (reset ? password : username).focus();
+  // Drawn again on its own route (a language switch), the note stays; left for another, it is said.
+  return () => {
+    if (currentPath() !== `/${mode}`) accountDeleted = false;
+  };
 }
 
 /** Play as guest: an account now, no name or password asked; kept later from the profile. */
@@ -96,10 +108,10 @@ function guestPlay() {
 
 /** @param {HTMLElement} root */
 export function loginPage(root) {
-  authForm(root, 'login');
+  return authForm(root, 'login');
 }
 
 /** @param {HTMLElement} root */
 export function registerPage(root) {
-  authForm(root, 'register');
+  return authForm(root, 'register');
 }
