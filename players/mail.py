@@ -12,17 +12,21 @@ broker, and they are checked against the account as it is when the link is opene
   day), a hash over the account's password, last sign-in and address: the reset itself, a
   password change or a new address spends it.
 
-A request sends after its commit: through a worker on the broker (the notifications queue,
-retried while the SMTP server fails), or in-process without one (``make run``, where Django's
-console backend prints the mail).
+A request writes the mail as a row (``AccountMail``) in its transaction and hands it after its
+commit to a worker on the broker (the notifications queue), or sends it in-process without one
+(``make run``, where Django's console backend prints the mail). The row goes once the mail is
+sent: the beat's sweep (``send_due``) hands again a mail whose task was lost (the broker was
+down) and a failed one's next attempt (the SMTP server could not be reached).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from smtplib import SMTPException
-from typing import Any, Literal
+from datetime import datetime, timedelta
+from functools import partial
+from smtplib import SMTPException, SMTPRecipientsRefused, SMTPResponseException
+from typing import Literal
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -30,9 +34,11 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import transaction
+from django.utils import timezone
 from django.utils.http import base36_to_int, int_to_base36
 from kombu.exceptions import OperationalError as BrokerError
 
+from players.models import AccountMail
 from unoservice.celery import app
 
 log = logging.getLogger(__name__)
@@ -42,8 +48,10 @@ Language = Literal["en", "pt"]
 MailKind = Literal["confirm_email", "reset_password"]
 CONFIRM_EMAIL: MailKind = "confirm_email"
 RESET_PASSWORD: MailKind = "reset_password"
-SEND_TASK = "players.send_account_mail"
+SEND_TASK = "players.deliver_account_mail"
 EMAIL_LINK_SECONDS = 3 * 24 * 3600
+MAIL_ATTEMPTS = 9  # with UNO_MAIL_RETRY_SECONDS' doubling delays: about 2 hours of tries
+MAX_RETRY_SECONDS = 3600
 _EMAIL_SALT = "uno.players.mail.confirm_email"
 
 # The web client's routes the links open (web/app/main.js).
@@ -158,7 +166,7 @@ def compose(
 def send(kind: MailKind, user_id: int, address: str, base_url: str, language: Language) -> bool:
     """Send the mail if it still has a reader: the account is active, and a reset still goes to
     its confirmed address (which may have changed since it was asked for). SMTP's failures
-    raise (the task retries)."""
+    raise."""
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None or (kind == RESET_PASSWORD and user.email.lower() != address.lower()):
         log.info("account mail %s for player %s not sent: the account changed", kind, user_id)
@@ -168,20 +176,95 @@ def send(kind: MailKind, user_id: int, address: str, base_url: str, language: La
     return True
 
 
-def send_after_commit(
-    kind: MailKind, user: User, address: str, base_url: str, language: Language
-) -> None:
-    """Send the mail once the request's transaction commits (a rolled back one sends none)."""
-    args: list[Any] = [kind, user.pk, address, base_url, language]
+# --- the outbox: a mail is a row until it is sent -------------------------------------------------
 
-    def go() -> None:
+
+def queue(kind: MailKind, user: User, address: str, base_url: str, language: Language) -> None:
+    """Write the mail's row in the caller's transaction and hand it to a worker after the
+    commit (a rolled back request sends none; a broker that is down leaves it to the sweep)."""
+    row = AccountMail.objects.create(
+        player=user,
+        kind=kind,
+        address=address,
+        base_url=base_url,
+        language=language,
+        # Still here then, it lost its task (the broker was down): the sweep hands it again.
+        due_at=timezone.now() + timedelta(seconds=settings.UNO_MAIL_RETRY_SECONDS),
+    )
+    transaction.on_commit(partial(hand, row.pk))
+
+
+def hand(mail_id: int) -> None:
+    """Have the mail sent: by a worker, or in this process without a broker (``make run``)."""
+    if app.conf.task_always_eager:
+        deliver(mail_id)
+        return
+    try:
+        app.send_task(SEND_TASK, args=[mail_id], retry=False)
+    except BrokerError as exc:
+        why = type(exc).__name__
+        log.warning("account mail %s not queued (%s): the sweep sends it", mail_id, why)
+
+
+def deliver(mail_id: int) -> bool:
+    """Send the mail ``mail_id`` and delete its row; on a failure of the SMTP server that may
+    pass, keep it for the sweep to send again later (``UNO_MAIL_RETRY_SECONDS``, doubled each
+    time, ``MAIL_ATTEMPTS`` in all). Safe to run twice: the row is locked while it is sent, and a
+    mail sent, given up or not yet due again is not sent."""
+    with transaction.atomic():
+        row = AccountMail.objects.select_for_update(skip_locked=True).filter(pk=mail_id).first()
+        now = timezone.now()
+        if row is None or (row.attempts and row.due_at > now):
+            return False
         try:
-            if app.conf.task_always_eager:
-                send(*args)
-            else:
-                app.send_task(SEND_TASK, args=args, retry=False)
-        except (SMTPException, OSError, BrokerError) as exc:
-            # The answer is given; the person asks again (the mail's page says so).
-            log.warning("account mail %s for player %s not sent: %s", kind, user.pk, exc)
+            sent = send(_kind(row.kind), row.player_id, row.address, row.base_url, _language(row))
+        except (SMTPException, OSError) as exc:
+            _failed(row, exc, now)
+            return False
+        row.delete()
+        return sent
 
-    transaction.on_commit(go)
+
+def _kind(stored: str) -> MailKind:
+    return CONFIRM_EMAIL if stored == CONFIRM_EMAIL else RESET_PASSWORD
+
+
+def _language(row: AccountMail) -> Language:
+    return "pt" if row.language == "pt" else "en"
+
+
+def _failed(row: AccountMail, exc: Exception, now: datetime) -> None:
+    # The exception's class only: SMTP's refusals quote the recipients' addresses.
+    why = type(exc).__name__
+    row.attempts += 1
+    if _permanent(exc) or row.attempts >= MAIL_ATTEMPTS:
+        log.warning("account mail %s for player %s given up: %s", row.kind, row.player_id, why)
+        row.delete()
+        return
+    delay = min(settings.UNO_MAIL_RETRY_SECONDS * 2 ** (row.attempts - 1), MAX_RETRY_SECONDS)
+    row.due_at = now + timedelta(seconds=delay)
+    row.save(update_fields=["attempts", "due_at"])
+    log.info(
+        "account mail %s for player %s not sent (%s): again in %d s",
+        row.kind,
+        row.player_id,
+        why,
+        delay,
+    )
+
+
+def _permanent(exc: Exception) -> bool:
+    """The server refused the mail for good (its recipient, a 5xx answer): no retry sends it."""
+    if isinstance(exc, SMTPRecipientsRefused):
+        return True
+    return isinstance(exc, SMTPResponseException) and 500 <= exc.smtp_code < 600
+
+
+def send_due(limit: int = 100) -> int:
+    """The sweep's part: hand every mail that is due (a failed one's next attempt, or one whose
+    task was lost) to a worker again; how many."""
+    due = AccountMail.objects.filter(due_at__lte=timezone.now()).order_by("due_at")
+    ids = list(due.values_list("pk", flat=True)[:limit])
+    for mail_id in ids:
+        hand(mail_id)
+    return len(ids)

@@ -319,3 +319,23 @@ class BotAccount(models.Model):
 
     def __str__(self) -> str:
         return f"Bot account {self.user_id}"
+
+
+class AccountMail(models.Model):
+    """An account mail still to send (``players.mail``): written in the transaction of the
+    request that asks for it and deleted once it is sent or given up, so a mail is lost neither
+    to a broker that is down when it is asked for nor to a worker that stops while it sends. The
+    token is not here: the sender makes it from the account as it is then."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=16)
+    address = models.CharField(max_length=254)
+    base_url = models.TextField()  # where the link goes (players.recovery_apis.public_url)
+    language = models.CharField(max_length=2)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # When the sweep sends it: a while after it was asked for (its own task has gone by then,
+    # unless it was lost), or when a failed attempt's next one is due.
+    due_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"Account mail {self.kind} for {self.player_id}"

@@ -56,7 +56,7 @@ def email_change(
 def email_confirmation(*, user: User, email: str, base_url: str, language: mail.Language) -> None:
     """Mail ``user`` a link that makes ``email`` their address (after the caller's commit; the
     caller has made sure the person may: their password, or the account just registered)."""
-    mail.send_after_commit(mail.CONFIRM_EMAIL, user, email, base_url, language)
+    mail.queue(mail.CONFIRM_EMAIL, user, email, base_url, language)
 
 
 def email_confirm(*, token: str) -> User:
@@ -80,9 +80,10 @@ def password_reset_request(*, email: str, base_url: str, language: mail.Language
     """Mail a reset link to every active account whose confirmed address is ``email`` (any
     case); how many, which the caller must not be told."""
     confirmed = User.objects.filter(email__iexact=email, is_active=True).exclude(email="")
-    accounts = list(confirmed.order_by("pk"))  # by players_email_upper (players/migrations)
-    for user in accounts:  # nothing is written: each mail goes at once
-        mail.send_after_commit(mail.RESET_PASSWORD, user, user.email, base_url, language)
+    with transaction.atomic():
+        accounts = list(confirmed.order_by("pk"))  # by players_email_upper (players/migrations)
+        for user in accounts:
+            mail.queue(mail.RESET_PASSWORD, user, user.email, base_url, language)
     return len(accounts)
 
 

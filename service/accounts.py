@@ -50,6 +50,7 @@ from notifications.models import Notification, PushChoice, PushSubscription, Wat
 from players.locks import lock_notified, lock_player
 from players.models import (
     DELETED_PREFIX,
+    AccountMail,
     Block,
     ChatSilence,
     DeletedAccount,
@@ -150,6 +151,7 @@ def _withdraw_from_tournaments(player: User) -> None:
 def _forget(player: User) -> None:
     """What is the person's own, gone (their sessions' tokens with them)."""
     Session.objects.filter(user=player).delete()
+    AccountMail.objects.filter(player=player).delete()  # its address and its links
     Token.objects.filter(user=player).delete()
     Webhook.objects.filter(player=player).delete()
     PushSubscription.objects.filter(player=player).delete()

@@ -14,6 +14,7 @@ from django.conf import settings
 
 from games.models import GameStatus
 from notifications import delivery
+from players import mail
 from service import chat, clock, guests, reminders, tables, tournament_steps
 from service.subscribers import BOT_FILL_TASK, BOT_TURN_TASK, TIME_OUT_TASK
 
@@ -78,11 +79,13 @@ def remind(game_id: str, version: int) -> bool:
 @shared_task(name=delivery.SWEEP_TASK)
 def sweep() -> dict[str, int]:
     """What the tasks missed (a worker or the broker was down): undispatched notifications,
-    due reminders, attempts whose task was lost or lies past the schedule horizon."""
+    due reminders, attempts whose task was lost or lies past the schedule horizon, account mails
+    not sent yet."""
     return {
         "reminded": reminders.remind_due(),
         "drained": delivery.drain(),
         "delivered": delivery.deliver_due(),
+        "mailed": mail.send_due(),
     }
 
 

@@ -417,7 +417,7 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("notifications"))
 CELERY_TASK_ROUTES = {
     "notifications.*": {"queue": "notifications"},
-    "players.send_account_mail": {"queue": "notifications"},
+    "players.deliver_account_mail": {"queue": "notifications"},
 }
 
 # Notifications (notifications/; docs/deploy.md). Webhook URLs (and push endpoints) that resolve
@@ -456,8 +456,9 @@ EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = os.environ.get("UNO_EMAIL_FROM", "").strip() or "UNO <no-reply@localhost>"
 UNO_PUBLIC_URL = os.environ.get("UNO_PUBLIC_URL", "").strip().rstrip("/")
-# A mail the SMTP server refused is sent again after about this many seconds, doubled each time
-# (8 times: about two hours in all).
+# A mail the SMTP server could not take is sent again after about this many seconds, doubled
+# each time (9 tries: about two hours in all), by the beat's sweep; which also sends a mail not
+# sent this long after it was asked for (its task was lost: the broker was down).
 UNO_MAIL_RETRY_SECONDS = env_int("UNO_MAIL_RETRY_SECONDS", 30)
 # How long a password reset's link works (Django's PASSWORD_RESET_TIMEOUT): a day.
 PASSWORD_RESET_TIMEOUT = env_int("UNO_PASSWORD_RESET_SECONDS", 24 * 3600)

@@ -10,12 +10,16 @@ from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from players.mail import EMAIL_LINK_SECONDS
+from players.models import AccountMail
+from service.tasks import sweep
 from tests.support.mail import Mailbox, running_mailbox
 from tests.support.players import PASSWORD, MakeUser, client_for, client_with
+from tests.support.streams import free_port
 from tests.support.table import ok, refused
 
 # The mails go after the commit: every request commits, as in production.
@@ -295,3 +299,71 @@ def test_a_registration_with_a_malformed_address_makes_no_account(mailbox: Mailb
     plain = {"username": "lia", "password": PASSWORD}  # no address: no mail, as before
     ok(APIClient().post("/api/v1/players/", plain, format="json"), 201)
     assert mailbox.mails == []
+
+
+# --- a mail is kept until it is sent --------------------------------------------------------------
+
+
+def smtp_down(settings: Settings) -> None:
+    settings.EMAIL_PORT = free_port()  # nothing listens there
+
+
+def test_a_mail_the_smtp_server_could_not_take_is_sent_by_the_sweep_once_it_is_due(
+    make_player: MakeUser, mailbox: Mailbox, settings: Settings
+) -> None:
+    ana = make_player("ana")
+    confirmed(ana, "ana@example.com", mailbox)
+    settings.UNO_MAIL_RETRY_SECONDS = 3600
+    smtp_down(settings)
+    ok(APIClient().post(RESET, {"email": "ana@example.com"}, format="json"), 202)
+    kept = AccountMail.objects.get()
+    assert (kept.kind, kept.attempts) == ("reset_password", 1)
+
+    settings.EMAIL_PORT = mailbox.port  # back, but the next try is an hour away
+    assert sweep.apply().get()["mailed"] == 0
+    assert len(mailbox.to("ana@example.com")) == 1  # the confirmation only
+
+    AccountMail.objects.update(due_at=timezone.now())  # an hour later
+    assert sweep.apply().get()["mailed"] == 1
+    reset = mailbox.wait_for("ana@example.com", count=2)
+    assert reset.subject == "Choose a new password for UNO"
+    assert not AccountMail.objects.exists()
+    body = {"token": reset.token_in("reset"), "new_password": NEW_PASSWORD}
+    ok(APIClient().post(RESET_CONFIRM, body, format="json"))
+    assert sign_in("ana", NEW_PASSWORD) == 200
+
+
+def test_a_recipient_refused_for_good_is_not_tried_again(
+    make_player: MakeUser, mailbox: Mailbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    ana = make_player("ana")
+    mailbox.refused.add("gone@example.com")
+    body = {"email": "gone@example.com", "password": PASSWORD}
+    with caplog.at_level("INFO", logger="players.mail"):
+        ok(client_for(ana).post(EMAIL, body, format="json"), 202)
+    assert not AccountMail.objects.exists()
+    assert mailbox.to("gone@example.com") == []
+    ours = [r.getMessage() for r in caplog.records if not r.name.startswith("mail.log")]
+    assert f"account mail confirm_email for player {ana.pk} given up: SMTPRecipientsRefused" in ours
+    # SMTP's refusal quotes the address: none of the service's lines shows it (the SMTP
+    # server's own, mail.log, is the receiver's)
+    assert not [line for line in ours if "gone@example.com" in line]
+
+
+def test_a_deleted_account_leaves_no_mail_to_send(
+    make_player: MakeUser, mailbox: Mailbox, settings: Settings
+) -> None:
+    ana = make_player("ana")
+    smtp_down(settings)
+    body = {"email": "ana@example.com", "password": PASSWORD}
+    ok(client_for(ana).post(EMAIL, body, format="json"), 202)
+    assert AccountMail.objects.filter(player=ana).count() == 1
+    ok(
+        client_for(ana).post("/api/v1/players/me/delete/", {"password": PASSWORD}, format="json"),
+        204,
+    )
+    assert not AccountMail.objects.exists()
+    settings.EMAIL_PORT = mailbox.port
+    AccountMail.objects.update(due_at=timezone.now())
+    assert sweep.apply().get()["mailed"] == 0
+    assert mailbox.to("ana@example.com") == []

@@ -56,6 +56,7 @@ class Mailbox:
     port: int
     mails: list[Mail] = field(default_factory=list)
     arrived: threading.Condition = field(default_factory=threading.Condition)
+    refused: set[str] = field(default_factory=set)  # recipients answered 550 (no such mailbox)
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -92,6 +93,14 @@ class Mailbox:
     def clear(self) -> None:
         with self.arrived:
             self.mails.clear()
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        if address.lower() in self.refused:
+            return "550 5.1.1 No such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)

@@ -161,16 +161,19 @@ class Workers:
                 process.wait(10)
 
 
-def start_workers(count: int, env: dict[str, str], tmp: Path) -> Workers:
-    """``count`` worker processes, each one task at a time; returns once all answer a ping."""
+def start_workers(count: int, env: dict[str, str], tmp: Path, *, beat: bool = False) -> Workers:
+    """``count`` worker processes, each one task at a time; returns once all answer a ping.
+    With ``beat``, the first runs the beat's schedule too (``-B``: the periodic sweeps, every
+    ``UNO_SWEEP_INTERVAL`` seconds of ``env``)."""
     names = [f"notify{i}-{os.getpid()}@localhost" for i in range(count)]
     logs = [tmp / f"worker{i}.log" for i in range(count)]
     processes = []
-    for name, log in zip(names, logs, strict=True):
+    for index, (name, log) in enumerate(zip(names, logs, strict=True)):
+        schedule = ["-B", "-s", str(tmp / "beat-schedule")] if beat and index == 0 else []
         with log.open("wb") as out:
             processes.append(
                 subprocess.Popen(
-                    [*CELERY, "-n", name],
+                    [*CELERY, "-n", name, *schedule],
                     cwd=ROOT,
                     env=env,
                     stdout=out,

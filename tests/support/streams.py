@@ -107,7 +107,8 @@ def start_server(
     url: str, port: int, log: Path, keepalive: float, env: dict[str, str] | None = None
 ) -> Server:
     """The Procfile's web process on ``HOST:port`` over the database at ``url``, up and
-    answering; ``env`` adds to its environment. Tasks run in-process (no broker)."""
+    answering; ``env`` adds to its environment. Tasks run in-process (no broker), unless ``env``
+    names one (``CELERY_BROKER_URL``)."""
     environment = {
         **os.environ,
         "DATABASE_URL": url,
@@ -123,7 +124,8 @@ def start_server(
         "UNO_BOT_DELAY": "0",  # bots play in the request's thread, as in the in-process tests
         **(env or {}),
     }
-    environment.pop("CELERY_BROKER_URL", None)
+    if "CELERY_BROKER_URL" not in (env or {}):
+        environment.pop("CELERY_BROKER_URL", None)
     command = [
         str(Path(sys.executable).parent / "gunicorn"),
         "-c",
