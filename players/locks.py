@@ -11,9 +11,10 @@ keep seats from being inserted), wait for each other.
 
 The notifications' own locks, one per player (``NOTIFIED_LOCK_SPACE``), are taken by that trigger
 for the players of the game a write holds, in the order of their ids. A transaction that writes
-several games (an account's deletion) takes them all first, with ``lock_notified``: taken game by
-game, it would hold the players of one game while it waits for the next game's row, whose write
-waits for one of those players.
+several games (an account's deletion, a tournament's round opening its tables) takes them all
+first, with ``lock_notified``: taken game by game, it would hold the players of one game while it
+waits for a player of the next, whom a write elsewhere holds while it waits for one of the first
+game's.
 """
 
 from __future__ import annotations
@@ -36,13 +37,15 @@ def lock_player(player_id: int) -> None:
 def lock_notified(player_ids: Iterable[int]) -> None:
     """Take the notification locks of ``player_ids`` until the transaction ends, in the order of
     their ids, as the notifications' trigger takes them (which then finds them held: a
-    transaction's advisory locks are its own to take again). Without PostgreSQL, nothing: the
-    database has one writer at a time."""
-    if connection.vendor != "postgresql":
+    transaction's advisory locks are its own to take again), in one statement however many.
+    Without PostgreSQL, nothing: the database has one writer at a time."""
+    ids = sorted(set(player_ids))
+    if connection.vendor != "postgresql" or not ids:
         return
     with connection.cursor() as cursor:
-        for player_id in sorted(set(player_ids)):
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)",
-                [NOTIFIED_LOCK_SPACE, player_id],
-            )
+        # The subquery's ORDER BY keeps it from being pulled up: the locks follow its order.
+        cursor.execute(
+            "SELECT count(pg_advisory_xact_lock(%s::integer, p))"
+            " FROM (SELECT p FROM unnest(%s::integer[]) AS p ORDER BY p) AS ordered",
+            [NOTIFIED_LOCK_SPACE, ids],
+        )

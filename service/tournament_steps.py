@@ -60,6 +60,7 @@ from games.tournament_fold import Folded, Table
 from notifications import delivery
 from notifications.models import Kind, Notification
 from players import safety
+from players.locks import lock_notified
 from players.services import bot_accounts_among
 from service import bots, lobby, ratings
 from service.facts import WriteFacts
@@ -191,6 +192,20 @@ class Step:
         self.now = now
         self.changed = False
         self.wake_at: datetime | None = None  # an arena's end: advance again then
+        self._notified_locked = False
+
+    def lock_notified(self) -> None:
+        """Before the step's first notification: the notification locks of everyone it may
+        notify (its players, and the bots that may fill its tables), in one go, in the order of
+        their ids (``players.locks``). Taken table by table, a round would hold one table's
+        players while it waits for a player of the next, whom a game's write elsewhere may hold
+        while it waits for one of the first table's: a deadlock."""
+        if self._notified_locked:
+            return
+        size = self.tournament.table_size
+        fillers = User.objects.filter(bot__level=FILLER).order_by("pk").values_list("pk", flat=True)
+        lock_notified([*self.folded.players, *fillers[: 2 * size]])
+        self._notified_locked = True
 
     def append(self, kind: str, data: Any) -> None:
         append(self.tournament, self.folded, kind, data, self.now)
@@ -201,6 +216,7 @@ class Step:
     ) -> None:
         if not players:
             return
+        self.lock_notified()
         Notification.objects.bulk_create(
             Notification(
                 player_id=player,
@@ -338,6 +354,7 @@ def _open_table(
 ) -> dict[str, Any]:
     """Create and start a table's game: ``seats`` the players by seat (None: a ``basic`` bot
     fills it, or the bot user's id again for a duplicate's next deal); its entry's data."""
+    step.lock_notified()  # before the game's start notifies its seats
     tournament = step.tournament
     people = [p for p in seats if p is not None]
     users = {user.pk: user for user in User.objects.filter(pk__in=people).select_related("bot")}
