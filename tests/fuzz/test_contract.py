@@ -11,6 +11,7 @@ schema documents, of the documented content type and shape, and invalid input mu
 from __future__ import annotations
 
 import json
+import os
 import urllib.request
 from typing import Any
 
@@ -50,7 +51,8 @@ CHECKS = [
     negative_data_rejection,
     ignored_auth,
 ]
-MAX_EXAMPLES = 25
+# A deeper run than CI's: UNO_FUZZ_EXAMPLES=200 make test (or pytest tests/fuzz).
+MAX_EXAMPLES = int(os.environ.get("UNO_FUZZ_EXAMPLES", "25"))
 MAX_WAIT = 1  # seconds: a long poll of the event log may hold a request up to 30
 
 
