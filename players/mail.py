@@ -25,7 +25,7 @@ import hashlib
 import logging
 from datetime import datetime, timedelta
 from functools import partial
-from smtplib import SMTPException, SMTPRecipientsRefused, SMTPResponseException
+from smtplib import SMTPRecipientsRefused, SMTPResponseException
 from typing import Literal
 
 from django.conf import settings
@@ -218,7 +218,7 @@ def deliver(mail_id: int) -> bool:
             return False
         try:
             sent = send(_kind(row.kind), row.player_id, row.address, row.base_url, _language(row))
-        except (SMTPException, OSError) as exc:
+        except Exception as exc:  # SMTP's failures, and any other: counted, never retried forever
             _failed(row, exc, now)
             return False
         row.delete()
