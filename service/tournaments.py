@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, OuterRef, QuerySet, Subquery
@@ -166,6 +167,7 @@ def tournament_join(*, player: User, tournament_id: str) -> Tournament:
         if entrant is not None and entrant.withdrawn_at is None:
             raise DomainError("tournament_already_joined", "You take part already.")
         if entrant is None:
+            _require_room(tournament)
             Entrant.objects.create(tournament=tournament, player=player, joined_at=now)
         else:
             entrant.withdrawn_at = None
@@ -174,6 +176,14 @@ def tournament_join(*, player: User, tournament_id: str) -> Tournament:
         if tournament.status == TournamentStatus.RUNNING:  # an arena seats them when it can
             tournament_steps.after_commit(str(tournament.pk))
     return tournament
+
+
+def _require_room(tournament: Tournament) -> None:
+    """A new player may join while the tournament has fewer than ``UNO_TOURNAMENT_MAX_PLAYERS``
+    (who withdrew count: one who comes back always may, and the round's locks take them too)."""
+    most = settings.UNO_TOURNAMENT_MAX_PLAYERS
+    if Entrant.objects.filter(tournament=tournament).count() >= most:
+        raise DomainError("tournament_full", f"The tournament takes at most {most} players.")
 
 
 def tournament_withdraw(*, player: User, tournament_id: str) -> Tournament:

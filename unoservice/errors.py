@@ -177,6 +177,9 @@ SERVICE_CODES: dict[str, Code] = {
     ),
     "tournament_finished": Code(409, "The tournament is over (an arena: its time is up)."),
     "tournament_already_joined": Code(409, "The caller takes part in the tournament already."),
+    "tournament_full": Code(
+        409, "The tournament has as many players as it may take (UNO_TOURNAMENT_MAX_PLAYERS)."
+    ),
     "tournament_not_joined": Code(
         409, "The caller does not take part in the tournament (or has withdrawn already)."
     ),

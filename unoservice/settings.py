@@ -375,6 +375,12 @@ UNO_BOT_DELAY = float(os.environ.get("UNO_BOT_DELAY", "1"))
 UNO_BOT_GRACE = float(os.environ.get("UNO_BOT_GRACE", "10"))
 # A tournament's players are told it starts soon UNO_TOURNAMENT_HEADS_UP seconds before its start.
 UNO_TOURNAMENT_HEADS_UP = int(os.environ.get("UNO_TOURNAMENT_HEADS_UP", "600"))
+# The most players a tournament takes (409 tournament_full beyond). Seating a round, or telling
+# every player of the start, holds one PostgreSQL lock per player in one transaction, from a lock
+# table of max_locks_per_transaction x max_connections entries (6,400 by default) that every
+# connection shares: a tournament of 30,000 could never start (out of shared memory), and its
+# tries took the table from everyone else's writes. Raise both together (docs/deploy.md).
+UNO_TOURNAMENT_MAX_PLAYERS = env_int("UNO_TOURNAMENT_MAX_PLAYERS", 2000)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

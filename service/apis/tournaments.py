@@ -172,6 +172,7 @@ class TournamentJoinApi(APIView):
                 "tournament_started",
                 "tournament_finished",
                 "tournament_already_joined",
+                "tournament_full",
                 "bots_not_allowed",
             ),
         },

@@ -81,6 +81,25 @@ def test_withdrawing_and_withdrawing_twice(players: list[Player]) -> None:
     assert back["players"][0]["withdrawn"] is False
 
 
+def test_a_full_tournament_refuses_new_players_but_takes_back_one_who_withdrew(
+    players: list[Player], settings: Any
+) -> None:
+    settings.UNO_TOURNAMENT_MAX_PLAYERS = 2
+    host, ada, bob, cy, *_ = players
+    tournament = create(host)
+    for player in (ada, bob):
+        ok(player.client.post(url(tournament["id"], "join")))
+    before = log_of(tournament["id"])
+    full = refused(cy.client.post(url(tournament["id"], "join")), 409, "tournament_full")
+    assert "at most 2 players" in full["detail"]
+    assert log_of(tournament["id"]) == before
+    assert ok(cy.client.get(url(tournament["id"])))["player_count"] == 2
+    # Who withdrew keeps their place: their return is taken, a newcomer's is not.
+    ok(ada.client.post(url(tournament["id"], "withdraw")))
+    refused(cy.client.post(url(tournament["id"], "join")), 409, "tournament_full")
+    assert ok(ada.client.post(url(tournament["id"], "join")))["player_count"] == 2
+
+
 @pytest.mark.parametrize(
     ("fields", "status", "code"),
     [

@@ -246,6 +246,7 @@ export const REFUSALS = {
   tournament_started: ['This tournament has started: it takes no new players.', 'Este torneio já começou: não aceita novos jogadores.'],
   tournament_finished: ['This tournament is over.', 'Este torneio terminou.'],
   tournament_already_joined: ['You take part in this tournament already.', 'Já participa neste torneio.'],
+  tournament_full: ['This tournament has as many players as it may take.', 'Este torneio já tem tantos jogadores quantos pode aceitar.'],
   tournament_not_joined: ['You do not take part in this tournament (or have withdrawn already).', 'Não participa neste torneio (ou já desistiu).'],
   bots_not_allowed: ['This tournament\'s host does not allow bot accounts.', 'O organizador deste torneio não aceita contas bot.'],
   // the request itself, and the server

@@ -7545,7 +7545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `tournament_started`: The Swiss or duplicate tournament has started: it takes no new players. `tournament_finished`: The tournament is over (an arena: its time is up). `tournament_already_joined`: The caller takes part in the tournament already. Codes: tournament_started, tournament_finished, tournament_already_joined. */
+            /** @description `tournament_started`: The Swiss or duplicate tournament has started: it takes no new players. `tournament_finished`: The tournament is over (an arena: its time is up). `tournament_already_joined`: The caller takes part in the tournament already. `tournament_full`: The tournament has as many players as it may take (UNO_TOURNAMENT_MAX_PLAYERS). Codes: tournament_started, tournament_finished, tournament_already_joined, tournament_full. */
             409: {
                 headers: {
                     [name: string]: unknown;
