@@ -29,6 +29,7 @@ from games.models import Game, GameStatus
 from games.selectors import player_ref
 from games.timekeeping import is_live
 from notifications.models import Kind, Notification, PushSubscription, Watching, Webhook
+from players.locks import lock_notified
 from unoservice.prepared import Statement
 
 
@@ -222,6 +223,7 @@ def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
     reminders = [r for r in rows if r.kind == Kind.DEADLINE_SOON]
     others = [r for r in rows if r.kind != Kind.DEADLINE_SOON]
     written = len(others)
+    _lock_outsiders(game, rows)
     Notification.objects.bulk_create(r.model() for r in others)
     for reminder in reminders:
         exists = Notification.objects.filter(
@@ -234,6 +236,17 @@ def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
             reminder.model().save(force_insert=True)
             written += 1
     return written
+
+
+def _lock_outsiders(game: Game, rows: Sequence[Row]) -> None:
+    """Rows for players outside the roster (a rematch's invitations): every notified player's
+    lock first, in id order. The trigger takes the roster's and each row's player at that row,
+    so the second outsider's came after the roster's, out of order: held against a write of a
+    game between them, which takes theirs in order, the two waited for each other."""
+    roster = {entry["id"] for entry in game.roster}
+    notified = {r.player_id for r in rows}
+    if notified - roster:
+        lock_notified(roster | notified)
 
 
 def watched(player_id: int, game_id: Any, at: datetime) -> bool:

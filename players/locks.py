@@ -14,7 +14,9 @@ for the players of the game a write holds, in the order of their ids. A transact
 several games (an account's deletion, a tournament's round opening its tables) takes them all
 first, with ``lock_notified``: taken game by game, it would hold the players of one game while it
 waits for a player of the next, whom a write elsewhere holds while it waits for one of the first
-game's.
+game's. Likewise a write that notifies players outside its game's roster (a rematch's
+invitations, ``notifications.outbox.write_facts``): the trigger would take each outsider's lock
+at its own row, after the roster's.
 """
 
 from __future__ import annotations

@@ -12,18 +12,22 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, transaction
 
 from games import engine
 from games.eventstore import load_state
 from games.models import Game, GameStatus
 from notifications.models import Notification
+from players.locks import lock_notified
 from players.models import DeletedAccount
 from service.accounts import account_delete
 from service.lobby import NewGame, game_create, game_join
+from service.play import game_resign
+from service.tables import game_rematch
 from service.unit_of_work import game_write
 from tests.support.players import PASSWORD
 
@@ -120,3 +124,70 @@ def test_an_account_deleted_while_a_move_in_its_second_game_notifies_it_both_go_
     for game in (first, second):
         assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
     assert load_state(Game.objects.get(pk=second.pk)).winner == 1 - mover  # the move stood
+
+
+def _taken_in_order() -> bool:
+    """Every connection waiting for a player's notification lock holds none of a higher id."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT w.pid FROM pg_locks AS w JOIN pg_locks AS h ON h.pid = w.pid"
+            " WHERE w.locktype = 'advisory' AND NOT w.granted"
+            " AND h.locktype = 'advisory' AND h.granted AND h.classid = w.classid"
+            " AND h.objid > w.objid"
+        )
+        return cursor.fetchone() is None
+
+
+def _rematch(player: User, game_id: Any) -> None:
+    try:
+        game_rematch(player=player, game_id=game_id)
+    finally:
+        connection.close()
+
+
+def _write_elsewhere(first: int, then: int, holding: threading.Event, go: threading.Event) -> None:
+    """A write that notifies ``first``, then ``then`` (an invitation after a turn's notice)."""
+    try:
+        with transaction.atomic():
+            lock_notified([first])
+            holding.set()
+            assert go.wait(WAIT)
+            lock_notified([then])
+    finally:
+        connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rematch_inviting_two_players_and_a_write_notifying_them_both_go_through() -> None:
+    """A rematch asked by its highest player invites the two others, outside its roster: the
+    trigger took the host's and the first one's locks at the first invitation, the second one's
+    at the second, out of order. A write elsewhere holding the second and waiting for the host
+    waited for the rematch, which waited for it (``outbox.write_facts`` now takes all first)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the notifications' lock order is PostgreSQL's (a trigger)")
+    low, middle, host = (User.objects.create_user(name) for name in ("ada", "bob", "cy"))
+    game = game_create(player=low, spec=NewGame(max_players=3))
+    game_join(player=middle, game_id=game.pk)
+    game = game_join(player=host, game_id=game.pk)
+    for player in (low, middle):  # two resign: the host wins, the game is over
+        game_resign(player=player, game_id=game.pk)
+
+    holding, go = threading.Event(), threading.Event()
+    with ThreadPoolExecutor(2) as pool:
+        elsewhere = pool.submit(_write_elsewhere, middle.pk, host.pk, holding, go)
+        assert holding.wait(WAIT)
+        asked = pool.submit(_rematch, host, game.pk)
+        deadline = time.monotonic() + WAIT
+        while not _waiting("advisory"):
+            assert not asked.done(), asked.exception()
+            assert time.monotonic() < deadline, "the rematch never waited for a player's lock"
+            threading.Event().wait(0.01)
+        assert _taken_in_order(), "the rematch holds a player's lock above the one it waits for"
+        go.set()  # the write elsewhere now asks for the host
+        elsewhere.result(timeout=WAIT)
+        asked.result(timeout=WAIT)
+
+    rematch = Game.objects.get(pk=game.pk).rematch
+    assert rematch is not None
+    invited = Notification.objects.filter(kind="invited", game=rematch)
+    assert sorted(invited.values_list("player_id", flat=True)) == [low.pk, middle.pk]
