@@ -77,6 +77,7 @@ def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: O
     assert made.settings["target_score"] == 1
     button(ana, "Join").click()
     expect(ana.get_by_text("You take part.")).to_be_visible()
+    expect(ana.locator("main")).to_contain_text(re.compile(r"Swiss · 1 player · starts \d"))
 
     _open_from_the_list(bea, "Friday cup")
     button(bea, "Join").click()

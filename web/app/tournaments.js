@@ -43,6 +43,7 @@ const WORDS = {
   running: ['Running', 'A decorrer'],
   finished: ['Finished', 'Terminado'],
   players_n: ['{n} players', '{n} jogadores'],
+  players_1: ['1 player', '1 jogador'],
   round_of: ['Round {n} of {of}', 'Ronda {n} de {of}'],
   round_n: ['Round {n}', 'Ronda {n}'],
   join: ['Join', 'Entrar'],
@@ -75,6 +76,9 @@ const REFUSED = {
   not_found: ['No such tournament.', 'Este torneio não existe.'],
 };
 
+/** "1 player", "7 players" (in the page's language). @param {number} n */
+const playerCount = (n) => (n === 1 ? tr(WORDS.players_1) : fill(tr(WORDS.players_n), { n }));
+
 /**
  * When a tournament starts, or started: "starts 5 Dec 2026, 16:00" ("começa a …").
  * @param {{starts_at: string, status: string}} tournament
@@ -100,7 +104,7 @@ function tournamentItem(row) {
     h('div', { class: 'game-info' },
       h('strong', {}, h('a', { href: `#/tournaments/${row.id}` }, row.name)), ' ', statusTag(row),
       h('div', { class: 'muted small' },
-        `${formatName(row.format)} · ${fill(tr(WORDS.players_n), { n: row.player_count })} · ${when(row)}`)),
+        `${formatName(row.format)} · ${playerCount(row.player_count)} · ${when(row)}`)),
     h('a', { class: 'button', href: `#/tournaments/${row.id}` }, tr(WORDS.watch)));
 }
 
@@ -274,7 +278,7 @@ export function tournamentPage(root, id) {
     render(body,
       h('h1', { 'data-tournament-id': tournament.id, 'data-version': String(tournament.version) }, tournament.name),
       h('p', {}, statusTag(tournament), ' ', formatName(tournament.format), ' · ',
-        fill(tr(WORDS.players_n), { n: tournament.player_count }), ' · ', when(tournament),
+        playerCount(tournament.player_count), ' · ', when(tournament),
         tournament.status === 'running' && rounds ? ` · ${rounds}` : ''),
       h('p', { class: 'muted small' }, fill(tr(WORDS.host), { name: tournament.host.username })),
       you?.table ? h('p', {}, h('a', { class: 'button primary', href: `#/game/${you.table}`, 'data-region': 'your-table' }, tr(WORDS.your_table))) : null,
