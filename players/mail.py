@@ -216,8 +216,9 @@ def deliver(mail_id: int) -> bool:
         now = timezone.now()
         if row is None or (row.attempts and row.due_at > now):
             return False
+        kind, language = _kind(row.kind), _language(row.language)
         try:
-            sent = send(_kind(row.kind), row.player_id, row.address, row.base_url, _language(row))
+            sent = send(kind, row.player_id, row.address, row.base_url, language)
         except Exception as exc:  # SMTP's failures, and any other: counted, never retried forever
             _failed(row, exc, now)
             return False
@@ -229,8 +230,8 @@ def _kind(stored: str) -> MailKind:
     return CONFIRM_EMAIL if stored == CONFIRM_EMAIL else RESET_PASSWORD
 
 
-def _language(row: AccountMail) -> Language:
-    return "pt" if row.language == "pt" else "en"
+def _language(stored: str) -> Language:
+    return "pt" if stored == "pt" else "en"
 
 
 def _failed(row: AccountMail, exc: Exception, now: datetime) -> None:

@@ -10,41 +10,25 @@ for a lock the write holds; then it commits."""
 from __future__ import annotations
 
 import threading
-import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import connection
 
 from games import engine
 from games.eventstore import load_state
 from games.models import Game, GameStatus
 from notifications.models import Notification
-from players.locks import lock_notified
 from players.models import DeletedAccount
 from service.accounts import account_delete
 from service.lobby import NewGame, game_create, game_join
 from service.play import game_resign
 from service.tables import game_rematch
 from service.unit_of_work import game_write
+from tests.support.locks import WAIT, await_waiting, taken_in_order, write_elsewhere
 from tests.support.players import PASSWORD
-
-WAIT = 30.0  # seconds: how long the other request may take to reach the lock it waits on
-
-
-def _waiting(*locktypes: str) -> bool:
-    """Whether another connection waits for a lock (of one of ``locktypes``, if any are given).
-    The trigger of ``streams/migrations/0004`` takes advisory locks, one per player."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_locks WHERE NOT granted"
-            " AND (cardinality(%s::text[]) = 0 OR locktype = ANY(%s::text[]))",
-            [list(locktypes), list(locktypes)],
-        )
-        (waiting,) = cursor.fetchone()
-    return bool(waiting)
 
 
 def _create_with_a_bot(player: User) -> Game:
@@ -69,11 +53,7 @@ def test_a_write_notifying_a_player_and_a_request_locking_them_both_go_through()
             events, after = engine.resign(write.state, 0)
             write.append(events, after)
             created = pool.submit(_create_with_a_bot, ada)  # locks ada's row, then notifies her
-            deadline = time.monotonic() + WAIT
-            while not _waiting("advisory"):
-                assert not created.done(), created.exception()
-                assert time.monotonic() < deadline, "the new game never waited for the write"
-                threading.Event().wait(0.01)
+            await_waiting(created, "the new game", "advisory")
         new = created.result(timeout=WAIT)
 
     assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
@@ -111,11 +91,7 @@ def test_an_account_deleted_while_a_move_in_its_second_game_notifies_it_both_go_
         deleted: Future[None]
         with game_write(second.pk) as write:  # the other seat resigns: ada is notified
             deleted = pool.submit(_delete, ada)
-            deadline = time.monotonic() + WAIT
-            while not _waiting():
-                assert not deleted.done(), deleted.exception()
-                assert time.monotonic() < deadline, "the deletion never waited for the move"
-                threading.Event().wait(0.01)
+            await_waiting(deleted, "the deletion")
             events, after = engine.resign(write.state, mover)
             write.append(events, after)
         deleted.result(timeout=WAIT)
@@ -126,33 +102,9 @@ def test_an_account_deleted_while_a_move_in_its_second_game_notifies_it_both_go_
     assert load_state(Game.objects.get(pk=second.pk)).winner == 1 - mover  # the move stood
 
 
-def _taken_in_order() -> bool:
-    """Every connection waiting for a player's notification lock holds none of a higher id."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT w.pid FROM pg_locks AS w JOIN pg_locks AS h ON h.pid = w.pid"
-            " WHERE w.locktype = 'advisory' AND NOT w.granted"
-            " AND h.locktype = 'advisory' AND h.granted AND h.classid = w.classid"
-            " AND h.objid > w.objid"
-        )
-        return cursor.fetchone() is None
-
-
 def _rematch(player: User, game_id: Any) -> None:
     try:
         game_rematch(player=player, game_id=game_id)
-    finally:
-        connection.close()
-
-
-def _write_elsewhere(first: int, then: int, holding: threading.Event, go: threading.Event) -> None:
-    """A write that notifies ``first``, then ``then`` (an invitation after a turn's notice)."""
-    try:
-        with transaction.atomic():
-            lock_notified([first])
-            holding.set()
-            assert go.wait(WAIT)
-            lock_notified([then])
     finally:
         connection.close()
 
@@ -174,15 +126,11 @@ def test_a_rematch_inviting_two_players_and_a_write_notifying_them_both_go_throu
 
     holding, go = threading.Event(), threading.Event()
     with ThreadPoolExecutor(2) as pool:
-        elsewhere = pool.submit(_write_elsewhere, middle.pk, host.pk, holding, go)
+        elsewhere = pool.submit(write_elsewhere, middle.pk, [host.pk], holding, go)
         assert holding.wait(WAIT)
         asked = pool.submit(_rematch, host, game.pk)
-        deadline = time.monotonic() + WAIT
-        while not _waiting("advisory"):
-            assert not asked.done(), asked.exception()
-            assert time.monotonic() < deadline, "the rematch never waited for a player's lock"
-            threading.Event().wait(0.01)
-        assert _taken_in_order(), "the rematch holds a player's lock above the one it waits for"
+        await_waiting(asked, "the rematch", "advisory")
+        assert taken_in_order(), "the rematch holds a player's lock above the one it waits for"
         go.set()  # the write elsewhere now asks for the host
         elsewhere.result(timeout=WAIT)
         asked.result(timeout=WAIT)

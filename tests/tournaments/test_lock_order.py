@@ -12,58 +12,24 @@ round is seen waiting for it, then asks for the other players'."""
 from __future__ import annotations
 
 import threading
-import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection, transaction
+from django.contrib.auth.models import User
+from django.db import connection
 
-from players.locks import lock_notified
 from service.play import game_resign
+from tests.support.locks import WAIT, await_waiting, write_elsewhere
 from tests.support.players import MakePlayer
 from tests.support.tournaments import create, folded, join_all, start_now
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WAIT = 30.0  # seconds: how long the other side may take to reach the lock it waits on
-
-
-def _waiting_for_a_player() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted AND locktype = 'advisory'")
-        (waiting,) = cursor.fetchone()
-    return bool(waiting)
-
-
-def _await(condition: Future[None] | None, what: str) -> None:
-    deadline = time.monotonic() + WAIT
-    while not _waiting_for_a_player():
-        if condition is not None and condition.done():
-            raise AssertionError(f"{what} ended without waiting: {condition.exception()}")
-        assert time.monotonic() < deadline, f"{what} never waited for a player's lock"
-        threading.Event().wait(0.01)
-
 
 def _resign(user_id: int, game_id: str) -> None:
     """The round's last table ends; its commit pairs the next round (in-process: no broker)."""
-    from django.contrib.auth.models import User
-
     try:
         game_resign(player=User.objects.get(pk=user_id), game_id=game_id)
-    finally:
-        connection.close()
-
-
-def _write_elsewhere(
-    first: int, then: list[int], holding: threading.Event, go: threading.Event
-) -> None:
-    """A write that notifies ``first`` and then ``then`` (an invitation after a turn's notice)."""
-    try:
-        with transaction.atomic():
-            lock_notified([first])
-            holding.set()
-            assert go.wait(WAIT)
-            lock_notified(then)
     finally:
         connection.close()
 
@@ -88,10 +54,10 @@ def test_a_round_opening_its_tables_and_a_write_notifying_its_players_both_go_th
 
     holding, go = threading.Event(), threading.Event()
     with ThreadPoolExecutor(2) as pool:
-        elsewhere = pool.submit(_write_elsewhere, lowest, others, holding, go)
+        elsewhere = pool.submit(write_elsewhere, lowest, others, holding, go)
         assert holding.wait(WAIT)
         paired = pool.submit(_resign, other_table.seats[0], other_table.game)
-        _await(paired, "the round's pairing")
+        await_waiting(paired, "the round's pairing", "advisory")
         go.set()  # the write elsewhere now asks for the other players
         elsewhere.result(timeout=WAIT)
         paired.result(timeout=WAIT)
