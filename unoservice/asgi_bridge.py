@@ -125,6 +125,10 @@ async def _read_body(receive: Receive) -> bytes | None:
             return b"".join(parts)
 
 
+def _declares_length(scope: Scope) -> bool:
+    return any(name.lower() == b"content-length" for name, _ in scope.get("headers", []))
+
+
 async def _disconnected(receive: Receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
@@ -148,7 +152,10 @@ def _environ(scope: Scope, body: bytes) -> dict[str, Any]:
         "REMOTE_ADDR": str(client[0]),
         "REMOTE_PORT": str(client[1]),
         "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
-        "CONTENT_LENGTH": str(len(body)),
+        # The body was read whole: its real length, if the client declared one. A body sent
+        # chunked has none here, as under a WSGI server, so ChunkedBodyMiddleware answers it 411
+        # the same way whichever server runs the service (docs/api.md).
+        "CONTENT_LENGTH": str(len(body)) if body and _declares_length(scope) else "",
         "wsgi.version": (1, 0),
         "wsgi.url_scheme": scope.get("scheme", "http"),
         "wsgi.input": io.BytesIO(body),

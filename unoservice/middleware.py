@@ -8,8 +8,10 @@ string), URL pattern, status, duration and the caller's user id. Probes and scra
 
 ``ChunkedBodyMiddleware`` refuses a body sent with ``Transfer-Encoding: chunked`` with 411
 ``length_required``: a WSGI server passes such a body without a ``Content-Length``, and Django then
-reads it as empty (a chunked action was answered "'action' must be one of …"). Behind the nginx
-of docker/ the question does not arise: nginx reads the whole body and sends its length.
+reads it as empty (a chunked action was answered "'action' must be one of …"). The ASGI web
+process (``asgi_bridge``) reads such a body whole but passes it without a length too, so the
+answer is the same whichever server runs the service. Behind the nginx of docker/ the question
+does not arise: nginx reads the whole body and sends its length.
 
 ``BodySizeMiddleware`` refuses a body whose ``Content-Length`` is over
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` with 413 ``request_too_large`` before anything reads it. Django
@@ -17,6 +19,13 @@ itself would refuse it only once a view read the body (DRF's parser does, and th
 by raising ``RequestDataTooBig``, which its handler logs as a security event at ERROR with a
 traceback: a client's oversized body is no error of the service, and the request line (status
 413) already records it. The service takes no file uploads, so the limit holds for the whole body.
+
+``CommonMiddleware`` is Django's, with the API's answers where Django's are no use to a client:
+a path that lacks only its trailing slash is redirected for GET and HEAD, as Django does, but any
+other method is told 404 ``not_found`` naming the path to use (a client sends a 301's POST again
+as a GET, which lists where it meant to create, and under DEBUG Django raises instead: a 500);
+and under DEBUG a path under ``/api/`` that matches nothing answers the API's 404 body, not
+Django's HTML page (``handler404`` answers it without DEBUG).
 
 ``MetricsMiddleware`` counts and times requests by URL pattern (``route``), not by path, so ids
 in paths do not multiply the series; a path that matches no pattern counts as ``<unmatched>``.
@@ -29,11 +38,12 @@ import time
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponseBase
+from django.middleware import common
 from django.utils.functional import SimpleLazyObject, empty
 
 from unoservice import metrics, webclient
-from unoservice.errors import error_page
+from unoservice.errors import error_page, not_found
 from unoservice.logging import clean_request_id, request_id_var
 from unoservice.parsers import declared_length
 
@@ -125,6 +135,26 @@ class ChunkedBodyMiddleware:
                 "A chunked request body is not read here: send it with a Content-Length.",
             )
         return self.get_response(request)
+
+
+class CommonMiddleware(common.CommonMiddleware):
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if response.status_code == 404:
+            if request.method not in ("GET", "HEAD") and self.should_redirect_with_slash(request):
+                return error_page(
+                    404,
+                    "not_found",
+                    f"No such path: {request.path}. Paths end with a slash: {request.path}/",
+                )
+            if (
+                settings.DEBUG
+                and request.path.startswith("/api/")
+                and response.get("Content-Type", "").startswith("text/html")
+            ):
+                return not_found(request, Http404())
+        return super().process_response(request, response)
 
 
 class BodySizeMiddleware:

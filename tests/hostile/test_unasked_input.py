@@ -249,3 +249,45 @@ def test_a_body_just_under_the_limit_still_reaches_the_call(db: None) -> None:
     payload = json.dumps({"username": "x" * 200_000, "password": "p"}).encode()
 
     refused(raw_post(APIClient(), REGISTER, payload), 400, "invalid")
+
+
+# --- a path that is not one ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("debug", [True, False], ids=["make run (DEBUG)", "production"])
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_a_call_without_its_trailing_slash_is_told_the_path_and_changes_nothing(
+    table: Table, settings: Any, debug: bool, method: str
+) -> None:
+    """Under DEBUG (``make run``) Django raised for these (a 500); without it, it answered 301,
+    which a client sends again as a GET: a POST meant to create a game listed the games."""
+    settings.DEBUG = debug
+    client = table.actor_client()
+    before = world()
+
+    for url in ("/api/v1/games", table.url("actions").rstrip("/"), "/api/v1/players"):
+        answer = send(client, method, url, '{"action": "draw"}')
+        body = refused(answer, 404, "not_found")
+        assert f"{url}/" in body["detail"], body
+    assert world() == before
+
+
+def test_a_get_without_its_trailing_slash_is_still_redirected(table: Table) -> None:
+    answer = table.actor_client().get("/api/v1/games?mine=true")
+
+    assert answer.status_code == 301
+    assert answer["Location"] == "/api/v1/games/?mine=true"
+
+
+@pytest.mark.parametrize("debug", [True, False], ids=["make run (DEBUG)", "production"])
+@pytest.mark.parametrize(
+    "url", ["/api/v1/nothing/", "/api/v1/games/x/y/z/", "/api/v2/games/", "/api/v1/players/abc/"]
+)
+def test_a_path_of_the_api_that_matches_nothing_is_a_json_404(
+    table: Table, settings: Any, debug: bool, url: str
+) -> None:
+    """Under DEBUG Django answered its HTML page, which no client reads."""
+    settings.DEBUG = debug
+
+    for answer in (table.actor_client().get(url), APIClient().post(url, {}, format="json")):
+        assert refused(answer, 404, "not_found")["code"] == "not_found"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from bench.frontend import HOST, healthz_wait, nginx_binary, running, slow_clients
+from tests.support.streams import KEEPALIVE, free_port, start_server, stop_server
 
 # More slow clients than gunicorn has threads (2).
 SLOW = 6
@@ -75,6 +77,27 @@ def test_a_chunked_body_arrives_whole_through_nginx_and_is_refused_by_gunicorn_a
     assert direct[0] == 411 and direct[1]["code"] == "length_required", direct
     assert proxied[0] == 201 and proxied[1]["username"] == "proxied", proxied
     assert list(User.objects.values_list("username", flat=True)) == ["proxied"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_asgi_web_process_refuses_a_chunked_body_as_gunicorns_threads_do(
+    tmp_path: Path,
+) -> None:
+    """The Procfile's web process (ASGI) read a chunked body whole and took it, where gunicorn's
+    threads answer 411: the contract's answer (docs/api.md) depended on the server."""
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+    web = start_server(url, free_port(), tmp_path / "web.log", KEEPALIVE)
+    try:
+        chunked = post(web.port, registration("chunked"), chunked=True)
+        sized = post(web.port, registration("sized"), chunked=False)
+    finally:
+        stop_server(web)
+
+    assert chunked[0] == 411 and chunked[1]["code"] == "length_required", chunked
+    assert sized[0] == 201 and sized[1]["username"] == "sized", sized
+    assert list(User.objects.values_list("username", flat=True)) == ["sized"]
 
 
 def test_nginx_refuses_a_body_over_the_limit_with_the_apis_error_body() -> None:
