@@ -77,6 +77,20 @@ def seat_of(game: Game, player: Player) -> int | None:
     return next((i for i, entry in enumerate(game.roster) if entry["id"] == player.pk), None)
 
 
+def sees_its_seat(entry: dict[str, Any]) -> bool:
+    """Whether the player of a roster entry sees the game from its seat (its hand, its drawn
+    cards, its legal actions): not once a bot plays the seat for them (``bot_takeover``, after a
+    forfeit). They left the game for good, and watch it on as a spectator does; else the hand a
+    bot plays on would be shown to someone who may tell its partner or its opponents."""
+    return "bot" not in entry
+
+
+def view_seat(game: Game, player: Player) -> int | None:
+    """The seat ``player`` sees ``game`` from (``sees_its_seat``), or None: as a spectator."""
+    seat = seat_of(game, player)
+    return seat if seat is not None and sees_its_seat(game.roster[seat]) else None
+
+
 def may_see(game: Game, viewer: Player) -> bool:
     """The one rule of who may see a game at all (its view, log, replay, stream, and any write
     by a player): a private game only its seated players and staff; anyone else is told there is
@@ -155,7 +169,7 @@ def game_view(game: Game, player: Player, state: engine.GameState | None = None)
 
     ``state`` is the engine state of ``game.state`` when the caller already holds it.
     """
-    seat = seat_of(game, player)
+    seat = view_seat(game, player)
     if game.state is None:
         body = _waiting_view(game, seat)
     else:
@@ -343,7 +357,7 @@ def game_export(game: Game) -> dict[str, Any]:
 
 def game_events(game: Game, player: Player, *, after: int, limit: int) -> list[dict[str, Any]]:
     """The log after seq ``after``, at most ``limit`` events, as ``player`` may see it."""
-    seat = seat_of(game, player)
+    seat = view_seat(game, player)
     revealed = game.revealed
     with replica.lagging_reads(when=settled_on_replica(game)):
         rows = list(select_events(game.pk, after, limit))
@@ -362,7 +376,7 @@ def game_replay(game: Game, player: Player, *, at: int) -> dict[str, Any]:
     with replica.lagging_reads(when=settled_on_replica(game)):
         state = checkpoints.state_at(game, at)
     revealed = game.revealed
-    seat = seat_of(game, player)
+    seat = view_seat(game, player)
     shown = revealed or (state.status == "finished" and not game.sealed)
     body = view_of_state(game, state, seat, revealed=shown)
     return {

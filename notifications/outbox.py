@@ -26,7 +26,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import Game, GameStatus
-from games.selectors import player_ref
+from games.selectors import player_ref, sees_its_seat
 from games.timekeeping import is_live
 from notifications.models import Kind, Notification, PushSubscription, Watching, Webhook
 from players.locks import lock_notified
@@ -117,6 +117,12 @@ def _player(game: Game, seat: int) -> int:
     return int(game.roster[seat]["id"])
 
 
+def _person_plays(game: Game, seat: int) -> bool:
+    """Whether the seat's own player makes its moves: not a bot's seat, nor a seat a bot took
+    over for a player who left (``bot_takeover``), who is told no turn of a game they left."""
+    return sees_its_seat(game.roster[seat])
+
+
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
@@ -176,7 +182,9 @@ def caused_by(game: Game, before: Turn, at: datetime) -> list[Row]:
         )
     if game.status == GameStatus.ACTIVE and game.current_seat is not None:
         seat = game.current_seat
-        if before.status != GameStatus.ACTIVE or before.actor != seat:
+        if (before.status != GameStatus.ACTIVE or before.actor != seat) and _person_plays(
+            game, seat
+        ):
             data = turn_data(game, seat, game.turn_deadline)
             player, live = _player(game, seat), is_live(game)
             rows.append(Row(player, Kind.YOUR_TURN, game.pk, game.version, at, data, live))
@@ -204,6 +212,8 @@ def of_facts(game: Game, facts: Iterable[Fact], at: datetime) -> list[Row]:
                 if s != fact.seat
             )
         elif isinstance(fact, DeadlineNear):
+            if not _person_plays(game, fact.seat):
+                continue
             data = turn_data(game, fact.seat, fact.deadline)
             player, live = _player(game, fact.seat), is_live(game)
             rows.append(Row(player, Kind.DEADLINE_SOON, game.pk, game.version, at, data, live))

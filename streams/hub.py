@@ -38,6 +38,7 @@ from psycopg.adapt import Transformer
 from games.engine import shown_alike
 from games.eventstore import NEWS_OF_GAMES, select_events
 from games.models import Game, GameStatus
+from games.selectors import sees_its_seat
 from streams.frames import Logged, event_frame
 
 if TYPE_CHECKING:
@@ -99,8 +100,12 @@ class Summary:
         return self.status == GameStatus.FINISHED and not self.sealed
 
     def seats(self) -> dict[int, int]:
-        """Seat by player id."""
-        return {int(entry["id"]): number for number, entry in enumerate(self.roster)}
+        """The seat each player sees the game from, by player id (``selectors.view_seat``)."""
+        return {
+            int(entry["id"]): number
+            for number, entry in enumerate(self.roster)
+            if sees_its_seat(entry)
+        }
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def closing_frame() -> bytes:
 
 def frames_of(page: hub.Page, viewer: User) -> bytes:
     """The page's events as ``viewer`` may see them (from their seat, or as a spectator)."""
-    seat = selectors.seat_of(page.game, viewer)
+    seat = selectors.view_seat(page.game, viewer)
     revealed = page.game.revealed
     return b"".join(event_frame(row, seat, revealed) for row in page.rows)
 

@@ -67,6 +67,35 @@ def test_a_seat_sees_its_own_dealt_hand_and_drawn_cards_but_no_one_elses(
                 assert ("cards" in frame["data"]) == (frame["seat"] == number), frame
 
 
+def test_a_player_who_left_a_seat_to_a_bot_streams_the_game_as_a_spectator(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    """With ``bot_takeover`` the seat's cards (those the bot draws too) were streamed to the
+    player who had resigned it."""
+    ada, bob, cy, eve = (make_seat(name) for name in ("ada", "bob", "cy", "eve"))
+    game = new_game(server, [ada, bob, cy], bot_takeover=True, target_score=100_000)
+    status, body = server.request("POST", f"{GAMES}{game}/resign/", bob.token)
+    assert status == 200 and body["seats"][1]["bot"] == "basic", body
+    opened = [watch(server, game, viewer, streams, "?after=0") for viewer in (bob, eve)]
+
+    rng, people = random.Random(3), {0: ada, 2: cy}
+    for _ in range(20):  # the bot's moves follow at once (UNO_BOT_DELAY=0)
+        seen = view(server, game, ada)
+        pending = seen["round"]["pending"]
+        mover = people[pending["seat"] if pending else seen["round"]["current_seat"]]
+        legal = view(server, game, mover)["you"]["legal_actions"]
+        status, body = server.request(
+            "POST", f"{GAMES}{game}/actions/", mover.token, rng.choice(legal)
+        )
+        assert status == 200, body
+    version = view(server, game, ada)["version"]
+
+    as_bob, as_eve = (as_log(stream.events_until(version)) for stream in opened)
+    assert as_bob == as_eve == event_log(server, game, eve)
+    assert any(f["type"] == "cards_drawn" and f["seat"] == 1 for f in as_bob)
+    assert not [frame for frame in as_bob if hidden_cards_shown(frame, None)]
+
+
 def test_with_neither_after_nor_last_event_id_the_stream_starts_after_the_current_version(
     server: Server, make_seat: Any, streams: list[Stream]
 ) -> None:

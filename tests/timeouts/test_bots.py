@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from games.engine.bots import choose
 from games.models import Event, Game
+from notifications.models import Notification
 from service.tasks import bot_turn, sweep_overdue_games
 from tests.support.decks import deck_for
 from tests.support.players import client_for
@@ -165,6 +166,43 @@ def test_with_bot_takeover_a_resigned_seat_is_played_on_by_a_basic_bot(
     refused = second.post(f"/api/v1/games/{view['id']}/actions/", {"action": "draw"}, format="json")
     assert refused.status_code == 403 and refused.json()["code"] == "not_a_player"
     assert not Event.objects.filter(game_id=view["id"], type="forfeited").exists()
+
+
+def test_a_player_who_left_a_seat_to_a_bot_watches_as_a_spectator(players: list[User]) -> None:
+    """Once a bot plays on for them, a resigned player saw the seat's hand and the cards the bot
+    drew (theirs to tell a partner or an opponent), was listed actions the server refused, and
+    was told "your turn" whenever the bot had to move."""
+    first, second, third, outsider = (client_for(p) for p in players)
+    view = _create(first, max_players=3, bot_takeover=True, target_score=500)
+    game = view["id"]
+    for client in (second, third):
+        assert client.post(f"/api/v1/games/{game}/join/").status_code == 200
+    assert second.post(f"/api/v1/games/{game}/resign/").status_code == 200
+    resigned_at = Game.objects.get(pk=game).version
+
+    rng, by_seat = random.Random(5), {0: first, 2: third}
+    for _ in range(40):  # the bot's moves follow each person's at once (tasks run in-process)
+        view = first.get(f"/api/v1/games/{game}/").json()
+        if view["status"] != "active":
+            break
+        pending = view["round"]["pending"]
+        actor = pending["seat"] if pending else view["round"]["current_seat"]
+        mover = by_seat[actor]
+        legal = mover.get(f"/api/v1/games/{game}/").json()["you"]["legal_actions"]
+        answer = mover.post(f"/api/v1/games/{game}/actions/", choose(rng, legal), format="json")
+        assert answer.status_code == 200, answer.json()
+
+    seen = second.get(f"/api/v1/games/{game}/").json()
+    assert seen["you"] is None, seen["you"]
+    assert seen["seats"][1]["bot"] == "basic" and "hand" not in seen["seats"][1]
+    assert Event.objects.filter(game_id=game, seat=1, seq__gt=resigned_at).exists()
+    log = f"/api/v1/games/{game}/events/?after=0&limit=1000"
+    assert second.get(log).json()["events"] == outsider.get(log).json()["events"]
+    replay = f"/api/v1/games/{game}/replay/?at={resigned_at + 1}"
+    assert second.get(replay).json() == outsider.get(replay).json()
+    turns = Notification.objects.filter(kind="your_turn", version__gt=resigned_at)
+    assert not turns.filter(player=players[1]).exists()
+    assert turns.filter(player=players[0]).exists() and turns.filter(player=players[2]).exists()
 
 
 def _staff_game(
