@@ -359,12 +359,17 @@ def game_start(*, player: Player, game_id: str | uuid.UUID) -> Game:
 
 
 def start_refusal(game: Game) -> DomainError | None:
-    """Why the seated players cannot start ``game`` (None: they can): 2 or more, and for
-    partners a multiple of the teams, 2 or more each. The host's start and a rematch ask."""
-    if len(game.roster) < 2:
+    """Why the seated players cannot start ``game`` (None: they can). The host's start and a
+    rematch ask."""
+    return seating_refusal(len(game.roster), game.team_count())
+
+
+def seating_refusal(players: int, teams: int | None) -> DomainError | None:
+    """Why ``players`` seated cannot start a game of ``teams`` (None: they can): 2 or more, and
+    for partners a multiple of the teams, 2 or more each."""
+    if players < 2:
         return DomainError("not_enough_players", "A game needs at least 2 players.")
-    teams = game.team_count()
-    if teams and (len(game.roster) % teams or len(game.roster) < 2 * teams):
+    if teams and (players % teams or players < 2 * teams):
         return DomainError(
             "not_enough_players",
             f"A game of {teams} teams starts with a multiple of {teams} players, "

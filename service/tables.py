@@ -36,7 +36,7 @@ from games.models import Game, GameStatus
 from games.selectors import seat_of
 from notifications.outbox import Invited
 from players import safety
-from players.models import Bot
+from players.models import Bot, DeletedAccount
 from service import lobby
 from service.unit_of_work import GameWrite, game_write
 from unoservice.errors import DomainError
@@ -203,6 +203,7 @@ def game_rematch(*, player: Player, game_id: str | uuid.UUID) -> Game:
             if status == GameStatus.ABANDONED:  # everyone left it: the next caller starts anew
                 rematch_id = None
         if rematch_id is None:
+            _require_players_to_come(old, player)
             rematch_id = _create_rematch(old, player).pk
             old.rematch_id = rematch_id
             old.save(update_fields=["rematch", "updated_at"])
@@ -233,10 +234,31 @@ def _awaited(old: Game, seated: set[int]) -> set[int]:
 
 
 def _people(roster: list[dict[str, Any]]) -> list[int]:
-    """The ids of the roster's persons (a seat a bot took over is still its person's)."""
+    """The ids of the roster's persons who may play again (a seat a bot took over is still its
+    person's): not its bots, nor an account deleted since, which can never take a seat."""
     ids = [entry["id"] for entry in roster]
-    robots = set(Bot.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
-    return [pid for pid in ids if pid not in robots]
+    robots = _robots(ids)
+    gone = set(DeletedAccount.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
+    return [pid for pid in ids if pid not in robots and pid not in gone]
+
+
+def _robots(ids: list[int]) -> set[int]:
+    return set(Bot.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
+
+
+def _require_players_to_come(old: Game, player: Player) -> None:
+    """A rematch is made only if it could start: its bots, the caller and the persons who may
+    join it (``_people``, but those kept apart from the caller) must make a table that starts.
+    Else it would wait, private and reserved, for nobody (an opponent deleted their account, or
+    blocked the caller, after the game)."""
+    robots = _robots([entry["id"] for entry in old.roster])
+    coming = set(_people(old.roster)) - safety.kept_apart(player.pk)
+    if lobby.seating_refusal(len(robots) + len(coming), old.team_count()) is not None:
+        raise DomainError(
+            "not_enough_players",
+            "Too few of this game's players can play again (an account was deleted, or a "
+            "player blocked you, since): start a new game instead.",
+        )
 
 
 def _create_rematch(old: Game, player: Player) -> Game:
@@ -259,9 +281,10 @@ def _create_rematch(old: Game, player: Player) -> Game:
     game.invite_code = None  # reserved: only the finished game's players join, by rematch
     game = lobby.game_save(game)
     people = set(_people(old.roster))
+    robots = _robots([entry["id"] for entry in old.roster])
     with game_write(game.pk) as write:
         for entry in old.roster:
-            if entry["id"] not in people:
+            if entry["id"] in robots:
                 lobby.seat_bot_user(write.game, User.objects.get(pk=entry["id"]), entry["bot"])
         # Not one kept apart from the caller: they could take no seat at this table.
         for pid in people - {player.pk} - safety.kept_apart(player.pk):

@@ -254,8 +254,11 @@ class GameRematchApi(APIView):
             "order. It starts once every person has joined, with the seats in the finished "
             "game's order shifted by one (the next dealer deals). A player kept apart from its "
             "creator (a block, either way) is not invited, and one kept apart from a player "
-            "seated in it is not waited for: asking, they get 403 `blocked`. The answer is the "
-            "rematch's view; the finished game's view shows its id as `rematch`."
+            "seated in it is not waited for: asking, they get 403 `blocked`; an account deleted "
+            "since is neither invited nor waited for. When too few could then take a seat for "
+            "it to start (its only other player deleted their account, or blocked the caller), "
+            "no rematch is made: 409 `not_enough_players`. The answer is the rematch's view; "
+            "the finished game's view shows its id as `rematch`."
         ),
         request=None,
         responses={
@@ -266,6 +269,7 @@ class GameRematchApi(APIView):
                 "game_not_finished",
                 "too_many_waiting_games",
                 "blocked",
+                "not_enough_players",
             ),
         },
         examples=[GAME_EXAMPLE],

@@ -17,7 +17,7 @@ from games.models import ChatMessage, Game
 from players.admin import ReportAdmin, chat_lines_around
 from players.models import Block, ChatSilence, Report
 from players.safety import chat_silenced_until, kept_apart
-from tests.support.players import Player
+from tests.support.players import PASSWORD, Player
 from tests.support.table import create_game, ok, refused
 
 pytestmark = pytest.mark.django_db
@@ -219,3 +219,40 @@ def test_staff_read_the_chat_around_a_reports_seq(players: list[Player]) -> None
     shown = str(ReportAdmin(Report, admin_site).chat_around(report))
     assert "you are &lt;b&gt;bad&lt;/b&gt;" in shown and "<b>" not in shown  # escaped
     assert "far before" not in shown and "far after" not in shown
+
+
+def _delete_account(player: Player) -> None:
+    player.user.set_password(PASSWORD)
+    player.user.save(update_fields=["password"])
+    answer = player.client.post("/api/v1/players/me/delete/", {"password": PASSWORD}, format="json")
+    assert answer.status_code == 204, answer.content
+
+
+def test_a_rematch_neither_invites_nor_waits_for_a_deleted_account(players: list[Player]) -> None:
+    """It waited, private and reserved, for an account that can never take a seat."""
+    ada, bob, cy, _ = players
+    old = _finished_game([ada, bob, cy])
+    _delete_account(cy)
+
+    rematch = ok(ada.client.post(f"/api/v1/games/{old}/rematch/"))["id"]
+    assert _invited_to(bob, rematch)
+    started = ok(bob.client.post(f"/api/v1/games/{old}/rematch/"))
+    assert started["id"] == rematch and started["status"] == "active"
+    assert {seat["player"]["id"] for seat in started["seats"]} == {ada.id, bob.id}
+
+
+@pytest.mark.parametrize("gone", ["deleted", "blocked"])
+def test_no_rematch_is_made_when_nobody_could_come(players: list[Player], gone: str) -> None:
+    """A rematch of two whose other player deleted their account, or blocked the caller, since:
+    it was made and waited for nobody, counting among the caller's waiting games."""
+    ada, bob, _, _ = players
+    old = _finished_game([ada, bob])
+    if gone == "deleted":
+        _delete_account(bob)
+    else:
+        ok(bob.client.post(block_url(ada)), 201)
+    games = Game.objects.count()
+
+    refused(ada.client.post(f"/api/v1/games/{old}/rematch/"), 409, "not_enough_players")
+    assert Game.objects.count() == games
+    assert Game.objects.get(pk=old).rematch_id is None

@@ -421,7 +421,7 @@ export interface paths {
         put?: never;
         /**
          * Play again with the same players and settings
-         * @description After a finished game, by one of its players: the first caller creates the rematch (the same settings; the game's bots seated; private, reserved for these players, who are sent `invited`), the others join it by the same call, in any order. It starts once every person has joined, with the seats in the finished game's order shifted by one (the next dealer deals). A player kept apart from its creator (a block, either way) is not invited, and one kept apart from a player seated in it is not waited for: asking, they get 403 `blocked`. The answer is the rematch's view; the finished game's view shows its id as `rematch`.
+         * @description After a finished game, by one of its players: the first caller creates the rematch (the same settings; the game's bots seated; private, reserved for these players, who are sent `invited`), the others join it by the same call, in any order. It starts once every person has joined, with the seats in the finished game's order shifted by one (the next dealer deals). A player kept apart from its creator (a block, either way) is not invited, and one kept apart from a player seated in it is not waited for: asking, they get 403 `blocked`; an account deleted since is neither invited nor waited for. When too few could then take a seat for it to start (its only other player deleted their account, or blocked the caller), no rematch is made: 409 `not_enough_players`. The answer is the rematch's view; the finished game's view shows its id as `rematch`.
          */
         post: operations["games_rematch"];
         delete?: never;
@@ -5076,7 +5076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `game_not_finished`: The call needs a finished game (a rematch; an export, its seed and salt). `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_not_finished, too_many_waiting_games. */
+            /** @description `game_not_finished`: The call needs a finished game (a rematch; an export, its seed and salt). `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). `not_enough_players`: A game starts with 2 or more seated. Codes: game_not_finished, too_many_waiting_games, not_enough_players. */
             409: {
                 headers: {
                     [name: string]: unknown;
