@@ -302,6 +302,9 @@ def _finish(step: Step, reason: str = "complete") -> None:
             "name": tournament.name,
             "place": place,
             "points": row.points,
+            # Why it ended: "not_enough_players" tells an entrant it never took place, where
+            # their place alone (first of one) said they had won it.
+            "reason": reason,
         }
         step.notify([row.player], Kind.TOURNAMENT_FINISHED, data, None)
 

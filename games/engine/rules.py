@@ -45,7 +45,12 @@ Decisions the rule book leaves open, taken as the official rules would or as sta
 - ``teams``: every seat of a team scores the team's points, so each seat's score is its team's
   total; a game whose seats still playing are all of one team ends, that team winning it.
 - The bank clock: a seat's "own move" that earns the increment is one that hands on the turn
-  (a play, draw, pass, challenge, accept or colour; not ``uno`` or ``catch``). A move by another
+  (a play, draw, pass, challenge, accept or colour; not ``uno`` or ``catch``). A draw that keeps
+  the turn (the card drawn is playable) and naming a starter wild's colour count too: what
+  follows (play or keep; the first play) is a decision of its own, with time of its own, as the
+  Time section gives it a timeout of its own ("deciding about a drawn playable card", "naming a
+  colour for a starter wild"); the rule book's "after each of its own moves" counts moves, not
+  turns. A move by another
   seat that takes the turn away (a jump-in) leaves the seat that had to act what it had left,
   without the increment. The service passes the seconds left in (``left``): the engine reads no
   clock.

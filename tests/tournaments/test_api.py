@@ -188,6 +188,11 @@ def test_a_tournament_without_enough_players_ends_at_its_start(players: list[Pla
     assert detail["status"] == "finished" and detail["rounds"] == []
     assert log_of(tournament["id"])[-1]["data"]["reason"] == "not_enough_players"
     refused(ada.client.post(url(tournament["id"], "withdraw")), 409, "tournament_finished")
+    # Its one entrant is told it did not take place, not only that they came first of one.
+    told = ok(ada.client.get("/api/v1/notifications/"))["results"]
+    assert [n["data"]["reason"] for n in told if n["kind"] == "tournament_finished"] == [
+        "not_enough_players"
+    ]
 
 
 @pytest.mark.django_db(transaction=True)  # the steps follow the games' commits

@@ -146,3 +146,25 @@ def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: O
     expect(cy.get_by_role("heading", level=1)).to_have_text("Torneios")
     expect(cy.get_by_role("button", name="Criar um torneio")).to_be_visible()
     expect(cy.locator(f"[data-tournament-id='{tournament}']")).to_contain_text("Terminado")
+
+
+def test_an_entrant_is_told_a_tournament_without_enough_players_did_not_take_place(
+    site: Site, open_page: OpenPage
+) -> None:
+    """Its one entrant's inbox said "place 1" of a tournament that never began."""
+    page = open_page(site)
+    register(page, "ana")
+    host = site.register("hostess")
+    starts = (timezone.now() + timedelta(hours=1)).isoformat()
+    body = {"name": "Lonely cup", "format": "swiss", "rounds": 1, "starts_at": starts}
+    made = site.api("POST", "/api/v1/tournaments/", host, body=body, status=201)
+    site.api("POST", f"/api/v1/tournaments/{made['id']}/join/", site.token("ana"))
+    Tournament.objects.filter(pk=made["id"]).update(starts_at=timezone.now() - timedelta(seconds=1))
+    assert site.api("GET", f"/api/v1/tournaments/{made['id']}/", host)["status"] == "finished"
+
+    page.goto("/#/inbox")
+    note = page.get_by_text("Lonely cup: did not take place, too few players")
+    expect(note).to_be_visible()
+    expect(page.locator("main")).not_to_contain_text("place 1")
+    page.get_by_role("button", name="Português").click()
+    expect(page.get_by_text("Lonely cup: não se realizou, jogadores insuficientes")).to_be_visible()

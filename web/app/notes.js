@@ -33,6 +33,7 @@ const NOTE_WORDS = {
   your_team_won: ['your team won', 'a sua equipa ganhou'],
   won_by: ['won by {name}', 'vitória de {name}'],
   place: ['{name}: place {n}', '{name}: {n}.º lugar'],
+  not_held: ['{name}: did not take place, too few players', '{name}: não se realizou, jogadores insuficientes'],
   play_by: ['play by {when}', 'jogue até {when}'],
 };
 
@@ -57,7 +58,10 @@ function noteAbout(note, language, read = []) {
   const about = [];
   if (note.kind === 'player_joined' && name(d.player)) about.push(`${name(d.player)} (${d.players}/${d.max_players})`);
   else if (name(d.by)) about.push(say('by', { name: name(d.by) }));
-  if (typeof d.name === 'string') about.push(typeof d.place === 'number' ? say('place', { name: d.name, n: d.place }) : d.name);
+  if (typeof d.name === 'string') {
+    if (d.reason === 'not_enough_players') about.push(say('not_held', { name: d.name }));
+    else about.push(typeof d.place === 'number' ? say('place', { name: d.name, n: d.place }) : d.name);
+  }
   if (note.kind === 'game_finished') {
     const won = typeof d.won === 'boolean' ? d.won : typeof d.winner_seat === 'number' && d.winner_seat === d.seat;
     if (won) about.push(say(typeof d.winner_team === 'number' ? 'your_team_won' : 'you_won'));
