@@ -125,6 +125,7 @@ const STRINGS = {
   fair_ok: ['✓ the seed and salt match the commitment', '✓ a semente e o sal correspondem ao compromisso'],
   fair_bad: ['✗ the seed and salt do not match the commitment', '✗ a semente e o sal não correspondem ao compromisso'],
   spectating: ['You are watching this game.', 'Está a ver este jogo.'],
+  bot_plays_your_seat: ['You left this game: a bot plays your seat. You are watching.', 'Saiu deste jogo: um bot joga no seu lugar. Está a ver.'],
   live: ['live', 'ao vivo'],
   reconnecting: ['reconnecting…', 'a religar…'],
   polling: ['updating', 'a atualizar'],

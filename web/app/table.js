@@ -231,7 +231,10 @@ export async function tablePage(root, gameId) {
     }
     const { chatPanel } = await import('./chat.js');
     if (left || chat) return;
-    chat = chatPanel(gameId, view.you !== null || !!view.settings.spectator_chat);
+    // A seated player posts (one who left their seat to a bot too: they watch without a hand, as
+    // a spectator does, and the server takes their messages as a player's).
+    const seated = view.seats.some((s) => s.player.id === session()?.id);
+    chat = chatPanel(gameId, seated || !!view.settings.spectator_chat);
     side.prepend(chat.section);
     chat.link(state.link === 'live');
   };

@@ -102,13 +102,15 @@ export function renderTable(state, on, now) {
   } else if (v.status !== 'waiting') {
     parts.push(seatsList(state, legal, send));
   }
-  if (v.status === 'active' && !you) parts.push(h('p', { class: 'muted' }, t('spectating')));
+  // A seat of the caller's that a bot plays on (bot_takeover, after they left): they watch.
+  const mine = seated ? v.seats.find((s) => s.player.id === me?.id) : undefined;
+  if (v.status === 'active' && !you) parts.push(h('p', { class: 'muted' }, t(mine?.bot ? 'bot_plays_your_seat' : 'spectating')));
   if (v.status === 'active' && you) {
     parts.push(prompt(state, send, on));
     parts.push(actionBar(state, legal, send, on));
     parts.push(handView(state, on));
   }
-  if (v.status === 'active' && seated && v.seats.some((s) => s.player.id === me?.id && s.status === 'playing')) parts.push(resignBar(state, on));
+  if (v.status === 'active' && mine && mine.status === 'playing' && !mine.bot) parts.push(resignBar(state, on));
   if (v.last_round) parts.push(lastRound(v, me));
   return parts;
 }
