@@ -70,3 +70,18 @@ def test_one_person_plays_a_whole_game_against_bots_by_clicking(
     expect(table(page)).to_have_attribute("data-game-status", "finished")
     assert_feed_matches_log(page, site, game, token)
     assert rounds, "the person played"
+
+
+def test_a_spectator_opens_a_bots_profile_from_its_seat(site: Site, open_page: OpenPage) -> None:
+    """The seat linked the bot by name, which a spectator's page could not find: "Not found."."""
+    page = open_page(site)
+    register(page, "eve")
+    host = site.register("kim")
+    created = site.api("POST", GAMES, host, {"max_players": 2, "bots": ["basic"]}, status=201)
+    bot = created["seats"][1]["player"]["username"]
+
+    open_table(page, str(created["id"]))
+    page.locator("[data-seat='1'] .seat-name a").click()
+
+    expect(page.get_by_role("heading", level=1)).to_contain_text(bot)
+    expect(page.get_by_text("Not found.")).to_have_count(0)

@@ -41,3 +41,21 @@ def test_a_player_challenges_another_who_accepts_from_the_inbox(
     # The challenger's inbox shows nothing open any more.
     ana.goto("/#/inbox")
     expect(ana.get_by_text("No open challenge.")).to_be_visible()
+
+
+def test_a_second_click_sends_no_second_challenge(site: Site, open_page: OpenPage) -> None:
+    """Two clicks made two challenges: one was left open after the other was accepted."""
+    ana = open_page(site)
+    register(ana, "ana")
+    bea = site.register("bea")
+    bea_id = site.api("GET", "/api/v1/players/me/", bea)["id"]
+
+    ana.goto(f"/#/players/{bea_id}")
+    challenge = button(ana, "Challenge")
+    challenge.click()
+    challenge.click(force=True)  # as a quick second click would, on the button as it is drawn
+    expect(ana.get_by_role("status").filter(has_text="Challenge sent to bea")).to_be_visible()
+    expect(challenge).to_be_disabled()
+
+    sent = site.api("GET", "/api/v1/challenges/", bea)["challenges"]
+    assert [c["status"] for c in sent] == ["open"]

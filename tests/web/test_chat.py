@@ -184,3 +184,19 @@ def test_a_refusal_shows_in_the_readers_language(site: Site, open_page: OpenPage
 
     expect(page.locator("#chat-alert")).to_contain_text("A sua conversa está silenciada até ")
     expect(lines(page)).to_have_count(0)
+
+
+def test_a_wait_for_chatting_too_fast_goes_once_it_is_over(site: Site, open_page: OpenPage) -> None:
+    """ "Too many messages: wait 8 s." stayed on screen to the end of the game."""
+    page = open_page(site)
+    register(page, "ana")
+    game = site.api("POST", GAMES, site.token("ana"), {"max_players": 2, "bots": ["basic"]}, 201)
+    open_table(page, str(game["id"]))
+    for n in range(5):
+        send_ok(page, f"hello {n}")
+
+    send(page, "one too many")
+
+    warning = page.locator("#chat-alert")
+    expect(warning).to_contain_text("wait")
+    expect(warning).to_have_text("", timeout=15_000)  # within the chat's window (10 s)

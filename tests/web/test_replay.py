@@ -70,3 +70,20 @@ def test_a_finished_game_steps_through_in_the_replay_viewer(
         if point < last:
             take(page, "replay")  # halfway: both hands still full
     expect(forward).to_be_disabled()
+
+
+def test_a_language_switch_keeps_the_replays_position(site: Site, open_page: OpenPage) -> None:
+    """The page drawn anew in Portuguese went back to the first event."""
+    game, tokens, last = scripted.finished(site)
+    page = open_page(site)
+    sign_in(page, "bea")
+    page.goto(f"/#/replay/{game}")
+    position = page.get_by_label("Position")
+    expect(position).to_have_attribute("max", str(last))
+    position.fill(str(last - 1))
+    _shows(page, site, game, tokens[1], last - 1)
+
+    page.get_by_role("button", name="Português").click()
+
+    expect(page.get_by_label("Posição")).to_have_value(str(last - 1))
+    expect(page.locator(".replay")).to_have_attribute("data-at", str(last - 1))

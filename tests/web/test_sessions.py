@@ -5,6 +5,7 @@ meeting the expiry together refresh once (the cross-tab lock), and the session g
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from django.utils import timezone
@@ -83,6 +84,8 @@ def test_the_profile_lists_sessions_and_ends_another(site: Site, open_page: Open
     expect(section.get_by_role("heading", name="Sessions")).to_be_visible()
     expect(section.locator("li[data-session]")).to_have_count(2)
     current = section.locator("li[data-current=true]")
+    # The address and the times are two things: a dot between them, as between the times.
+    expect(current).to_contain_text(re.compile(r"127\.0\.0\.0/24 · Signed in "))
     expect(current.get_by_role("button", name="Sign out of this device")).to_have_text("Sign out")
     expect(current.get_by_role("button", name="End session")).to_have_count(0)
 

@@ -72,6 +72,9 @@ export function saveSession(token, user, refresh) {
 /** The event the page hears when the session it showed ends here (the inbox closes its stream). */
 export const SESSION_ENDED = 'uno:session-ended';
 
+/** The event the page hears when its header was drawn anew (the inbox puts its unread count back in it). */
+export const HEADER_DRAWN = 'uno:header-drawn';
+
 export function clearSession() {
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(USER_KEY);

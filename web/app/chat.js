@@ -106,12 +106,20 @@ export function chatPanel(gameId, canWrite) {
     if (changed) draw();
   };
 
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let clearing;
   /** @param {unknown} error */
   const fail = (error) => {
     const body = /** @type {{body?: {retry_after?: number, until?: string}}} */ (Object(error)).body ?? {};
-    alert.textContent = refusal(error, {}, {
+    const shown = refusal(error, {}, {
       n: body.retry_after ?? '', until: body.until ? formatDate(body.until) : '',
     });
+    alert.textContent = shown;
+    // "Wait 8 s." is true for 8 s: then it goes (it stayed to the game's end).
+    clearTimeout(clearing);
+    if (typeof body.retry_after === 'number') {
+      clearing = setTimeout(() => { if (alert.textContent === shown) alert.textContent = ''; }, body.retry_after * 1000);
+    }
   };
 
   let reading = false;

@@ -1,7 +1,7 @@
 // The correspondence inbox (#/inbox: games waiting for you, most urgent first), notifications in
 // the page (the player stream) and Web Push through the service worker (/sw.js).
 
-import { ApiError, SESSION_ENDED, call, listGames, othersAt, session, streamTicket } from './api.js';
+import { ApiError, HEADER_DRAWN, SESSION_ENDED, call, listGames, othersAt, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
 import { countdown, currentLang, fill, formatDate, refusal, t, tr } from './i18n.js';
 import './notes.js';
@@ -105,6 +105,9 @@ export function startNotifications() {
 
 // The session ended here (signed out, or refused by the server): its stream closes.
 addEventListener(SESSION_ENDED, () => stopNotifications());
+// The header is drawn anew on every page, language and colour-blind switch, its badge empty: the
+// count known is put back in it (it was lost until the next notification or a reload).
+addEventListener(HEADER_DRAWN, () => { if (running) setUnread(unread); });
 
 function stopNotifications() {
   running = false;
@@ -175,7 +178,7 @@ async function toast(note) {
   const about = /** @type {Record<string, unknown>} */ (note.data && typeof note.data === 'object' ? note.data : {});
   const tournament = typeof about.tournament === 'string' ? about.tournament : false;
   const item = h('div', { class: 'toast', 'data-kind': note.kind, 'data-game-id': note.game ?? false, 'data-tournament': tournament },
-    h('a', { href: noteLink(note) }, noteText(note, players)),
+    h('a', { href: noteLink(note), onclick: () => void markRead(note.id) }, noteText(note, players)),
     h('button', { type: 'button', class: 'link', 'aria-label': tr(WORDS.dismiss), onclick: () => item.remove() }, '×'));
   // One toast a game: its newest news (a tournament's table is told as started, then as ready).
   for (const older of box.querySelectorAll('.toast')) {
@@ -194,6 +197,16 @@ addEventListener('hashchange', () => {
   }
 });
 
+/**
+ * A notification opened is read (only "Mark all read" marked any). The page it leads to is shown
+ * at once; the count follows the server's answer.
+ * @param {number} id
+ */
+async function markRead(id) {
+  await call('POST', 'notifications/read/', { body: { ids: [id] } }).catch(() => {});
+  void refreshUnread();
+}
+
 async function refreshUnread() {
   try {
     /** @type {NotificationPage} */
@@ -202,8 +215,12 @@ async function refreshUnread() {
   } catch { /* the badge is a hint */ }
 }
 
+/** The unread count last read or heard (the header's badge shows it). */
+let unread = 0;
+
 /** @param {number} n */
 function setUnread(n) {
+  unread = n;
   const badge = document.getElementById('unread');
   if (!badge) return;
   badge.hidden = n === 0;
@@ -262,7 +279,7 @@ export async function inboxPage(root) {
         for (const game of mine?.results ?? []) playing.set(game.id, othersAt(game));
       }
       render(notes, page.results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind, 'data-game-id': note.game ?? false },
-        h('a', { href: noteLink(note) }, noteText(note, (note.game && playing.get(note.game)) || [])),
+        h('a', { href: noteLink(note), onclick: () => { if (!note.read) void markRead(note.id); } }, noteText(note, (note.game && playing.get(note.game)) || [])),
         ' ', h('time', { class: 'muted small', datetime: note.at }, formatDate(note.at)))));
     } catch { /* shown empty */ }
   };

@@ -1,7 +1,7 @@
 // The app: the header, and the hash routes with the page each shows (the router is router.js,
 // which pages import to move on; this module is imported by none).
 
-import { clearSession, isGuest, session, setUnauthorizedHandler } from './api.js';
+import { HEADER_DRAWN, clearSession, isGuest, session, setUnauthorizedHandler } from './api.js';
 import { h, render } from './dom.js';
 import { currentLang, setLang, t } from './i18n.js';
 import { drawOffline, watchConnection } from './offline.js';
@@ -94,6 +94,7 @@ function drawHeader() {
       } }, t('switch_lang')),
       me && h('button', { type: 'button', class: 'link', onclick: signOutHere }, t('sign_out'))),
   );
+  dispatchEvent(new Event(HEADER_DRAWN));
 }
 
 // A session ended (401): a page that needs one sends the person to sign in; one that needs none

@@ -324,18 +324,23 @@ function challengeForm(player) {
     h('option', { value: '30' }, tr(WORDS.challenge_live)), h('option', { value: '86400' }, tr(WORDS.challenge_correspondence)));
   const status = h('p', { role: 'status', class: 'muted small' });
   const alert = h('p', { role: 'alert', class: 'error' });
+  // Pressed once: no second challenge while the first is sent, nor once it is open (a second
+  // click made a second one, left open after the first was accepted).
+  const submit = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'primary' }, tr(WORDS.challenge_player)));
   return h('form', { class: 'challenge stack', onsubmit: async (event) => {
     event.preventDefault();
+    if (submit.disabled) return;
     alert.textContent = '';
+    submit.disabled = true;
     try {
       /** @type {import('./api.js').Schemas['Challenge']} */
       const made = await call('POST', 'challenges/', { body: { to: player.username, settings: { turn_timeout: Number(clock.value) } } });
       if (made.game) go(`/game/${made.game}`);
       else status.textContent = fill(tr(WORDS.challenge_sent), { name: player.username });
     } catch (error) {
+      submit.disabled = false;
       alert.textContent = refusal(error, { blocked: WORDS.challenge_blocked }, { name: player.username });
     }
   } },
-  h('label', { for: 'challenge-clock' }, t('clock')), clock,
-  h('button', { type: 'submit', class: 'primary' }, tr(WORDS.challenge_player)), alert, status);
+  h('label', { for: 'challenge-clock' }, t('clock')), clock, submit, alert, status);
 }

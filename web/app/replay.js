@@ -17,6 +17,11 @@ const WORDS = {
 /** @typedef {import('./api.js').GameView} GameView */
 /** @typedef {import('./api.js').GameEvent} GameEvent */
 
+/** Where each replay stood, by game: the page drawn anew (a language switch) or opened again
+ * shows the same event, where it went back to the first. */
+/** @type {Map<string, number>} */
+const positions = new Map();
+
 /**
  * @param {HTMLElement} root
  * @param {string} gameId
@@ -77,6 +82,7 @@ export async function replayPage(root, gameId) {
   /** @param {number} n */
   const show = async (n) => {
     at = Math.min(max, Math.max(1, n));
+    positions.set(gameId, at);
     const ticket = ++wanted;
     range.value = String(at);
     back.disabled = at <= 1;
@@ -158,6 +164,6 @@ export async function replayPage(root, gameId) {
     if (e.key === 'ArrowRight') void show(at + 1);
   };
   addEventListener('keydown', onKey);
-  await show(1);
+  await show(positions.get(gameId) ?? 1);
   return () => removeEventListener('keydown', onKey);
 }

@@ -144,7 +144,7 @@ function sessionsSection() {
     return h('li', { 'data-session': row.id, 'data-current': String(row.current) },
       h('strong', { title: row.user_agent || null }, deviceName(row.user_agent || '')),
       row.current ? h('span', { class: 'tag' }, tr(TEXT.here)) : null,
-      h('span', { class: 'muted small' }, ' ', row.address, ' ',
+      h('span', { class: 'muted small' }, ' ', row.address ? `${row.address} · ` : '',
         tr(TEXT.times).replace('{created}', shown(row.created)).replace('{used}', shown(row.last_used))),
       ' ', button);
   };

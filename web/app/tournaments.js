@@ -204,7 +204,7 @@ function standingsTable(standings, me) {
       ...[WORDS.rank, WORDS.player, WORDS.points, WORDS.tiebreak, WORDS.games].map((w) => h('th', { scope: 'col' }, tr(w))))),
     h('tbody', {}, ...standings.map((row, index) => h('tr', { 'data-player': String(row.player), class: row.player === me ? 'me' : '' },
       h('td', {}, String(index + 1)),
-      h('th', { scope: 'row' }, h('a', { href: `#/players/${encodeURIComponent(row.username)}` }, row.username), botTag(row)),
+      h('th', { scope: 'row' }, h('a', { href: `#/players/${row.player}` }, row.username), botTag(row)),
       h('td', {}, String(row.points)),
       h('td', {}, String(row.tiebreak)),
       h('td', {}, String(row.games)))))));
@@ -292,7 +292,7 @@ export function tournamentPage(root, id) {
       h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.entrants)),
         tournament.players.length
           ? h('ul', { class: 'entrants', 'data-region': 'entrants' }, ...tournament.players.map((p) => h('li', { 'data-player': String(p.id), 'data-withdrawn': String(p.withdrawn) },
-            h('a', { href: `#/players/${encodeURIComponent(p.username)}` }, p.username), botTag(p), p.withdrawn ? ` (${tr(WORDS.withdrew)})` : '')))
+            h('a', { href: `#/players/${p.id}` }, p.username), botTag(p), p.withdrawn ? ` (${tr(WORDS.withdrew)})` : '')))
           : h('p', { class: 'muted' }, tr(WORDS.no_entrants))),
       h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.rounds)),
         tournament.rounds.length ? [...tournament.rounds].reverse().map((round) => roundSection(round, names, me, tournament.format === 'duplicate')) : h('p', { class: 'muted' }, tr(WORDS.no_rounds))),

@@ -166,7 +166,9 @@ function seatsList(state, legal, send) {
         'data-seat': s.seat, 'aria-current': current ? 'true' : false,
       },
       h('div', { class: 'seat-name' },
-        h('a', { href: `#/players/${encodeURIComponent(s.player.username)}?game=${v.id}&seq=${v.version}` }, s.player.username),
+        // By id: a name is found only among the reader's own games and the leaderboard (a
+        // spectator, or anyone at a table of guests or bots, was told "Not found.").
+        h('a', { href: `#/players/${s.player.id}?game=${v.id}&seq=${v.version}` }, s.player.username),
         mine ? h('span', { class: 'tag' }, t('you')) : null,
         s.bot ? h('span', { class: 'tag' }, `${t('bot')} ${t(/** @type {'bot_basic'} */ (`bot_${s.bot}`))}`) : null,
         s.bot_account && !s.bot ? h('span', { class: 'tag bot-account' }, t('bot_account')) : null,
