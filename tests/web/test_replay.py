@@ -40,16 +40,22 @@ def _shows(page: Page, site: Site, game: str, token: str, at: int) -> None:
     assert all(line["type"] == log[line["seq"]] for line in lines), lines
 
 
-def test_a_finished_game_steps_through_in_the_replay_viewer(
-    site: Site, open_page: OpenPage
-) -> None:
+def _replay_of_a_finished_game(site: Site, open_page: OpenPage) -> tuple[Page, str, list[str], int]:
+    """bea's page on the replay of a scripted finished game: the page, the game, the players'
+    tokens and the game's last event."""
     game, tokens, last = scripted.finished(site)
-
     page = open_page(site)
     sign_in(page, "bea")
     page.goto(f"/#/replay/{game}")
+    expect(page.get_by_label("Position")).to_have_attribute("max", str(last))
+    return page, game, tokens, last
+
+
+def test_a_finished_game_steps_through_in_the_replay_viewer(
+    site: Site, open_page: OpenPage
+) -> None:
+    page, game, tokens, last = _replay_of_a_finished_game(site, open_page)
     position = page.get_by_label("Position")
-    expect(position).to_have_attribute("max", str(last))
     start = int(position.input_value())
     _shows(page, site, game, tokens[1], start)
 
@@ -74,13 +80,8 @@ def test_a_finished_game_steps_through_in_the_replay_viewer(
 
 def test_a_language_switch_keeps_the_replays_position(site: Site, open_page: OpenPage) -> None:
     """The page drawn anew in Portuguese went back to the first event."""
-    game, tokens, last = scripted.finished(site)
-    page = open_page(site)
-    sign_in(page, "bea")
-    page.goto(f"/#/replay/{game}")
-    position = page.get_by_label("Position")
-    expect(position).to_have_attribute("max", str(last))
-    position.fill(str(last - 1))
+    page, game, tokens, last = _replay_of_a_finished_game(site, open_page)
+    page.get_by_label("Position").fill(str(last - 1))
     _shows(page, site, game, tokens[1], last - 1)
 
     page.get_by_role("button", name="Português").click()
