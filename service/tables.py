@@ -236,14 +236,15 @@ def _awaited(old: Game, seated: set[int]) -> set[int]:
 def _people(roster: list[dict[str, Any]]) -> list[int]:
     """The ids of the roster's persons who may play again (a seat a bot took over is still its
     person's): not its bots, nor an account deleted since, which can never take a seat."""
+    return _robots_and_people(roster)[1]
+
+
+def _robots_and_people(roster: list[dict[str, Any]]) -> tuple[set[int], list[int]]:
+    """The roster's bots, and its persons who may play again (``_people``)."""
     ids = [entry["id"] for entry in roster]
-    robots = _robots(ids)
+    robots = set(Bot.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
     gone = set(DeletedAccount.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
-    return [pid for pid in ids if pid not in robots and pid not in gone]
-
-
-def _robots(ids: list[int]) -> set[int]:
-    return set(Bot.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
+    return robots, [pid for pid in ids if pid not in robots and pid not in gone]
 
 
 def _require_players_to_come(old: Game, player: Player) -> None:
@@ -251,8 +252,8 @@ def _require_players_to_come(old: Game, player: Player) -> None:
     join it (``_people``, but those kept apart from the caller) must make a table that starts.
     Else it would wait, private and reserved, for nobody (an opponent deleted their account, or
     blocked the caller, after the game)."""
-    robots = _robots([entry["id"] for entry in old.roster])
-    coming = set(_people(old.roster)) - safety.kept_apart(player.pk)
+    robots, people = _robots_and_people(old.roster)
+    coming = set(people) - safety.kept_apart(player.pk)
     if lobby.seating_refusal(len(robots) + len(coming), old.team_count()) is not None:
         raise DomainError(
             "not_enough_players",
@@ -280,13 +281,12 @@ def _create_rematch(old: Game, player: Player) -> Game:
     game, _ = lobby.game_build(player=player, spec=spec)
     game.invite_code = None  # reserved: only the finished game's players join, by rematch
     game = lobby.game_save(game)
-    people = set(_people(old.roster))
-    robots = _robots([entry["id"] for entry in old.roster])
+    robots, people = _robots_and_people(old.roster)
     with game_write(game.pk) as write:
         for entry in old.roster:
             if entry["id"] in robots:
                 lobby.seat_bot_user(write.game, User.objects.get(pk=entry["id"]), entry["bot"])
         # Not one kept apart from the caller: they could take no seat at this table.
-        for pid in people - {player.pk} - safety.kept_apart(player.pk):
+        for pid in set(people) - {player.pk} - safety.kept_apart(player.pk):
             write.record(Invited(pid, player.pk, player.get_username()))
     return write.game
