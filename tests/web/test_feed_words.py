@@ -233,6 +233,11 @@ ABOUT_YOU: list[tuple[dict[str, Any], str, str]] = [
         "Game over: you won",
         "Fim do jogo: ganhou",
     ),
+    (  # with teams, the team (it named the seat that went out last)
+        {"type": "game_ended", "seat": None, "data": {"winner_seat": 2, "winner_team": 1}},
+        "Game over: team 2 won",
+        "Fim do jogo: a equipa 2 ganhou",
+    ),
 ]
 
 

@@ -102,6 +102,7 @@ const WORDS = {
   round_ended_none: ['Round {n} over', 'Ronda {n} terminada'],
   game_ended: ['Game over: {who} won', 'Fim do jogo: {who} ganhou'],
   game_ended_mine: ['Game over: you won', 'Fim do jogo: ganhou'],
+  game_ended_team: ['Game over: team {n} won', 'Fim do jogo: a equipa {n} ganhou'],
   auto: [' (out of time)', ' (tempo esgotado)'],
   jump_in: [' (jump-in)', ' (intromissão)'],
   uno: [' UNO!', ' UNO!'],
@@ -253,7 +254,10 @@ function wording(event, seats) {
         : { key: 'round_ended', who: won, n: d.number, points: d.points?.[won] ?? 0, cards: [], suffix };
     }
     case 'game_ended':
-      return { key: 'game_ended', who: d.winner_seat, cards: [], suffix };
+      // With teams a team wins (the end's banner says so), not the seat that went out last.
+      return typeof d.winner_team === 'number'
+        ? { key: 'game_ended_team', n: d.winner_team + 1, cards: [], suffix }
+        : { key: 'game_ended', who: d.winner_seat, cards: [], suffix };
     default:
       return { key: event.type, cards: [], suffix };
   }
