@@ -44,3 +44,27 @@ def test_a_game_made_in_the_lobby_is_joined_from_the_lobby_gets_a_bot_and_starts
         assert [bool(seat.get("bot")) for seat in view["seats"]] == [False, False, True]
         at_version(page, view["version"])
         assert_no_foreign_cards(page, site, game, token)
+
+
+def test_a_mistyped_invite_code_is_refused_in_the_lobby_and_kept(
+    site: Site, open_page: OpenPage
+) -> None:
+    """It led to a page of its own, saying only the refusal: the code typed was lost."""
+    page = open_page(site)
+    register(page, "gus")
+    host = site.register("hal")
+    game = site.api("POST", "/api/v1/games/", host, {"max_players": 2, "private": True}, 201)
+    open_lobby(page)
+    code = page.get_by_label("Invite code", exact=True)
+
+    code.fill(game["invite_code"] + "X")
+    page.get_by_role("button", name="Join by code").click()
+
+    expect(page.locator("#join-code-alert")).to_have_text("No game has this invite code.")
+    expect(code).to_have_value(game["invite_code"] + "X")
+    assert not re.search(r"#/(join|game)/", page.url), page.url
+
+    code.fill(game["invite_code"])
+    page.get_by_role("button", name="Join by code").click()
+    expect(page).to_have_url(re.compile(rf"#/game/{game['id']}$"))
+    expect(table(page)).to_have_attribute("data-game-status", "active")

@@ -197,13 +197,34 @@ function playNow() {
     button, alert);
 }
 
+/**
+ * The lobby's invite code: a code the server refuses is said here, the code kept to be mended (it
+ * went to #/join/<code>, whose refusal was a page of its own, the code typed lost).
+ */
 function joinByCode() {
   const input = h('input', { id: 'join-code', name: 'code', autocomplete: 'off', required: true });
-  return h('form', { class: 'inline', onsubmit: (event) => {
-    event.preventDefault();
-    go(`/join/${encodeURIComponent(input.value.trim())}`);
-  } }, h('label', { for: 'join-code' }, t('join_code')), input, h('button', { type: 'submit' }, tr(WORDS.join_by_code)));
+  const button = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit' }, tr(WORDS.join_by_code)));
+  const alert = h('p', { role: 'alert', class: 'error', id: 'join-code-alert' });
+  return h('div', {},
+    h('form', { class: 'inline', onsubmit: async (event) => {
+      event.preventDefault();
+      alert.textContent = '';
+      button.disabled = true;
+      try {
+        go(`/game/${(await takeSeatByCode(input.value.trim())).id}`);
+      } catch (error) {
+        alert.textContent = refusal(error);
+        button.disabled = false;
+      }
+    } }, h('label', { for: 'join-code' }, t('join_code')), input, button),
+    alert);
 }
+
+/**
+ * @param {string} code
+ * @returns {Promise<GameView>}
+ */
+const takeSeatByCode = (code) => call('POST', 'games/join-by-code/', { body: { code } });
 
 function quickMatch() {
   const players = h('input', { id: 'qm-players', type: 'number', min: 2, max: 10, value: 2, required: true });
@@ -377,9 +398,7 @@ function createForm() {
 export async function joinPage(root, code) {
   render(root, h('p', { class: 'muted' }, t('loading')));
   try {
-    /** @type {GameView} */
-    const game = await call('POST', 'games/join-by-code/', { body: { code } });
-    go(`/game/${game.id}`);
+    go(`/game/${(await takeSeatByCode(code)).id}`);
   } catch (error) {
     render(root, h('p', { role: 'alert', class: 'error' }, refusal(error)),
       h('p', {}, h('a', { href: '#/' }, t('nav_lobby'))));
