@@ -105,12 +105,15 @@ def require_visible(game: Game, viewer: Player) -> Game:
 
 
 def _tables_view(game: Game, seat: int | None) -> dict[str, Any]:
-    """The view's tables fields: a private game's code for its seated players, the rematch."""
+    """The view's tables fields: a private game's code for its seated players, the rematch,
+    and when bots fill a quick match's waiting game."""
     shown: dict[str, Any] = {}
     if game.invite_code and seat is not None:
         shown["invite_code"] = game.invite_code
     if game.rematch_id is not None:
         shown["rematch"] = str(game.rematch_id)
+    if game.status == GameStatus.WAITING and game.fill_bots_at is not None:
+        shown["bots_fill_at"] = game.fill_bots_at.isoformat()
     return shown
 
 

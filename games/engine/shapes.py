@@ -554,6 +554,16 @@ class GameView(TypedDict):
             Doc("Once a player asked for a rematch (POST .../rematch/): the new game's id."),
         ]
     ]
+    bots_fill_at: NotRequired[
+        Annotated[
+            str,
+            Format("date-time"),
+            Doc(
+                "A waiting game of quick match with `fill_with_bots_after`: when `basic` bots "
+                "take its free seats and it starts."
+            ),
+        ]
+    ]
 
 
 class ExportedSeat(TypedDict):

@@ -4,7 +4,7 @@ sweep when the task was lost, and by a read after that time without any worker."
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -73,3 +73,16 @@ def test_a_later_caller_may_bring_the_bots_forward_but_not_back(players: list[Pl
     _match(cy, players=4, fill_with_bots_after=60)
     later = Game.objects.get(pk=game).fill_bots_at
     assert later is not None and at is not None and later < at
+    # Every seat's view (and an onlooker's) says when the bots come: the page counts it down.
+    for player in (ada, cy, players[3]):
+        shown = ok(player.client.get(game_url(game)))["bots_fill_at"]
+        assert datetime.fromisoformat(shown) == later
+
+
+def test_a_game_the_bots_filled_no_longer_says_when_they_come(players: list[Player]) -> None:
+    ada = players[0]
+    view = _match(ada, players=2, fill_with_bots_after=0)
+    assert "bots_fill_at" in view
+    started = ok(ada.client.get(game_url(view["id"])))
+    assert started["status"] == "active" and "bots_fill_at" not in started
+    assert "bots_fill_at" not in _match(players[1], players=3)  # no bots asked: nothing said

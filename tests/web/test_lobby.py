@@ -68,3 +68,24 @@ def test_a_mistyped_invite_code_is_refused_in_the_lobby_and_kept(
     page.get_by_role("button", name="Join by code").click()
     expect(page).to_have_url(re.compile(rf"#/game/{game['id']}$"))
     expect(table(page)).to_have_attribute("data-game-status", "active")
+
+
+def test_a_quick_match_waiting_for_players_counts_down_to_its_bots(
+    site: Site, open_page: OpenPage
+) -> None:
+    """The waiting table said nothing of the bots asked for: it seemed to wait for people only."""
+    page = open_page(site)
+    register(page, "gus")
+    open_lobby(page)
+    page.get_by_label("Players wanted", exact=True).fill("3")
+    page.get_by_label("Bots after (seconds)", exact=True).fill("600")
+    page.get_by_role("button", name="Quick match", exact=True).click()
+    expect(page).to_have_url(re.compile(r"#/game/[^/]+$"))
+    expect(table(page)).to_have_attribute("data-game-status", "waiting")
+
+    said = page.locator(".bots-fill")
+    expect(said).to_have_text(re.compile(r"^Bots take the free seats in (10:00|9:[0-5]\d)$"))
+    first = said.inner_text()
+    expect(said).not_to_have_text(first)  # counted down, once a second
+    page.get_by_role("button", name="Português").click()
+    expect(said).to_have_text(re.compile(r"^Os bots ocupam os lugares livres dentro de 9:[0-5]\d$"))

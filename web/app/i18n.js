@@ -26,6 +26,8 @@ const STRINGS = {
   loading: ['Loading…', 'A carregar…'],
   // games and their settings (a refusal's field is named by its word here: `max_players`, …)
   players_n: ['{n}/{max} players', '{n}/{max} jogadores'],
+  bots_fill_in: ['Bots take the free seats in {time}', 'Os bots ocupam os lugares livres dentro de {time}'],
+  bots_filling: ['Bots are taking the free seats…', 'Os bots estão a ocupar os lugares livres…'],
   join: ['Join', 'Entrar no jogo'],
   open: ['Open', 'Abrir'],
   replay: ['Replay', 'Repetição'],

@@ -8,7 +8,7 @@ import { h, render } from './dom.js';
 import { t } from './i18n.js';
 import { follow } from './live.js';
 import { checkFairness, handlers, read, sync } from './table/actions.js';
-import { announcementText, deadlineText, linkText, myTurn, renderTable } from './table/render.js';
+import { announcementText, botsFillText, deadlineText, linkText, myTurn, renderTable } from './table/render.js';
 import { initialState, reduce, shown } from './table/state.js';
 
 /** @typedef {import('./table/state.js').TableState} TableState */
@@ -204,10 +204,12 @@ export async function tablePage(root, gameId) {
     }
   };
 
-  /** The countdown of the turn's deadline (or the running bank), once a second. */
+  /** The countdowns, once a second: the turn's deadline (or the running bank), a quick match's bots. */
   const tick = () => {
     const el = board.querySelector('.deadline');
     if (el && drawn) el.textContent = deadlineText(drawn, Date.now());
+    const fill = board.querySelector('.bots-fill');
+    if (fill instanceof HTMLElement && fill.dataset.botsFillAt) fill.textContent = botsFillText(fill.dataset.botsFillAt, Date.now());
   };
   const ticker = setInterval(tick, 1000);
   board.addEventListener('keydown', (event) => {

@@ -3051,6 +3051,11 @@ export interface components {
              * @description Once a player asked for a rematch (POST .../rematch/): the new game's id.
              */
             rematch?: string;
+            /**
+             * Format: date-time
+             * @description A waiting game of quick match with `fill_with_bots_after`: when `basic` bots take its free seats and it starts.
+             */
+            bots_fill_at?: string;
         };
         Settings: {
             max_players: number;

@@ -43,6 +43,16 @@ export function linkText(link) {
 }
 
 /**
+ * When bots take a quick match's free seats (the view's `bots_fill_at`), counted down.
+ * @param {string} at
+ * @param {number} now
+ */
+export function botsFillText(at, now) {
+  const left = (Date.parse(at) - now) / 1000;
+  return left > 0 ? t('bots_fill_in', { time: countdown(left) }) : t('bots_filling');
+}
+
+/**
  * @param {TableState} state
  * @param {number} now  ms since the epoch
  */
@@ -95,7 +105,7 @@ export function renderTable(state, on, now) {
   parts.push(header(state, now));
   // The end first: on a phone it is seen without scrolling past the revealed hands.
   if (v.status === 'finished' || v.status === 'abandoned') parts.push(endPanel(state, seated, on));
-  if (v.status === 'waiting') parts.push(waitingPanel(state, seated, on));
+  if (v.status === 'waiting') parts.push(waitingPanel(state, seated, on, now));
   if (round && (v.status === 'active' || v.status === 'finished')) {
     parts.push(seatsList(state, legal, send));
     parts.push(centre(v));
@@ -383,8 +393,9 @@ function handView(state, on) {
  * @param {TableState} state
  * @param {boolean} seated
  * @param {Handlers} on
+ * @param {number} now
  */
-function waitingPanel(state, seated, on) {
+function waitingPanel(state, seated, on, now) {
   const v = /** @type {GameView} */ (state.view);
   const me = state.me;
   const host = !!me && v.created_by === me.id;
@@ -395,6 +406,7 @@ function waitingPanel(state, seated, on) {
   const invite = code ? `${location.origin}${location.pathname}#/join/${encodeURIComponent(code)}` : '';
   return h('section', { class: 'waiting panel' },
     h('p', {}, t('players_n', { n: v.seats.length, max: v.settings.max_players })),
+    v.bots_fill_at ? h('p', { class: 'bots-fill muted', 'data-bots-fill-at': v.bots_fill_at }, botsFillText(v.bots_fill_at, now)) : null,
     h('ul', { class: 'seat-names' }, v.seats.map((s) => h('li', { 'data-seat': s.seat }, s.player.username, s.bot ? ` (${t('bot')})` : ''))),
     invite
       ? h('div', { class: 'invite' }, h('label', { for: 'invite-link' }, t('invite_link')),
