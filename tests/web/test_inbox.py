@@ -4,8 +4,14 @@ reload); a notification opened from the inbox is read."""
 
 from __future__ import annotations
 
+import uuid
+from datetime import timedelta
+
+from django.contrib.auth.models import User
+from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
+from notifications.models import Notification
 from tests.web.conftest import OpenPage
 from tests.web.pages import register
 from tests.web.site import GAMES, Site
@@ -55,3 +61,29 @@ def test_the_unread_badge_stays_and_an_opened_notification_is_read(
     expect(page).to_have_url(f"{site.url}/#/game/{game['id']}")
     expect(page.locator("#unread")).to_have_text(str(unread - 1))
     assert _unread(site, ana) == unread - 1
+
+
+def test_older_notifications_are_shown_on_asking(site: Site, open_page: OpenPage) -> None:
+    """Only the newest 20 were ever shown: a challenge went out of sight behind a game's turns."""
+    page = open_page(site)
+    register(page, "ana")
+    ana = User.objects.get(username="ana")
+    Notification.objects.bulk_create(
+        Notification(
+            player=ana,
+            kind="tournament_finished",
+            at=timezone.now() - timedelta(minutes=25 - n),
+            data={"tournament": str(uuid.uuid4()), "name": f"Cup {n}", "place": 1, "points": 1},
+        )
+        for n in range(25)
+    )
+    page.goto("/#/inbox")
+    shown = page.locator("ul.notes li")
+    expect(shown).to_have_count(20)
+    expect(page.get_by_text("Cup 0: place 1")).to_have_count(0)
+
+    page.get_by_role("button", name="Show older", exact=True).click()
+
+    expect(shown).to_have_count(25)
+    expect(page.get_by_text("Cup 0: place 1")).to_be_visible()
+    expect(page.get_by_role("button", name="Show older", exact=True)).to_be_hidden()

@@ -19,6 +19,7 @@ const WORDS = {
   inbox: ['Your turn in', 'É a sua vez em'],
   notifications: ['Notifications', 'Notificações'],
   mark_all_read: ['Mark all read', 'Marcar tudo como lido'],
+  show_older: ['Show older', 'Mostrar mais antigos'],
   push_on: ['Push notifications are on.', 'Notificações push ativas.'],
   enable_push: ['Enable push notifications', 'Ativar notificações push'],
   inbox_empty: ['No game is waiting for you.', 'Nenhum jogo espera por si.'],
@@ -235,6 +236,10 @@ const urgency = (game) => (game.turn_deadline ? Date.parse(game.turn_deadline) :
 export async function inboxPage(root) {
   const games = h('ul', { class: 'game-list', 'aria-label': tr(WORDS.inbox) }, h('li', { class: 'muted' }, t('loading')));
   const notes = h('ul', { class: 'notes', 'aria-label': tr(WORDS.notifications) });
+  // The newest notifications, a page of 20 at first; "Show older" adds the next page (only the
+  // newest 20 were ever shown: a challenge went out of sight behind a game's turns).
+  let pages = 1;
+  const older = h('button', { type: 'button', class: 'link', hidden: true, onclick: () => { pages += 1; void fillNotes(); } }, tr(WORDS.show_older));
   const challenges = h('ul', { class: 'game-list challenges', 'aria-label': t('challenges') });
   const challengeAlert = h('p', { role: 'alert', class: 'error' });
   const push = h('div', { class: 'push' });
@@ -246,7 +251,7 @@ export async function inboxPage(root) {
         await call('POST', 'notifications/read/', { body: { all: true } }).catch(() => {});
         void refreshUnread();
         void fillNotes();
-      } }, tr(WORDS.mark_all_read)), notes, push)));
+      } }, tr(WORDS.mark_all_read)), notes, older, push)));
 
   const fillGames = async () => {
     try {
@@ -268,8 +273,18 @@ export async function inboxPage(root) {
   const sought = new Set();
   const fillNotes = async () => {
     try {
-      /** @type {NotificationPage} */
-      const page = await call('GET', 'notifications/', { query: { page_size: 20 } });
+      /** @type {Notification[]} */
+      const results = [];
+      let more = false;
+      for (let number = 1; number <= pages; number += 1) {
+        /** @type {NotificationPage} */
+        const read = await call('GET', 'notifications/', { query: { page_size: 20, page: number } });
+        results.push(...read.results);
+        more = !!read.next;
+        if (!more) break;
+      }
+      older.hidden = !more;
+      const page = { results };
       // The players of the caller's latest games name what the notifications are about: the
       // list is read again only for a game not looked for yet.
       const unknown = page.results.filter((note) => note.game && !sought.has(note.game));
