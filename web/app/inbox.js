@@ -284,16 +284,15 @@ export async function inboxPage(root) {
         if (!more) break;
       }
       older.hidden = !more;
-      const page = { results };
       // The players of the caller's latest games name what the notifications are about: the
       // list is read again only for a game not looked for yet.
-      const unknown = page.results.filter((note) => note.game && !sought.has(note.game));
+      const unknown = results.filter((note) => note.game && !sought.has(note.game));
       if (unknown.length) {
         unknown.forEach((note) => sought.add(String(note.game)));
         const mine = await listGames({ mine: true, page_size: 100 }).catch(() => null);
         for (const game of mine?.results ?? []) playing.set(game.id, othersAt(game));
       }
-      render(notes, page.results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind, 'data-game-id': note.game ?? false },
+      render(notes, results.map((note) => h('li', { class: note.read ? 'read' : 'unread', 'data-kind': note.kind, 'data-game-id': note.game ?? false },
         h('a', { href: noteLink(note), onclick: () => { if (!note.read) void markRead(note.id); } }, noteText(note, (note.game && playing.get(note.game)) || [])),
         ' ', h('time', { class: 'muted small', datetime: note.at }, formatDate(note.at)))));
     } catch { /* shown empty */ }

@@ -96,7 +96,9 @@ export function renderTable(state, on, now) {
   const you = v.you;
   const legal = legalActions(state);
   const round = v.round;
-  const seated = !!me && v.seats.some((s) => s.player.id === me.id);
+  // The caller's seat, if any (a seat a bot plays on for them too: bot_takeover, after they left).
+  const mine = me ? v.seats.find((s) => s.player.id === me.id) : undefined;
+  const seated = !!mine;
   /** @param {Action} action */
   const send = (action) => on.send(action, v.version);
   /** @type {(Node | null)[]} */
@@ -112,8 +114,6 @@ export function renderTable(state, on, now) {
   } else if (v.status !== 'waiting') {
     parts.push(seatsList(state, legal, send));
   }
-  // A seat of the caller's that a bot plays on (bot_takeover, after they left): they watch.
-  const mine = seated ? v.seats.find((s) => s.player.id === me?.id) : undefined;
   if (v.status === 'active' && !you) parts.push(h('p', { class: 'muted' }, t(mine?.bot ? 'bot_plays_your_seat' : 'spectating')));
   if (v.status === 'active' && you) {
     parts.push(prompt(state, send, on));
