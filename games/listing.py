@@ -23,6 +23,13 @@ from unoservice import prepared
 _SEATS = Seat._meta.db_table
 # A seat of the caller at the listed game ``g``; ``AND`` more to narrow it.
 _SEATED = f"EXISTS (SELECT 1 FROM {_SEATS} s WHERE s.game_id = g.id AND s.player_id = %s"
+# The current seat's roster entry names no bot: its own player moves, not a bot that took the
+# seat over when they left (``bot_takeover``; ``selectors.sees_its_seat``), by vendor.
+_PERSON_MOVES = {
+    "postgresql": "(NOT g.bot_takeover OR (g.roster -> g.current_seat -> 'bot') IS NULL)",
+    "sqlite": "(NOT g.bot_takeover OR "
+    "json_extract(g.roster, '$[' || g.current_seat || '].bot') IS NULL)",
+}
 
 
 def listing(
@@ -36,7 +43,7 @@ def listing(
 ) -> prepared.Listing[Game]:
     """The games ``player_id`` may list (``selectors.may_see``: private games only at their own
     seats, unless staff), narrowed as asked; the newest first, or for ``my_turn`` the nearest
-    deadline first."""
+    deadline first (not those a bot plays on for the caller, who left them)."""
     where: list[str] = []
     params: list[Any] = []
     if not staff:
@@ -49,6 +56,7 @@ def listing(
         where.append(f"g.status = '{GameStatus(status).value}'")
     if my_turn:
         where.append(f"{_SEATED} AND s.number = g.current_seat) AND g.status = %s")
+        where.append(_PERSON_MOVES[connections[db].vendor])
         params += [player_id, GameStatus.ACTIVE.value]
     elif mine:
         where.append(f"{_SEATED})")

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import limits
-from games.models import GameStatus, Seat
+from games.models import Game, GameStatus, Seat
+from games.selectors import sees_its_seat
 from notifications.models import Notification
 from notifications.selectors import notification_view
 from streams import hub
@@ -56,6 +57,7 @@ def current_games(player_id: int) -> tuple[list[dict[str, Any]], bool]:
             "game__version",
             "game__current_seat",
             "game__turn_deadline",
+            "game__roster",
         )
         .order_by("game__created_at", "game_id")[: limits.SNAPSHOT_GAMES + 1]
     )
@@ -67,8 +69,7 @@ def current_games(player_id: int) -> tuple[list[dict[str, Any]], bool]:
             "seat": seat.number,
             "seat_status": seat.status,
             "current_seat": seat.game.current_seat,
-            "my_turn": seat.game.status == GameStatus.ACTIVE
-            and seat.game.current_seat == seat.number,
+            "my_turn": _moves_now(seat.game, seat.number),
             "turn_deadline": seat.game.turn_deadline.isoformat()
             if seat.game.turn_deadline
             else None,
@@ -76,6 +77,15 @@ def current_games(player_id: int) -> tuple[list[dict[str, Any]], bool]:
         for seat in seats[: limits.SNAPSHOT_GAMES]
     ]
     return games, len(seats) > limits.SNAPSHOT_GAMES
+
+
+def _moves_now(game: Game, seat: int) -> bool:
+    """The game waits for the seat's player: not for a bot that plays it on for them."""
+    return (
+        game.status == GameStatus.ACTIVE
+        and game.current_seat == seat
+        and sees_its_seat(game.roster[seat])
+    )
 
 
 def snapshot_frame(player_id: int, cursor: int, received: list[Any], sent: list[Any]) -> bytes:

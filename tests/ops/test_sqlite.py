@@ -70,6 +70,8 @@ print(json.dumps({
     "hands_match": [h.cards for h in Hand.objects.filter(game_id=game["id"]).order_by("seat")]
         == [list(hand) for hand in state.hands],
     "stale": [stale.status_code, stale.json()["code"]],
+    "my_turn": [c.get("/api/v1/games/", {"my_turn": "true"}).json()["count"] for c in clients],
+    "waits_for": [int(row.status == "active" and row.current_seat == s) for s in range(2)],
 }))
 """
 
@@ -91,3 +93,5 @@ def test_a_game_plays_on_sqlite(tmp_path: Path) -> None:
     assert outcome["version"] == outcome["events"] > outcome["acted"]
     assert outcome["seqs_in_order"] and outcome["snapshot_is_replay"] and outcome["hands_match"]
     assert outcome["stale"] == [409, "version_conflict"]
+    # The list of games waiting for a player (its SQL has a branch for SQLite).
+    assert outcome["my_turn"] == outcome["waits_for"] and sum(outcome["my_turn"]) == 1

@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from games.engine.bots import choose
 from games.models import Event, Game
 from notifications.models import Notification
+from service.player_stream import current_games
 from service.tasks import bot_turn, sweep_overdue_games
 from tests.support.decks import deck_for
 from tests.support.players import client_for
@@ -203,6 +204,41 @@ def test_a_player_who_left_a_seat_to_a_bot_watches_as_a_spectator(players: list[
     turns = Notification.objects.filter(kind="your_turn", version__gt=resigned_at)
     assert not turns.filter(player=players[1]).exists()
     assert turns.filter(player=players[0]).exists() and turns.filter(player=players[2]).exists()
+
+
+def test_a_seat_a_bot_plays_on_is_not_listed_as_its_players_turn(
+    players: list[User], broker: Any
+) -> None:
+    """While the bot that took over a resigned player's seat has its move to make (its turn
+    waits in Redis: no worker), the player's list of games waiting for them, and their player
+    stream's opening snapshot, said it was their turn, in a game they left."""
+    first, second = client_for(players[0]), client_for(players[1])
+    view = _create(first, max_players=2, bot_takeover=True, target_score=500)
+    assert second.post(f"/api/v1/games/{view['id']}/join/").status_code == 200
+    assert second.post(f"/api/v1/games/{view['id']}/resign/").status_code == 200
+    game = Game.objects.get(pk=view["id"])
+    rng = random.Random(11)
+    for _ in range(20):  # seat 0 moves until the bot must (a skip or a reverse keeps the turn)
+        if game.current_seat == 1 or game.status != "active":
+            break
+        legal = first.get(f"/api/v1/games/{game.pk}/").json()["you"]["legal_actions"]
+        answer = first.post(f"/api/v1/games/{game.pk}/actions/", choose(rng, legal), format="json")
+        assert answer.status_code == 200, answer.json()
+        game.refresh_from_db()
+    assert game.status == "active" and game.current_seat == 1
+
+    waiting = second.get("/api/v1/games/", {"my_turn": "true"}).json()
+    assert waiting["count"] == 0, waiting
+    assert [g["id"] for g in second.get("/api/v1/games/", {"mine": "true"}).json()["results"]] == [
+        view["id"]
+    ]
+    games, _ = current_games(players[1].pk)
+    assert [(g["id"], g["my_turn"]) for g in games] == [(view["id"], False)]
+    # The other player's own turn is listed as theirs, once the bot has moved.
+    assert bot_turn(str(game.pk), game.version)
+    game.refresh_from_db()
+    if game.current_seat == 0:
+        assert first.get("/api/v1/games/", {"my_turn": "true"}).json()["count"] == 1
 
 
 def _staff_game(
