@@ -232,20 +232,20 @@ def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
     rows = unwatched(of_facts(game, facts, at))
     reminders = [r for r in rows if r.kind == Kind.DEADLINE_SOON]
     others = [r for r in rows if r.kind != Kind.DEADLINE_SOON]
-    written = len(others)
     _lock_outsiders(game, rows)
-    Notification.objects.bulk_create(r.model() for r in others)
-    for reminder in reminders:
-        exists = Notification.objects.filter(
-            kind=Kind.DEADLINE_SOON,
-            game_id=reminder.game_id,
-            version=reminder.version,
-            player_id=reminder.player_id,
+    reminders = [
+        r
+        for r in reminders
+        if not Notification.objects.filter(
+            kind=Kind.DEADLINE_SOON, game_id=r.game_id, version=r.version, player_id=r.player_id
         ).exists()
-        if not exists:
-            reminder.model().save(force_insert=True)
-            written += 1
-    return written
+    ]
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        for statement in superseded(db, [*others, *reminders]):
+            cursor.execute(*statement)
+    Notification.objects.bulk_create(r.model() for r in [*others, *reminders])
+    return len(others) + len(reminders)
 
 
 def _lock_outsiders(game: Game, rows: Sequence[Row]) -> None:
@@ -257,6 +257,29 @@ def _lock_outsiders(game: Game, rows: Sequence[Row]) -> None:
     notified = {r.player_id for r in rows}
     if notified - roster:
         lock_notified(roster | notified)
+
+
+# A game's turn notices: a newer one of a game makes the player's older unread ones of it read
+# (``superseded``), so the inbox counts one turn a game, its newest, not every turn since the
+# player last looked (a correspondence game against bots wrote one a move). They stay listed.
+TURN_NOTICES = (Kind.YOUR_TURN.value, Kind.DEADLINE_SOON.value)
+
+
+def superseded(db: BaseDatabaseWrapper, rows: Sequence[Row]) -> list[Statement]:
+    """The statements that mark read the turn notices ``rows``' own turn notices supersede: one
+    per such row (most writes have one or none), each found by the index of the unread."""
+    table = db.ops.quote_name(Notification._meta.db_table)
+    kinds = ", ".join(f"'{kind}'" for kind in TURN_NOTICES)
+    sql = (
+        f'UPDATE {table} SET "read" = %s WHERE "player_id" = %s AND "game_id" = %s'
+        f' AND NOT "read" AND "kind" IN ({kinds})'
+    )
+    key = Notification._meta.get_field("game")
+    return [
+        (sql, [True, row.player_id, key.get_db_prep_value(row.game_id, db)])
+        for row in rows
+        if row.kind in TURN_NOTICES and row.game_id is not None
+    ]
 
 
 def watched(player_id: int, game_id: Any, at: datetime) -> bool:
@@ -318,7 +341,7 @@ def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
         ]
         values = ", ".join([f"({', '.join(['%s'] * len(_COLUMNS))})"] * len(rows))
         sql = f"INSERT INTO {table} ({', '.join(q(c) for c in _COLUMNS)}) VALUES {values}"
-        return Batch([(sql, params)], len(rows), False)
+        return Batch([*superseded(db, rows), (sql, params)], len(rows), False)
     # The rows as one JSON array: the statement's text is the same for any number of them (one
     # prepared statement, where a VALUES list would make one per count).
     given = json.dumps(
@@ -360,7 +383,8 @@ def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
         f' WHERE {unwatched_only} ORDER BY v."n"'
         ' RETURNING NOT "dispatched"'
     )
-    return Batch([(sql, [given])], len(rows), True)
+    # The superseded notices' statements go first: with the events, only the last returns rows.
+    return Batch([*superseded(db, rows), (sql, [given])], len(rows), True)
 
 
 def statements_with(game: Game, before: Turn, at: datetime) -> Batch:

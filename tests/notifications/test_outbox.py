@@ -13,6 +13,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine import IllegalMove
 from games.engine.cards import CARD_CODES
@@ -20,10 +21,11 @@ from games.models import Game, Hand
 from notifications import outbox
 from notifications.models import Kind, Notification, WebhookDelivery
 from notifications.signing import new_secret
-from service import play
+from service import play, reminders
 from service.lobby import NewGame, game_create, game_join, game_leave
 from tests.support.notifications import Receiver
-from tests.support.timeouts import started_game
+from tests.support.players import client_for
+from tests.support.timeouts import pass_time, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -247,3 +249,69 @@ def test_an_action_whose_players_have_nowhere_to_be_notified_costs_nothing_after
     (request,) = receiver.received(1)
     assert request.headers["webhook-id"] == str(turn.pk)
     assert WebhookDelivery.objects.get().status == "succeeded"
+
+
+def _turns(user: User, game: Game) -> list[tuple[str, bool]]:
+    rows = Notification.objects.filter(player=user, game=game, kind__in=outbox.TURN_NOTICES)
+    return [(n.kind, n.read) for n in rows.order_by("id")]
+
+
+def test_a_newer_turn_notice_of_a_game_makes_the_older_unread_ones_read(
+    users: list[User],
+) -> None:
+    """A correspondence game wrote an unread ``your_turn`` for every turn: the inbox's unread
+    count grew by one a move. A turn notice now makes the player's older unread turn notices
+    of that game read (they stay listed); other games' and other kinds' notices stay unread,
+    and a turn's reminder supersedes its ``your_turn`` too."""
+    game = started_game(users[:2], turn_timeout=86_400)
+    elsewhere = started_game([users[0], users[2]], turn_timeout=86_400)
+    if elsewhere.current_seat != 0:  # make the other game wait for users[0] too
+        play.game_act(player=users[2], game_id=elsewhere.pk, action={"action": "draw"})
+        elsewhere.refresh_from_db()
+        if elsewhere.current_seat != 0:
+            play.game_act(player=users[2], game_id=elsewhere.pk, action={"action": "pass"})
+    unread_elsewhere = [
+        n.pk for n in Notification.objects.filter(player=users[0], game=elsewhere, read=False)
+    ]
+    assert (Kind.YOUR_TURN.value, False) in _turns(users[0], elsewhere)
+    others_before = set(
+        Notification.objects.filter(player=users[0], game=game, read=False)
+        .exclude(kind__in=outbox.TURN_NOTICES)
+        .values_list("pk", flat=True)
+    )
+    assert others_before  # the game's start, the seat taken: not turn notices
+
+    for _ in range(60):
+        game.refresh_from_db()
+        if len(_turns(users[0], game)) >= 3 and game.current_seat == 0:
+            break
+        actor = game.current_seat
+        assert actor is not None
+        after = play.game_act(player=users[actor], game_id=game.pk, action={"action": "draw"})
+        if after.game.current_seat == actor:  # a playable card drawn: keep it
+            play.game_act(player=users[actor], game_id=game.pk, action={"action": "pass"})
+    turns = _turns(users[0], game)
+    assert len(turns) >= 3 and game.current_seat == 0, turns
+    assert turns == [(Kind.YOUR_TURN.value, True)] * (len(turns) - 1) + [
+        (Kind.YOUR_TURN.value, False)
+    ]
+    assert (
+        set(
+            Notification.objects.filter(player=users[0], game=game, read=False)
+            .exclude(kind__in=outbox.TURN_NOTICES)
+            .values_list("pk", flat=True)
+        )
+        == others_before
+    )
+    assert all(not n.read for n in Notification.objects.filter(pk__in=unread_elsewhere))
+    inbox = client_for(users[0]).get("/api/v1/notifications/", {"unread": "true"}).json()
+    assert inbox["count"] == len(others_before) + 1 + len(unread_elsewhere)
+
+    # The turn's reminder: the newest turn notice of the game, the only unread one.
+    game.refresh_from_db()
+    assert game.turn_deadline is not None
+    pass_time(game, (game.turn_deadline - timezone.now()).total_seconds() - 60)
+    assert reminders.remind(game.pk, game.version) is True
+    turns = _turns(users[0], game)
+    assert turns[-1] == (Kind.DEADLINE_SOON.value, False)
+    assert [read for _, read in turns[:-1]] == [True] * (len(turns) - 1)
