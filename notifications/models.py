@@ -56,6 +56,13 @@ class Notification(models.Model):
             models.Index(
                 fields=["player", "-id"], name="notification_unread", condition=models.Q(read=False)
             ),
+            # A game's unread turn notices of a player: those a newer one makes read
+            # (``outbox.superseded``), found at once however many other notices are unread.
+            models.Index(
+                fields=["player", "game"],
+                name="notification_unread_turn",
+                condition=models.Q(read=False, kind__in=["your_turn", "deadline_soon"]),
+            ),
             models.Index(
                 fields=["id"],
                 name="notification_undispatched",
