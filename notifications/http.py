@@ -6,16 +6,19 @@ link-local, multicast, reserved or unspecified), unless ``UNO_WEBHOOKS_ALLOW_PRI
 (tests, local use). The check is made when the URL is registered and again at each delivery,
 and the connection goes to the address that was checked (a second lookup could answer another:
 DNS rebinding). Redirects are never followed (``http.client`` does not), and a delivery gets
-``UNO_WEBHOOK_TIMEOUT`` seconds in all, from the connection to the end of the answer's headers.
+``UNO_WEBHOOK_TIMEOUT`` seconds in all, from the connection to the end of the answer's headers: a
+deadline, not a timeout per read (a receiver that sent its headers a line at a time kept a worker
+for as long as it liked), kept by a timer that shuts the socket when it comes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import socket
 import ssl
-import time
+import threading
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -109,19 +112,29 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int | None:
     ``Refused`` when the URL may not be posted to (any more)."""
     where = target(url)
     timeout = float(settings.UNO_WEBHOOK_TIMEOUT)
-    end = time.monotonic() + timeout
     kind = _PinnedTLS if where.scheme == "https" else _Pinned
     connection = kind(where.address, where.host, where.port, timeout)
+    deadline = threading.Timer(timeout, _cut, [connection])
+    deadline.daemon = True
+    deadline.start()
+    status: int | None = None
     try:
         connection.request("POST", where.path, body=body, headers=headers)
-        left = end - time.monotonic()
-        if left <= 0 or connection.sock is None:
-            return None
-        connection.sock.settimeout(left)
         response = connection.getresponse()
-        response.read(_BODY_READ)
-        return response.status
+        if deadline.is_alive():  # the headers came in time (or the timer is only now firing)
+            status = response.status
+        response.read(_BODY_READ)  # cut short at the deadline too: the status is known
     except (OSError, http.client.HTTPException):
-        return None
+        pass
     finally:
+        deadline.cancel()
         connection.close()
+    return status
+
+
+def _cut(connection: http.client.HTTPConnection) -> None:
+    """The deadline: end the connection's socket, so that a read waiting on it returns."""
+    sock = connection.sock
+    if sock is not None:
+        with contextlib.suppress(OSError):  # closed already
+            sock.shutdown(socket.SHUT_RDWR)

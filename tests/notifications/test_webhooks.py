@@ -4,8 +4,11 @@ drained once by two real Celery workers, never into the server's own network."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import threading
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -16,7 +19,7 @@ from django.utils import timezone
 from pytest_django.fixtures import Settings
 from standardwebhooks import Webhook as StandardWebhook
 
-from notifications import delivery, limits
+from notifications import delivery, http, limits
 from notifications.models import Notification, Webhook, WebhookDelivery
 from service import play
 from service.lobby import NewGame, game_create, game_join
@@ -215,6 +218,69 @@ def test_a_receiver_that_does_not_answer_in_time_fails_the_attempt(
     first = WebhookDelivery.objects.get(attempt=1)
     assert (first.status, first.response_code) == ("failed", None)
     assert first.next_retry_at is not None
+
+
+class SlowReceiver:
+    """A raw HTTP receiver on loopback that answers 200 slowly: its header lines (``trickle``)
+    or its body's bytes (``body``) one at a time, ``gap`` seconds apart, ``pieces`` of them.
+    ``hung_up``: the poster closed the connection before the answer was all sent."""
+
+    def __init__(self, slow: str, pieces: int = 12, gap: float = 0.25) -> None:
+        self.slow, self.pieces, self.gap = slow, pieces, gap
+        self.hung_up = threading.Event()
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.server.getsockname()[1]}/hook"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        conn, _ = self.server.accept()
+        with conn:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += conn.recv(65536)
+            try:
+                if self.slow == "trickle":
+                    conn.sendall(b"HTTP/1.1 200 OK\r\n")
+                    for n in range(self.pieces):
+                        time.sleep(self.gap)
+                        conn.sendall(f"x-slow-{n}: 1\r\n".encode())
+                    conn.sendall(b"Content-Length: 0\r\n\r\n")
+                else:
+                    conn.sendall(
+                        f"HTTP/1.1 200 OK\r\nContent-Length: {self.pieces}\r\n\r\n".encode()
+                    )
+                    for _ in range(self.pieces):
+                        time.sleep(self.gap)
+                        conn.sendall(b"x")
+            except OSError:  # the poster hung up
+                self.hung_up.set()
+                return
+            conn.settimeout(WAIT)
+            with contextlib.suppress(OSError):
+                if conn.recv(1) == b"":
+                    self.hung_up.set()  # closed only after the whole answer
+
+
+def test_a_receiver_that_sends_its_headers_slowly_is_cut_at_the_deadline(
+    settings: Settings,
+) -> None:
+    """The timeout was per read: a receiver that sent a header line every quarter second kept
+    the worker for three seconds past a timeout of one, and the delivery counted as done."""
+    settings.UNO_WEBHOOK_TIMEOUT = 1
+    receiver = SlowReceiver("trickle")
+    assert http.post(receiver.url, b"{}", {"Content-Type": "application/json"}) is None
+    assert receiver.hung_up.wait(WAIT)
+
+
+def test_a_receiver_whose_headers_came_in_time_succeeds_however_slow_its_body(
+    settings: Settings,
+) -> None:
+    settings.UNO_WEBHOOK_TIMEOUT = 1
+    receiver = SlowReceiver("body")
+    assert http.post(receiver.url, b"{}", {"Content-Type": "application/json"}) == 200
+    receiver.thread.join(WAIT)
+    assert receiver.hung_up.is_set()
 
 
 @pytest.mark.django_db(transaction=True)
