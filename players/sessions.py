@@ -26,8 +26,9 @@ from functools import cache
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from players.models import AccessToken, RefreshToken, Session
 from unoservice import prepared
@@ -208,6 +209,17 @@ def sessions_end_others(*, user: User, keep: uuid.UUID | None, why: str) -> int:
 def session_open(session_id: uuid.UUID) -> bool:
     """Whether the session ``session_id`` still signs its player in (not ended, not swept)."""
     return Session.objects.filter(pk=session_id, ended_at__isnull=True).exists()
+
+
+def old_key_signs_in(user_id: int, key: str | None) -> bool:
+    """Whether a sign-in made without a session still holds: an old DRF key (``key``: it is
+    deleted by a password change and by the account's deletion) or, without one, a stream
+    ticket made with such a key (the account still has one) or the admin's cookie (staff). The
+    account must be active either way (a deleted account is not)."""
+    active = User.objects.filter(pk=user_id, is_active=True)
+    if key is not None:
+        return Token.objects.filter(key=key, user__in=active).exists()
+    return active.filter(Q(is_staff=True) | Q(auth_token__isnull=False)).exists()
 
 
 def sessions_of(user: User) -> QuerySet[Session]:

@@ -10,7 +10,7 @@ there and ends; the client's reconnection (``retry``, ``Last-Event-ID``) picks u
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -36,7 +36,7 @@ from games import selectors
 from games.engine import limits
 from games.models import Challenge
 from players.authentication import AccessTokenAuthentication
-from players.sessions import session_open
+from players.sessions import old_key_signs_in, session_open
 from service import attention, challenges, chat, clock, player_stream
 from service.apis.challenges import challenge_view
 from service.player_stream import NOTIFICATIONS
@@ -126,14 +126,20 @@ def under_asgi(request: Request) -> bool:
 def signed_in(request: Request, stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
     """``stream`` while the session it was opened under lasts: ending a session (logout, the
     session list, a reused refresh token) ends its open streams too, within
-    ``UNO_STREAM_SESSION_CHECK`` seconds. An old key's stream has no session to end."""
-    # request.auth: the access token's row, or the redeemed stream ticket; both say the session.
+    ``UNO_STREAM_SESSION_CHECK`` seconds. A stream opened without a session (an old DRF key, a
+    ticket made with one) lasts while the key does: a password change or the account's deletion
+    ends it too (it had gone on streaming)."""
+    # request.auth: the access token's row, the redeemed stream ticket (both say the session),
+    # an old key's row (its key), or None (the admin's cookie).
     session_id = getattr(request.auth, "session_id", None)
-    if session_id is None:
-        return stream
-    return sse.while_true(
-        stream, partial(session_open, session_id), settings.UNO_STREAM_SESSION_CHECK
-    )
+    still: Callable[[], bool]
+    if session_id is not None:
+        still = partial(session_open, session_id)
+    else:
+        still = partial(
+            old_key_signs_in, api.caller(request).pk, getattr(request.auth, "key", None)
+        )
+    return sse.while_true(stream, still, settings.UNO_STREAM_SESSION_CHECK)
 
 
 def event_stream(content: AsyncIterator[bytes] | Iterator[bytes]) -> StreamingHttpResponse:

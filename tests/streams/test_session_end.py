@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
 
 from tests.support.streams import (
     END,
@@ -138,3 +139,44 @@ def test_a_password_change_ends_the_other_sessions_streams(
     until_it_ends(phone_feed)
     assert still_open(laptop_feed)
     assert still_open(laptop_feed)
+
+
+def test_an_old_keys_streams_end_with_the_key(
+    watchful_server: Server, ada: User, streams: list[Stream]
+) -> None:
+    """A client signed in before sessions (an old DRF key, ``UNO_LEGACY_TOKENS``) kept its open
+    streams, and a stream ticket's, after a password change deleted the key: they went on
+    streaming the games and the notifications. They end now, as a session's do; and an old key
+    of an account deleted since ends its streams too."""
+    key = Token.objects.create(user=ada).key
+    by_key = open_stream(watchful_server, PLAYER_STREAM, token=key)
+    by_ticket = open_stream(
+        watchful_server, f"{PLAYER_STREAM}?ticket={ticket_of(watchful_server, key)}"
+    )
+    streams += [by_key, by_ticket]
+    assert by_key.status == 200 and by_ticket.status == 200
+    assert still_open(by_key) and still_open(by_ticket)
+
+    laptop = sign_in(watchful_server, ada)
+    status, body = watchful_server.request(
+        "POST",
+        "/api/v1/players/me/password/",
+        laptop["access"],
+        body={"current_password": PASSWORD, "new_password": "another long password 8"},
+    )
+    assert status == 200, body
+    until_it_ends(by_key)
+    until_it_ends(by_ticket)
+
+    bob = User.objects.create_user("bob", password=PASSWORD)
+    bobs = open_stream(watchful_server, PLAYER_STREAM, token=Token.objects.create(user=bob).key)
+    streams.append(bobs)
+    assert still_open(bobs)
+    status, body = watchful_server.request(
+        "POST",
+        "/api/v1/players/me/delete/",
+        sign_in(watchful_server, bob)["access"],
+        body={"password": PASSWORD},
+    )
+    assert status == 204, body
+    until_it_ends(bobs)
