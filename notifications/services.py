@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
+from games.models import Challenge
 from notifications import http, limits, signing, webpush
 from notifications.models import Kind, Notification, PushChoice, PushSubscription, Webhook
 from players.locks import lock_player
@@ -22,6 +26,49 @@ def mark_read(*, player: Player, ids: Sequence[int] | None = None) -> int:
     if ids is not None:
         unread = unread.filter(pk__in=ids)
     return unread.update(read=True)
+
+
+def rename_in_notifications(user: User, games: Sequence[uuid.UUID]) -> int:
+    """``user``'s name as it is now in the other players' notifications that name them (a game's
+    ``others``, a seat taken, a winner, an invitation's or a challenge's ``by``): a deleted
+    account's own name stayed there, in the inbox, the player stream and the export. The rows
+    are those of ``games`` (those ``user`` sat at, the waiting ones it left included) and of
+    their challenges; return how many changed."""
+    counterparts = Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
+    rows = (
+        Notification.objects.filter(
+            Q(game_id__in=games)
+            | Q(
+                kind__in=(Kind.CHALLENGE, Kind.CHALLENGE_ACCEPTED),
+                player_id__in=counterparts.values("challenger_id").union(
+                    counterparts.values("challenged_id")
+                ),
+            )
+        )
+        .exclude(player=user)
+        .only("id", "data")
+    )
+    changed = []
+    for row in rows.iterator():
+        data = _renamed(row.data, user.pk, user.get_username())
+        if data != row.data:
+            row.data = data
+            changed.append(row)
+    Notification.objects.bulk_update(changed, ["data"], batch_size=500)
+    return len(changed)
+
+
+def _renamed(value: Any, user_id: int, name: str) -> Any:
+    """``value`` (a notification's data) with every reference to ``user_id`` (``{"id",
+    "username"}``) saying ``name``."""
+    if isinstance(value, list):
+        return [_renamed(item, user_id, name) for item in value]
+    if not isinstance(value, dict):
+        return value
+    renamed = {key: _renamed(item, user_id, name) for key, item in value.items()}
+    if renamed.get("id") == user_id and "username" in renamed:
+        renamed["username"] = name
+    return renamed
 
 
 def webhook_create(*, player: Player, url: str, kinds: Sequence[str] | None = None) -> Webhook:

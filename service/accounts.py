@@ -47,6 +47,7 @@ from games.models import (
     TournamentStatus,
 )
 from notifications.models import Notification, PushChoice, PushSubscription, Watching, Webhook
+from notifications.services import rename_in_notifications
 from players.locks import lock_notified, lock_player
 from players.models import (
     DELETED_PREFIX,
@@ -78,12 +79,14 @@ def account_delete(*, user: User, password: str) -> None:
         if not is_guest(user) and not user.check_password(password):
             raise DomainError("invalid_credentials", "The password is wrong.")
         _lock_ahead(user)
+        sat_at = list(Seat.objects.filter(player=user).values_list("game_id", flat=True))
         leave_waiting_games(user)
         _resign_running_games(user)
         _close_challenges(user)
         _withdraw_from_tournaments(user)
         _forget(user)
         _rename(user)
+        rename_in_notifications(user, sat_at)
 
 
 def _lock_ahead(player: User) -> None:

@@ -6,6 +6,7 @@ nothing; a bot account is deleted with its password as any account is."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -40,6 +41,11 @@ def people(make_player: MakeUser) -> list[Player]:
     return [player_for(make_player(name)) for name in ("alice", "bob", "cy")]
 
 
+def named(note: Notification, username: str) -> bool:
+    """The notification's data names ``username`` (a player's ``{"id", "username"}``)."""
+    return f'"username": {json.dumps(username)}' in json.dumps(note.data)
+
+
 def delete(player: Player, password: str = PASSWORD) -> Any:
     return player.client.post(DELETE, {"password": password}, format="json")
 
@@ -65,6 +71,15 @@ def test_deleting_the_account_leaves_every_game_and_forgets_the_person(
     )
     ok(alice.client.put("/api/v1/push/kinds/", {"kinds": ["challenge"]}, format="json"))
     assert Notification.objects.filter(player=alice.user).exists()  # challenges, turns
+    naming_her = [
+        n.pk for n in Notification.objects.exclude(player=alice.user) if named(n, "alice")
+    ]
+    # a game's others, her seat taken at bob's table, her challenge to bob
+    assert {Notification.objects.get(pk=pk).kind for pk in naming_her} >= {
+        "game_started",
+        "player_joined",
+        "challenge",
+    }
 
     answer = delete(alice)
 
@@ -81,6 +96,12 @@ def test_deleting_the_account_leaves_every_game_and_forgets_the_person(
     assert Seat.objects.get(game_id=three.id, player=gone).status == SeatStatus.FORFEITED
     names = {s["seat"]: s["player"]["username"] for s in view["seats"]}
     assert names[0] == gone.username  # the roster names her seat so
+    # The others' notifications name her so too (their inbox, player stream and export kept
+    # her own name).
+    for note in Notification.objects.filter(pk__in=naming_her):
+        assert not named(note, "alice") and named(note, gone.username), note.data
+    for page in (bob.client.get("/api/v1/notifications/"), cy.client.get("/api/v1/notifications/")):
+        assert '"alice"' not in page.content.decode()
     assert Game.objects.get(pk=hers["id"]).status == GameStatus.ABANDONED
     assert not Seat.objects.filter(game_id=bobs["id"], player=gone).exists()
     assert Game.objects.get(pk=bobs["id"]).status == GameStatus.WAITING
