@@ -4,12 +4,13 @@ reload); a notification opened from the inbox is read."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from notifications.models import Notification
 from tests.web.conftest import OpenPage
@@ -82,8 +83,22 @@ def test_older_notifications_are_shown_on_asking(site: Site, open_page: OpenPage
     expect(shown).to_have_count(20)
     expect(page.get_by_text("Cup 0: place 1")).to_have_count(0)
 
+    # One more comes while the pages are read again, just before the second: it starts a place
+    # later, with the one already read last on the first (which was listed twice).
+    def one_more_first(route: Route) -> None:
+        Notification.objects.create(
+            player=ana,
+            kind="tournament_finished",
+            at=timezone.now(),
+            data={"tournament": str(uuid.uuid4()), "name": "Cup 25", "place": 1, "points": 1},
+        )
+        route.continue_()
+
+    page.route(re.compile(r"/api/v1/notifications/\?.*page=2"), one_more_first)
     page.get_by_role("button", name="Show older", exact=True).click()
 
-    expect(shown).to_have_count(25)
+    expect(shown).to_have_count(26)
     expect(page.get_by_text("Cup 0: place 1")).to_be_visible()
+    texts = shown.all_inner_texts()
+    assert len(set(texts)) == 26, texts
     expect(page.get_by_role("button", name="Show older", exact=True)).to_be_hidden()

@@ -275,11 +275,17 @@ export async function inboxPage(root) {
     try {
       /** @type {Notification[]} */
       const results = [];
+      /** @type {Set<number>} a notification written between two pages' reads moves the older
+       * ones down a place: the next page starts with the last one read (listed once) */
+      const listed = new Set();
       let more = false;
       for (let number = 1; number <= pages; number += 1) {
         /** @type {NotificationPage} */
         const read = await call('GET', 'notifications/', { query: { page_size: 20, page: number } });
-        results.push(...read.results);
+        for (const note of read.results) {
+          if (!listed.has(note.id)) results.push(note);
+          listed.add(note.id);
+        }
         more = !!read.next;
         if (!more) break;
       }
