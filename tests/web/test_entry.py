@@ -211,3 +211,38 @@ def test_offline_the_shell_says_so_and_back_online_it_plays(
     expect(page.get_by_role("list", name="Your games")).to_contain_text("None yet.")
     game = play_against_bots(page)
     assert_against_three_bots(page, site, game, site.token("ola"))
+
+
+def test_the_sign_in_page_of_someone_signed_in_says_so_and_keeps_a_guests_account(
+    site: Site, open_page: OpenPage
+) -> None:
+    """Back on the sign-in page (the browser's Back), a signed-in guest was shown Play as guest
+    as if signed out: a click made a new guest, and the old one, with no password, was lost."""
+    page = open_page(site)
+    page.goto("/#/login")
+    button(page, "Play as guest").click()
+    expect(guest_header(page)).to_be_visible()
+    name = site.api("GET", "/api/v1/players/me/", token_of(page))["username"]
+
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"#/login$"))
+    note = page.locator(f"[data-signed-in='{name}']")
+    expect(note).to_contain_text(f"You are signed in as {name}.")
+    expect(note).to_contain_text("keep it on your profile before you use another account")
+    expect(button(page, "Play as guest")).to_have_count(0)
+    expect(page.get_by_label("Password")).to_be_visible()  # for another account
+    page.goto("/#/register")
+    expect(note).to_be_visible()
+    expect(button(page, "Play as guest")).to_have_count(0)
+    page.get_by_role("button", name="Português").click()
+    expect(page.locator("[data-signed-in]")).to_contain_text(f"Tem sessão iniciada como {name}.")
+    page.get_by_role("button", name="English").click()
+    page.get_by_role("link", name="Go to the lobby").click()
+    expect(button(page, "Play against bots")).to_be_visible()
+    assert site.api("GET", "/api/v1/players/me/", token_of(page))["username"] == name
+
+    # Signed out, the page is a stranger's again: Play as guest, no note.
+    button(page, "Sign out").click()
+    expect(page).to_have_url(re.compile(r"#/login$"))
+    expect(button(page, "Play as guest")).to_be_visible()
+    expect(page.locator("[data-signed-in]")).to_have_count(0)

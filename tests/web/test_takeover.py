@@ -4,11 +4,36 @@ Chromium: the table says a bot plays their seat and that they watch, shows no ha
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+import random
+import re
 
+from playwright.sync_api import Locator, Page, expect
+
+from games.engine.bots import choose
 from tests.web.conftest import OpenPage
 from tests.web.pages import button, hand, open_table, register
 from tests.web.site import GAMES, Site
+
+# A feed line that calls the reader "you" ("You played …", "You drew …").
+SAYS_YOU = re.compile(r"^\s*You\b")
+
+
+def lines_saying_you(page: Page) -> Locator:
+    return page.locator("[data-region=feed] li").filter(has_text=SAYS_YOU)
+
+
+def move_once(site: Site, game: str, tokens: list[str]) -> None:
+    """The others move (over the API) until it is seat 0's turn; then seat 0 moves once."""
+    rng = random.Random(7)
+    for _ in range(40):
+        view = site.view(game, tokens[0])
+        pending = view["round"]["pending"]
+        actor = pending["seat"] if pending else view["round"]["current_seat"]
+        legal = site.view(game, tokens[actor])["you"]["legal_actions"]
+        site.act(game, tokens[actor], choose(rng, legal))
+        if actor == 0:
+            return
+    raise AssertionError("seat 0 had no turn")
 
 
 def test_a_player_who_left_their_seat_to_a_bot_watches_and_still_chats(
@@ -24,12 +49,19 @@ def test_a_player_who_left_their_seat_to_a_bot_watches_and_still_chats(
 
     open_table(page, game)
     expect(hand(page).locator("[data-card]")).not_to_have_count(0)
+    move_once(site, game, [site.token("ana"), *others])
+    expect(lines_saying_you(page)).not_to_have_count(0)
     button(page, "Resign").click()
     page.locator("[data-key=resign-yes]").click()
 
     watching = "You left this game: a bot plays your seat. You are watching."
     expect(page.get_by_text(watching)).to_be_visible()
     expect(hand(page)).to_have_count(0)
+    # The feed reads as a spectator's, as a fresh page writes it: the bot's moves on the seat
+    # (its first one came with the resign, its frame maybe before the answer) and Ana's own
+    # earlier move are Ana's, not "you".
+    expect(lines_saying_you(page)).to_have_count(0)
+    expect(page.locator("[data-region=feed] li").filter(has_text="ana")).not_to_have_count(0)
     expect(button(page, "Resign")).to_have_count(0)
     seat = page.locator("[data-seat='0']").first
     expect(seat).to_contain_text("basic")

@@ -1,6 +1,6 @@
 // Sign in and register, or play as a guest (an account with a generated name, kept later).
 
-import { ACCOUNT_DELETED, PASSWORD_RESET, playAsGuest, register, signIn } from './api.js';
+import { ACCOUNT_DELETED, PASSWORD_RESET, isGuest, playAsGuest, register, session, signIn } from './api.js';
 import { h, render } from './dom.js';
 import { currentLang, fill, refusal, t, tr } from './i18n.js';
 import { afterSignIn, currentPath } from './router.js';
@@ -17,7 +17,24 @@ const WORDS = {
   forgot: ['Forgot your password?', 'Esqueceu-se da palavra-passe?'],
   email_optional: ['E-mail address (optional)', 'Endereço de e-mail (opcional)'],
   email_help: ['To reset your password if you forget it: we mail it a link to confirm.', 'Para repor a palavra-passe se a esquecer: enviamos-lhe uma ligação para o confirmar.'],
+  signed_in_as: ['You are signed in as {name}.', 'Tem sessão iniciada como {name}.'],
+  to_lobby: ['Go to the lobby', 'Ir para o salão'],
+  guest_keep: ['A guest account has no password: keep it on your profile before you use another account, or its games are lost.', 'Uma conta de convidado não tem palavra-passe: guarde-a no seu perfil antes de usar outra conta, ou perde os seus jogos.'],
 };
+
+/**
+ * Above the sign-in and registration forms of someone signed in already (back on them with the
+ * browser's Back): who they are and the way back to the lobby, and to a guest that their account
+ * has no password to come back with. The form stays, for another account; Play as guest does not
+ * (a click made a new guest, and the old one was lost for good).
+ * @param {{username: string}} me
+ */
+function signedInNote(me) {
+  return h('section', { class: 'auth card-panel signed-in', 'data-signed-in': me.username },
+    h('p', { role: 'status' }, fill(tr(WORDS.signed_in_as), { name: me.username }), ' ',
+      h('a', { href: '#/', 'data-key': 'to-lobby' }, tr(WORDS.to_lobby))),
+    isGuest() ? h('p', { class: 'muted small' }, tr(WORDS.guest_keep)) : null);
+}
 
 /**
  * The account was deleted (ACCOUNT_DELETED, taken from `sessionStorage` at once, so a reload says
@@ -32,6 +49,7 @@ let accountDeleted = false;
  * @returns {() => void} run on leaving the page
  */
 function authForm(root, mode) {
+  const me = session();
   const alert = h('p', { role: 'alert', class: 'error' });
   if (sessionStorage.getItem(ACCOUNT_DELETED)) accountDeleted = true;
   sessionStorage.removeItem(ACCOUNT_DELETED);
@@ -76,7 +94,7 @@ function authForm(root, mode) {
   h('p', { class: 'muted' }, mode === 'login'
     ? [tr(WORDS.no_account), ' ', h('a', { href: '#/register' }, t('register'))]
     : [tr(WORDS.have_account), ' ', h('a', { href: '#/login' }, t('sign_in'))]));
-  render(root, form, guestPlay());
+  render(root, me ? signedInNote(me) : null, form, me ? null : guestPlay());
   (reset ? password : username).focus();
   // Drawn again on its own route (a language switch), the note stays; left for another, it is said.
   return () => {

@@ -60,6 +60,9 @@ export async function tablePage(root, gameId) {
   let feedFrom = -1;
   let shownTo = 0;
   let feedReading = false;
+  /** The seat the shown lines call "you" (undefined: no line yet). */
+  /** @type {number | null | undefined} */
+  let feedMe;
   /** The stream's frames carry every event after this seq (Infinity: no stream runs). */
   let framesFrom = Infinity;
   /** A frame the page could not read: its event is read from the log. */
@@ -81,6 +84,14 @@ export async function tablePage(root, gameId) {
         feedSync();
       }, () => { feedLoading = false; })); // again at the next paint
     }
+    const seats = feed?.lines.seatsOf(view, (seq) => known.get(seq));
+    if (feed && seats && feedMe !== undefined && seats.me !== feedMe) {
+      // The person left their seat (a bot plays it on): the lines are written again as a
+      // spectator reads them, as a fresh page would write them; the bot's first moves, shown
+      // before the answer to the resign came, had said "you".
+      feed.list.replaceChildren();
+      shownTo = 0;
+    }
     let next = Math.max(shownTo, feedFrom) + 1;
     /** @type {GameEvent[]} */
     const ready = [];
@@ -88,8 +99,9 @@ export async function tablePage(root, gameId) {
       ready.push(e);
       next += 1;
     }
-    if (ready.length && feed) {
-      feed.lines.showLines(feed, ready, feed.lines.seatsOf(view, (seq) => known.get(seq)));
+    if (ready.length && feed && seats) {
+      feed.lines.showLines(feed, ready, seats);
+      feedMe = seats.me;
       shownTo = next - 1;
       for (const e of ready) {
         if (!NOT_A_MOVE.has(e.type) && e.seat !== null) lastMove = { seat: e.seat, seq: e.seq, played: e.type === 'card_played' };

@@ -314,8 +314,11 @@ function prompt(state, send, on) {
  */
 function actionBar(state, legal, send, on) {
   const v = /** @type {GameView} */ (state.view);
-  const { unoArmed, selecting, selected } = state.picking;
+  const { unoArmed, selecting, selected, choice } = state.picking;
   const hand = v.you?.hand ?? [];
+  // While a card's colour, seat or gift is being chosen, only the choice (or its Cancel) goes on:
+  // a draw or a pass sent meanwhile would leave the choice on screen for a card no longer playable.
+  const busy = !!choice;
   /** @param {string} kind */
   const has = (kind) => legal.some((a) => a.action === kind);
   const canPlay = has('play');
@@ -326,12 +329,12 @@ function actionBar(state, legal, send, on) {
   const bySend = (action) => () => send(action);
   const drawAction = legal.find((a) => a.action === 'draw');
   const buttons = [
-    drawAction ? h('button', { type: 'button', class: 'primary', 'data-key': 'draw', onclick: bySend(drawAction) }, t('draw')) : null,
-    has('pass') ? h('button', { type: 'button', 'data-key': 'pass', onclick: bySend({ action: 'pass' }) }, t('pass')) : null,
-    has('challenge') ? h('button', { type: 'button', 'data-key': 'challenge', onclick: bySend({ action: 'challenge' }) }, t('challenge')) : null,
-    has('accept') ? h('button', { type: 'button', 'data-key': 'accept', onclick: bySend({ action: 'accept' }) }, t('accept')) : null,
+    drawAction ? h('button', { type: 'button', class: 'primary', 'data-key': 'draw', disabled: busy, onclick: bySend(drawAction) }, t('draw')) : null,
+    has('pass') ? h('button', { type: 'button', 'data-key': 'pass', disabled: busy, onclick: bySend({ action: 'pass' }) }, t('pass')) : null,
+    has('challenge') ? h('button', { type: 'button', 'data-key': 'challenge', disabled: busy, onclick: bySend({ action: 'challenge' }) }, t('challenge')) : null,
+    has('accept') ? h('button', { type: 'button', 'data-key': 'accept', disabled: busy, onclick: bySend({ action: 'accept' }) }, t('accept')) : null,
     has('uno')
-      ? h('button', { type: 'button', class: 'uno', 'data-key': 'uno', onclick: bySend({ action: 'uno' }) }, t('uno'))
+      ? h('button', { type: 'button', class: 'uno', 'data-key': 'uno', disabled: busy, onclick: bySend({ action: 'uno' }) }, t('uno'))
       : (unoVariant || selectionLeavesOne)
         ? h('button', { type: 'button', class: 'uno', 'data-key': 'uno', 'aria-pressed': unoArmed ? 'true' : 'false',
           onclick: () => on.pick({ unoArmed: !unoArmed }) }, t('uno'))
