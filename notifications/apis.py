@@ -25,6 +25,7 @@ from notifications.serializers import (
     WebhookCreatedSerializer,
     WebhookCreateSerializer,
     WebhookListSerializer,
+    WebhookSerializer,
 )
 from players.scopes import AccountChange
 from unoservice import api
@@ -133,6 +134,28 @@ class WebhookDetailApi(APIView):
     def delete(self, request: Request, webhook_id: int) -> Response:
         services.webhook_delete(player=api.caller(request), webhook_id=webhook_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WebhookEnableApi(APIView):
+    @extend_schema(
+        operation_id="webhooks_enable",
+        summary="Turn one of the caller's webhooks on again",
+        description=(
+            "A webhook every delivery of which failed for 3 days is turned off (`disabled_at`). "
+            "Once its receiver is fixed, this turns it on again, with its URL, kinds and secret "
+            "as they were: it is sent the notifications written from now on. On already, "
+            "nothing changes. 400 `url_refused` when its address may not be posted to any more."
+        ),
+        tags=WEBHOOKS,
+        request=None,
+        responses={
+            200: WebhookSerializer,
+            **errors_for("not_authenticated", "not_found", "url_refused"),
+        },
+    )
+    def post(self, request: Request, webhook_id: int) -> Response:
+        webhook = services.webhook_enable(player=api.caller(request), webhook_id=webhook_id)
+        return Response(WebhookSerializer(selectors.webhook_view(webhook)).data)
 
 
 class WebhookDeliveriesApi(APIView):

@@ -93,6 +93,21 @@ def webhook_delete(*, player: Player, webhook_id: int) -> None:
         raise DomainError("not_found", "No such webhook.")
 
 
+def webhook_enable(*, player: Player, webhook_id: int) -> Webhook:
+    """Turn the caller's webhook on again after it was turned off (every delivery failed for
+    ``UNO_WEBHOOK_DISABLE_AFTER``): its URL, kinds and secret as they were, its failures
+    forgotten; it gets the notifications written from now on. On already: nothing changes."""
+    with transaction.atomic():
+        webhook = Webhook.objects.select_for_update().filter(player=player, pk=webhook_id).first()
+        if webhook is None:
+            raise DomainError("not_found", "No such webhook.")
+        if webhook.disabled_at is not None:
+            http.check_url(webhook.url)  # the address may lead somewhere refused by now
+            webhook.disabled_at = webhook.failing_since = None
+            webhook.save(update_fields=["disabled_at", "failing_since"])
+    return webhook
+
+
 def subscription_create(
     *, player: Player, endpoint: str, p256dh: str, auth: str
 ) -> PushSubscription:

@@ -9,6 +9,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("webhooks/", apis.WebhookListApi.as_view(), name="webhooks"),
     path("webhooks/<int:webhook_id>/", apis.WebhookDetailApi.as_view(), name="webhook"),
     path(
+        "webhooks/<int:webhook_id>/enable/",
+        apis.WebhookEnableApi.as_view(),
+        name="webhook-enable",
+    ),
+    path(
         "webhooks/<int:webhook_id>/deliveries/",
         apis.WebhookDeliveriesApi.as_view(),
         name="webhook-deliveries",

@@ -328,6 +328,28 @@ def test_a_webhook_failing_for_three_days_is_disabled(
     listed = client_for(users[0]).get(WEBHOOKS).json()["results"]
     assert listed[0]["disabled_at"] is not None
 
+    # Once the receiver is fixed, its owner turns it on again: same secret, and the
+    # notifications written from then on are delivered, signed with it. It could only be
+    # deleted and added again (a new secret for the receiver, the delivery log lost).
+    enable = f"{WEBHOOKS}{hook['id']}/enable/"
+    for stranger in (
+        client_for(users[1]).post(enable),
+        client_for(users[0]).post(f"{WEBHOOKS}{hook['id'] + 1000}/enable/"),
+    ):
+        assert stranger.status_code == 404 and stranger.json()["code"] == "not_found"
+    assert Webhook.objects.get(pk=hook["id"]).disabled_at is not None
+    receiver.otherwise = 200
+    answer = client_for(users[0]).post(enable)
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["disabled_at"] is None and answer.json()["id"] == hook["id"]
+    again = Webhook.objects.get(pk=hook["id"])
+    assert again.secret == hook["secret"] and again.failing_since is None
+    assert client_for(users[0]).post(enable).json() == answer.json()  # on already: unchanged
+    game_join(player=users[3], game_id=game.pk)
+    (delivered,) = receiver.received(2)[1:]
+    assert verified(hook["secret"], delivered)["data"]["player"]["id"] == users[3].pk
+    assert WebhookDelivery.objects.filter(status="succeeded").count() == 1
+
 
 @pytest.mark.django_db(transaction=True)
 def test_a_success_ends_a_run_of_failures(users: list[User], receiver: Receiver) -> None:

@@ -1,14 +1,17 @@
 """`Webhooks` on the profile: a player adds one (its signing secret shown that once), a
 notification of theirs reaches the receiver, the webhook's deliveries say so, and `Delete` takes
-it away. A form that asks for no kind is refused in the reader's words."""
+it away. A form that asks for no kind is refused in the reader's words. A webhook turned off is
+turned on again."""
 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
+from django.utils import timezone
 from playwright.sync_api import expect
 
-from notifications.models import Kind
+from notifications.models import Kind, Webhook
 from tests.support.notifications import receiving
 from tests.web.conftest import OpenPage
 from tests.web.pages import register
@@ -62,3 +65,30 @@ def test_a_player_adds_a_webhook_sees_it_delivered_and_deletes_it(
     expect(section.get_by_role("status")).to_have_text("Webhook deleted.")
     expect(section.locator("ul.webhooks")).to_have_text("No webhooks yet.")
     assert site.api("GET", "/api/v1/webhooks/", site.token("wes")) == {"results": []}
+
+
+def test_a_webhook_turned_off_is_turned_on_again(site: Site, open_page: OpenPage) -> None:
+    """A webhook turned off after 3 days of failures could only be deleted and added again (a
+    new secret for the program); `Turn on again` keeps it, secret and all."""
+    page = open_page(site)
+    register(page, "wes")
+    made = site.api(
+        "POST", "/api/v1/webhooks/", site.token("wes"), {"url": "http://127.0.0.1:9/hook"}, 201
+    )
+    Webhook.objects.filter(pk=made["id"]).update(
+        disabled_at=timezone.now(), failing_since=timezone.now() - timedelta(days=3)
+    )
+    page.get_by_role("link", name="wes").click()
+    section = page.locator("section.webhooks-section")
+    hook = section.locator("ul.webhooks > li")
+    expect(hook).to_contain_text("Turned off")
+    hook.get_by_role("button", name="Turn on again").click()
+
+    expect(section.get_by_role("status")).to_contain_text("Webhook on again")
+    expect(hook).not_to_contain_text("Turned off")
+    expect(hook.get_by_role("button", name="Turn on again")).to_have_count(0)
+    (listed,) = site.api("GET", "/api/v1/webhooks/", site.token("wes"))["results"]
+    assert listed["disabled_at"] is None
+    assert Webhook.objects.get(pk=made["id"]).secret == made["secret"]
+    page.get_by_role("button", name="Português").click()
+    expect(section.get_by_role("heading", name="Webhooks")).to_be_visible()

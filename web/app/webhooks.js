@@ -1,7 +1,7 @@
 // The profile's "Webhooks": the caller's notifications sent to a program's address as signed
 // HTTP POSTs (`/api/v1/webhooks/`). Each webhook is listed with the kinds it is sent, whether it
-// was turned off (every delivery failed for 3 days), its latest deliveries on asking, and
-// `Delete`; the form adds one, and its signing secret is shown that once.
+// was turned off (every delivery failed for 3 days: then `Turn on again`), its latest deliveries
+// on asking, and `Delete`; the form adds one, and its signing secret is shown that once.
 
 import './notes.js';
 import { call } from './api.js';
@@ -27,7 +27,9 @@ const TEXT = {
   delete: ['Delete', 'Apagar'],
   deliveries: ['Deliveries', 'Entregas'],
   no_deliveries: ['Nothing sent yet.', 'Ainda nada foi enviado.'],
-  disabled: ['Turned off {when}: every delivery failed for 3 days. Add it again to resume.', 'Desligado a {when}: todas as entregas falharam durante 3 dias. Adicione-o de novo para retomar.'],
+  disabled: ['Turned off {when}: every delivery failed for 3 days. Once its program answers, turn it on again.', 'Desligado a {when}: todas as entregas falharam durante 3 dias. Quando o seu programa responder, ligue-o de novo.'],
+  enable: ['Turn on again', 'Ligar de novo'],
+  enabled: ['Webhook on again: it is sent the notifications from now on.', 'Webhook ligado de novo: recebe os avisos a partir de agora.'],
   delivery: ['{when} · attempt {n} · {status}', '{when} · tentativa {n} · {status}'],
   answered: ['answered {code}', 'respondeu {code}'],
   no_answer: ['no answer', 'sem resposta'],
@@ -51,6 +53,11 @@ const listWebhooks = () => call('GET', 'webhooks/');
 const addWebhook = (url, kinds) => call('POST', 'webhooks/', { body: { url, kinds } });
 /** @param {number} id */
 const deleteWebhook = (id) => call('DELETE', `webhooks/${id}/`);
+/**
+ * @param {number} id
+ * @returns {Promise<Webhook>}
+ */
+const enableWebhook = (id) => call('POST', `webhooks/${id}/enable/`);
 /**
  * @param {number} id
  * @returns {Promise<import('./api.js').Schemas['DeliveryPage']>}
@@ -81,6 +88,11 @@ export function webhooksSection() {
       render(status, tr(TEXT.deleted));
       await load();
     }) }, tr(TEXT.delete));
+    const enable = h('button', { type: 'button', onclick: () => submitting({ button: enable, alert, status }, async () => {
+      await enableWebhook(hook.id);
+      render(status, tr(TEXT.enabled));
+      await load();
+    }) }, tr(TEXT.enable));
     const deliveries = h('button', { type: 'button', 'aria-expanded': 'false', onclick: async () => {
       if (deliveries.getAttribute('aria-expanded') === 'true') {
         deliveries.setAttribute('aria-expanded', 'false');
@@ -100,7 +112,7 @@ export function webhooksSection() {
       h('code', { class: 'url' }, hook.url),
       h('span', { class: 'muted small' }, `${tr(TEXT.kinds)}: ${kinds}`),
       hook.disabled_at ? h('span', { class: 'error small' }, fill(tr(TEXT.disabled), { when: formatDate(hook.disabled_at) })) : null,
-      h('span', { class: 'actions' }, deliveries, remove),
+      h('span', { class: 'actions' }, hook.disabled_at ? enable : null, deliveries, remove),
       shown);
   };
 

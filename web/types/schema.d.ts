@@ -1175,6 +1175,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{webhook_id}/enable/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn one of the caller's webhooks on again
+         * @description A webhook every delivery of which failed for 3 days is turned off (`disabled_at`). Once its receiver is fixed, this turns it on again, with its URL, kinds and secret as they were: it is sent the notifications written from now on. On already, nothing changes. 400 `url_refused` when its address may not be posted to any more.
+         */
+        post: operations["webhooks_enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7906,6 +7926,65 @@ export interface operations {
                 };
             };
             /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhooks_enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description `url_refused`: A URL that does not resolve, or resolves to a loopback, private or local address. Codes: url_refused. */
             400: {
                 headers: {
                     [name: string]: unknown;
