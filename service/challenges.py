@@ -125,7 +125,7 @@ def challenge_create(
         )
         if bot is not None:  # a bot accepts at once
             game = lobby.game_save(
-                *lobby.game_build(player=challenger, spec=_with_bot(spec, bot.level))
+                *lobby.game_build(player=challenger, spec=_with_bot(spec, bot.level)), starts=True
             )
             return _accepted(challenge, game)
         _notify(
@@ -176,7 +176,7 @@ def challenge_accept(*, player: User, challenge_id: str) -> Challenge:
         challenger = challenge.challenger
         if safety.apart(challenger.pk, player.pk):
             raise DomainError("blocked", "You and this player keep apart (a block).")
-        game = lobby.game_create(player=challenger, spec=_spec(challenge.settings))
+        game = lobby.game_create(player=challenger, spec=_spec(challenge.settings), starts=True)
         with game_write(game.pk) as write:
             lobby.take_seat(write, player)  # the game is full: it starts
         accepted = _accepted(challenge, write.game)

@@ -183,19 +183,28 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
     return game, levels
 
 
-def game_create(*, player: Player, spec: NewGame) -> Game:
+def game_create(*, player: Player, spec: NewGame, starts: bool = False) -> Game:
     """A new game waiting for players; the creator takes seat 0, the bot accounts named and the
-    bots the next seats."""
+    bots the next seats. ``starts``: the caller fills it at once (``game_save``)."""
     game, levels = game_build(player=player, spec=spec)
     with transaction.atomic():
-        return game_save(game, levels, spec.bot_accounts)
+        return game_save(game, levels, spec.bot_accounts, starts=starts)
 
 
-def game_save(game: Game, levels: Sequence[str] = (), accounts: Sequence[str] = ()) -> Game:
+def game_save(
+    game: Game,
+    levels: Sequence[str] = (),
+    accounts: Sequence[str] = (),
+    *,
+    starts: bool = False,
+) -> Game:
     """Save a game of ``game_build`` (in the caller's transaction): its creator takes seat 0,
     the bot accounts of ``accounts`` (usernames) and then the bots of ``levels`` the next seats;
-    a game they fill starts."""
-    _require_room_for_a_waiting_game(game.created_by)  # locks the creator's row: read it now
+    a game they fill starts. ``starts``: the caller starts it in the same transaction (an
+    accepted challenge), so it never waits and the creator's waiting games do not count: an
+    accepted challenge was refused for the challenger's, which the one accepting cannot help."""
+    if not starts:
+        _require_room_for_a_waiting_game(game.created_by)  # locks the creator's row: read it now
     game.roster = [roster_entry(game.created_by), *game.roster[1:]]
     game.save()
     Seat.objects.create(game=game, number=0, player=game.created_by)

@@ -163,3 +163,30 @@ def test_a_challenge_to_oneself_is_refused(players: list[Player]) -> None:
     refused(challenge(ada, ada), 400, "cannot_challenge_yourself")
     refused(challenge(ada, ada.user.username.upper()), 400, "cannot_challenge_yourself")
     assert not Challenge.objects.exists()
+
+
+def test_a_challenger_with_every_waiting_seat_taken_still_gets_the_game(
+    players: list[Player], settings: Any
+) -> None:
+    """An accepted challenge's game starts at once: it was refused (409
+    ``too_many_waiting_games``) for the challenger's waiting games, which the player accepting
+    could do nothing about; so was a challenge to a bot. Creating one more waiting game is still
+    refused."""
+    ada, bob, _, _ = players
+    settings.UNO_MAX_WAITING_GAMES = 2
+    for _ in range(2):
+        ok(ada.client.post("/api/v1/games/", {"max_players": 3}, format="json"), 201)
+    made = ok(challenge(ada, bob), 201)
+    accepted = ok(accept(bob, made["id"]))
+    assert Game.objects.get(pk=accepted["game"]).status == "active"
+    vs = ok(
+        bob.client.post("/api/v1/games/", {"max_players": 2, "bots": ["basic"]}, format="json"), 201
+    )
+    by_bot = ok(challenge(ada, vs["seats"][1]["player"]["username"]), 201)
+    assert by_bot["status"] == "accepted"
+    assert Game.objects.get(pk=by_bot["game"]).status == "active"
+    refused(
+        ada.client.post("/api/v1/games/", {"max_players": 3}, format="json"),
+        409,
+        "too_many_waiting_games",
+    )
