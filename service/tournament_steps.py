@@ -297,6 +297,10 @@ def _finish(step: Step, reason: str = "complete") -> None:
         {"reason": reason, "standings": [standing_json(row, names, programs) for row in table]},
     )
     for place, row in enumerate(table, start=1):
+        if row.player in step.folded.withdrawn:
+            # They left it (an account's deletion withdraws it too): no news of its end, as
+            # they hear of no table after leaving; their place stays in the standings.
+            continue
         data = {
             "tournament": str(tournament.pk),
             "name": tournament.name,

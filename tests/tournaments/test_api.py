@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Tournament, TournamentEntry
+from notifications.models import Notification
 from players.models import Bot
 from service import bots
 from tests.support.players import MakePlayer, Player, client_for
@@ -221,6 +222,13 @@ def test_a_player_who_withdraws_finishes_their_game_and_gets_no_new_table(
     row = next(r for r in detail["standings"] if r["player"] == leaver.id)
     assert row["games"] == 1  # the game they finished counts
     assert ok(leaver.client.get(url(tid)))["you"] == {"withdrawn": True, "table": None}
+    # At the end, those still in are told their place; the one who left is told nothing (an
+    # account deleted meanwhile, withdrawn by its deletion, got a notification of its place).
+    for table in second:
+        play_game(table["game"], {p: by_id[p] for p in table["seats"] if p in by_id}, rng)
+    assert ok(host.client.get(url(tid)))["status"] == "finished"
+    told = Notification.objects.filter(kind="tournament_finished")
+    assert sorted(told.values_list("player_id", flat=True)) == sorted(set(by_id) - {leaver.id})
 
 
 @pytest.mark.django_db(transaction=True)  # the steps follow the commits
