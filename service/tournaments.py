@@ -42,7 +42,7 @@ from service.tournament_records import (
     standings_of,
     table_spec,
 )
-from unoservice.errors import DomainError
+from unoservice.errors import DomainError, invalid_value
 
 # Settings of a game's creation body a tournament does not take: the table size gives the
 # seats, the tournament seats the players and the bots, and deals the cards.
@@ -66,10 +66,17 @@ def taken(settings: dict[str, Any], given: set[str]) -> dict[str, Any]:
     """The settings every table keeps of a validated creation body (``given``: the keys sent)."""
     refused = sorted(given & set(NOT_TAKEN))
     if refused:
-        raise DomainError(
-            "invalid",
+        raise invalid_value(
+            f"settings.{refused[0]}",
             f"A tournament's settings take no {', '.join(refused)}: the tournament seats its "
             "tables (table_size) and deals them.",
+        )
+    if settings.get("bot_takeover"):
+        # A bot playing on for a seat that resigned won or lost the table for its player: one
+        # who left at the first move could win the tournament (and its rating).
+        raise invalid_value(
+            "settings.bot_takeover",
+            "A tournament's tables play without bot takeover: a seat that leaves forfeits.",
         )
     return {name: value for name, value in settings.items() if name not in NOT_TAKEN}
 
@@ -85,14 +92,14 @@ def _check(host: User, new: NewTournament, now: datetime) -> None:
         )
     if new.format in ROUNDS_FORMATS:
         if new.minutes is not None:
-            raise DomainError("invalid", f"A {new.format} tournament has rounds, not minutes.")
+            raise invalid_value("minutes", f"A {new.format} tournament has rounds, not minutes.")
         if not limits.TOURNAMENT_ROUNDS.holds(new.rounds):
-            raise DomainError("invalid", limits.TOURNAMENT_ROUNDS.message())
+            raise invalid_value("rounds", limits.TOURNAMENT_ROUNDS.message())
     else:
         if new.rounds is not None:
-            raise DomainError("invalid", "An arena lasts 'minutes', it has no rounds.")
+            raise invalid_value("rounds", "An arena lasts 'minutes', it has no rounds.")
         if not limits.TOURNAMENT_MINUTES.holds(new.minutes):
-            raise DomainError("invalid", limits.TOURNAMENT_MINUTES.message())
+            raise invalid_value("minutes", limits.TOURNAMENT_MINUTES.message())
     lobby.game_build(player=host, spec=table_spec(new.settings, new.table_size))
 
 

@@ -243,6 +243,16 @@ def invalid_field(field: str, refused: DjangoValidationError) -> DomainError:
     )
 
 
+def invalid_value(field: str, message: str) -> DomainError:
+    """400 ``invalid`` for ``field``, refused by a service's own check (a value the serializer
+    let through), in a serializer's shape: ``errors`` and ``fields``."""
+    return DomainError(
+        "invalid",
+        f"{field}: {message}",
+        {"errors": {field: [message]}, "fields": checks_of({field: [message]})},
+    )
+
+
 def _first_message(errors: Any) -> str:
     if isinstance(errors, dict):
         for field, value in errors.items():
