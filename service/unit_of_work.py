@@ -61,17 +61,14 @@ class GameWrite:
         """The engine state after the game's last event if this write has it (no query)."""
         return self._state
 
-    def append(
-        self,
-        events: Sequence[engine.Event],
-        after: engine.GameState,
-        clock: datetime | None = None,
-    ) -> None:
+    def append(self, events: Sequence[engine.Event], after: engine.GameState) -> None:
         """Append ``events`` (which lead to ``after``) and bring the projections up to it.
 
-        A change of who must act starts the clock of the seat to act at ``clock`` (now by
-        default; a late timeout passes the deadline it acted on, so overdue timeouts keep their
-        pace) and sets its deadline (``timekeeping``).
+        A change of who must act starts the clock of the seat to act now and sets its deadline
+        (``timekeeping``). Now, not at the deadline a late timeout acted on: the seat is told of
+        its turn now. After a lost task or an outage the next seat's clock had started at the
+        missed deadline, so it timed out at once, never told of its turn, and a long outage
+        forfeited seat after seat.
         """
         # A fact recorded before these events came first (the join that fills a game, then its
         # start): its notifications are written first, so the inbox lists them in that order.
@@ -86,7 +83,7 @@ class GameWrite:
         project_summary(game, after, now)
         if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
             bot = bots.seat_to_play(game) is not None
-            self._set_clock(after, now if bot else clock or now, bot)
+            self._set_clock(after, now, bot)
         notices = outbox.statements_with(game, before, now)
         changed = changes(current, projection_of(after))
         returned = eventstore.save(game, base + 1, events, changed, now, notices.statements)
@@ -198,11 +195,13 @@ class GameWrite:
             bots.take_over(self.game, actor)  # instead of the forfeit: a bot plays on
             return bots.play_turn(self)
         events, after = engine.time_out(self.state)
-        self.append(events, after, clock=deadline)
+        self.append(events, after)
         return True
 
     def catch_up(self) -> int:
-        """Apply every overdue timeout, in order; return how many."""
+        """Apply every overdue timeout, in order; return how many. A timeout starts the next
+        seat's turn now (``append``), so another follows only where one is due at once (a bot's
+        turn whose task was lost)."""
         count = 0
         while count < MAX_CATCH_UP and self.time_out():
             count += 1

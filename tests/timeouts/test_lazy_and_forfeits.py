@@ -40,14 +40,36 @@ def test_a_read_after_the_deadline_applies_the_timeout_first(players: Any) -> No
     assert deadline > timezone.now()
 
 
-def test_overdue_timeouts_apply_in_order_until_the_game_ends_by_forfeit(players: Any) -> None:
-    """Nobody acts for ten turns: seats alternate timing out; the third of seat 0 forfeits it."""
+def test_a_late_timeout_gives_the_next_seat_its_whole_turn(players: Any) -> None:
+    """A turn ten minutes overdue (a lost task, an outage) times out once: the next seat's turn
+    starts then, with its whole time. It had started at the missed deadline, so the next seats
+    timed out one after another, never told of their turns, until seat 0 forfeited."""
     game = started_game(players[:2], turn_timeout=60, max_timeouts=3)
     first = game.current_seat
     assert first is not None
     make_overdue(game, by=timedelta(minutes=10))
 
+    before = timezone.now()
     view = client_for(players[0]).get(f"/api/v1/games/{game.pk}/").json()
+
+    timed_out = list(Event.objects.filter(game=game, type="timed_out").order_by("seq"))
+    assert [e.seat for e in timed_out] == [first]
+    assert view["status"] == "active"
+    game.refresh_from_db()
+    assert game.current_seat == 1 - first
+    assert game.turn_deadline is not None
+    assert game.turn_deadline >= before + timedelta(seconds=60)
+
+
+def test_timeouts_in_a_row_forfeit_the_seat(players: Any) -> None:
+    """Each turn run out in turn: the third of seat 0 in a row forfeits it, and the game ends."""
+    game = started_game(players[:2], turn_timeout=60, max_timeouts=3)
+    first = game.current_seat
+    assert first is not None
+    for _ in range(5):
+        make_overdue(game, by=timedelta(minutes=1))
+        view = client_for(players[0]).get(f"/api/v1/games/{game.pk}/").json()
+        game.refresh_from_db()
 
     timed_out = list(Event.objects.filter(game=game, type="timed_out").order_by("seq"))
     assert [e.seat for e in timed_out] == [first, 1 - first, first, 1 - first, first]
