@@ -26,7 +26,7 @@ from games import checkpoints, engine, eventstore, timekeeping
 from games.engine.limits import MAX_CATCH_UP
 from games.models import Game, GameStatus
 from games.projections import blank, changes, project_summary, projection_of
-from games.selectors import require_visible
+from games.selectors import require_visible, seat_of
 from notifications import outbox
 from service import bots, ratings
 from service.away import away_of
@@ -235,7 +235,7 @@ def game_write(
                 with transaction.atomic():
                     yield write
             except (DomainError, engine.IllegalMove) as refused:
-                refusal = refused
+                refusal = _said_late(refused, write, viewer)
                 del write.appended[caught:]
                 write.drop_facts()  # every fact is the body's: the timeouts record none
                 write.bots_due = None
@@ -245,3 +245,18 @@ def game_write(
         transaction.on_commit(partial(react, write.finish()))
     if refusal is not None:
         raise refusal
+
+
+def _said_late(refused: Exception, write: GameWrite, viewer: User | None) -> Exception:
+    """A move refused once the server had moved for its player, their time run out just before
+    (``not_your_turn``, ``nothing_to_choose``, ...), says so: the refusal alone did not tell why."""
+    seat = None if viewer is None else seat_of(write.game, viewer)
+    timed_out = {e["seat"] for e in write.appended if e["type"] == "timed_out"}
+    if seat is None or seat not in timed_out:
+        return refused
+    late = "Your time ran out: the server moved for you first."
+    if isinstance(refused, engine.IllegalMove):
+        return engine.IllegalMove(refused.code, f"{late} {refused.detail}")
+    if isinstance(refused, DomainError):
+        return DomainError(refused.code, f"{late} {refused.detail}", refused.extra, refused.headers)
+    return refused

@@ -92,7 +92,16 @@ def test_an_action_after_the_deadline_meets_the_timeout_first(players: Any) -> N
 
     assert response.status_code == 409
     assert response.json()["code"] == "not_your_turn"
+    # It says why (it said only whose move it was).
+    assert response.json()["detail"].startswith("Your time ran out: the server moved for you")
     assert types_after(game, 0).count("timed_out") == 1
+    # A refusal at a moment the other seat's time ran out says nothing of it: not theirs.
+    make_overdue(game)  # the other seat's turn now
+    other = client_for(players[idle]).post(
+        f"/api/v1/games/{game.pk}/actions/", {"action": "challenge"}, format="json"
+    )
+    assert types_after(game, 0).count("timed_out") == 2
+    assert other.status_code in (409, 422) and "time ran out" not in other.json()["detail"]
 
 
 def test_acting_resets_the_count_of_timeouts(players: Any) -> None:
