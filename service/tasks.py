@@ -8,6 +8,8 @@ or the broker was down) and times them out, a game per transaction, in batches.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -57,18 +59,27 @@ def sweep_overdue_games(batch_size: int | None = None, max_batches: int = 100) -
         ids = clock.overdue_game_ids(size)
         if not ids:
             break
-        progress = 0
-        for game_id in ids:
-            if clock.game_time_out(game_id=game_id):
-                progress += 1
+        progress = sum(_each(clock.game_time_out, ids, "timeout"))
         applied += progress
         if progress == 0:
             break
     if applied:
         log.info("sweep applied %d timeout(s)", applied)
-    for game_id in clock.bots_due_game_ids(size):  # quick matches whose fill task was lost
-        tables.game_fill_with_bots(game_id=game_id)
+    # quick matches whose fill task was lost
+    list(_each(tables.game_fill_with_bots, clock.bots_due_game_ids(size), "bots' fill"))
     return applied
+
+
+def _each(step: Callable[..., Any], game_ids: Iterable[Any], what: str) -> Iterator[bool]:
+    """``step(game_id=…)`` for each game, each in its own transaction: one that fails is logged
+    and passed by (it was the first of every batch, the earliest deadline, and stopped the
+    sweep for every other game)."""
+    for game_id in game_ids:
+        try:
+            yield bool(step(game_id=game_id))
+        except Exception:
+            log.exception("the %s of game %s failed; the sweep goes on", what, game_id)
+            yield False
 
 
 @shared_task(name=delivery.REMIND_TASK)

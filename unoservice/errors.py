@@ -214,6 +214,10 @@ class DomainError(Exception):
         self.extra = extra or {}  # fields of the body beside code and detail
         self.headers = headers or {}  # Retry-After, for one
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A task's failure travels pickled (Celery's result): rebuilt from its arguments.
+        return (DomainError, (self.code, self.detail, self.extra, self.headers))
+
 
 _CODES: dict[type[exceptions.APIException], str] = {
     exceptions.NotAuthenticated: "not_authenticated",

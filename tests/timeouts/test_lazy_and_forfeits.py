@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -10,9 +11,12 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Event, Game
+from service.lobby import NewGame, game_create
+from service.tasks import sweep_overdue_games
 from tests.support.cards import assert_every_card_accounted
 from tests.support.players import client_for
 from tests.support.timeouts import make_overdue, started_game
+from unoservice.errors import DomainError
 
 pytestmark = pytest.mark.django_db
 
@@ -175,3 +179,20 @@ def test_my_turn_lists_the_games_waiting_for_me_most_urgent_first(players: Any) 
     assert ids == [str(g.pk) for g in expected]
     assert str(other.pk) not in ids
     assert all(g["turn_deadline"] for g in body["results"])
+
+
+def test_a_game_whose_timeout_fails_does_not_stop_the_sweep(players: Any) -> None:
+    """One broken game (its timeout raises) had the earliest deadline, came first in every batch
+    and stopped the sweep for every other game: none timed out while it was there."""
+    broken = game_create(player=players[2], spec=NewGame(max_players=3))
+    Game.objects.filter(pk=broken.pk).update(
+        status="active", turn_deadline=timezone.now() - timedelta(hours=1)
+    )
+    game = started_game(players[:2], turn_timeout=3600)
+    make_overdue(game)
+
+    assert sweep_overdue_games() == 1
+    assert types_after(game, 0).count("timed_out") == 1
+    error = DomainError("not_found", "No such game.", {"fields": {}})
+    again = pickle.loads(pickle.dumps(error))  # a task's failure travels pickled
+    assert (again.code, again.detail, again.extra) == (error.code, error.detail, error.extra)
