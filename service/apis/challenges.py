@@ -41,6 +41,11 @@ def challenge_view(row: Challenge) -> dict[str, Any]:
 
 
 class ChallengeListApi(APIView):
+    # Making one makes games (and notifies players): it counts as creating a game does, in the
+    # same per-player rate; a player sent 62 challenges to one other in a row (a QA run).
+    throttle_scope = "games"  # rates: settings.UNO_THROTTLE_RATES
+    throttle_methods = frozenset({"POST"})
+
     @extend_schema(
         operation_id="challenges_create",
         summary="Challenge a player (or a bot) to a game of two",

@@ -50,6 +50,11 @@ def _loaded(tournament_id: str) -> Tournament:
 
 
 class TournamentListApi(APIView):
+    # Making one makes games (and notifies players): it counts as creating a game does, in the
+    # same per-player rate; a player sent 62 challenges to one other in a row (a QA run).
+    throttle_scope = "games"  # rates: settings.UNO_THROTTLE_RATES
+    throttle_methods = frozenset({"POST"})
+
     @extend_schema(
         operation_id="tournaments_create",
         summary="Create a tournament",

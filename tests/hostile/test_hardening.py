@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.backends.signals import connection_created
+from django.utils import timezone
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
@@ -290,6 +292,33 @@ def test_game_creation_is_throttled_per_player(db: None, rates: Callable[..., No
     assert listed.status_code == 200, "reading the list is not creating"
     assert alice.post(GAMES, {"max_players": 2}, format="json").status_code == 201
     assert Game.objects.count() == 4
+
+
+def test_challenges_and_tournaments_count_as_creating_games(
+    db: None, rates: Callable[..., None]
+) -> None:
+    """A player sent 62 challenges to one other in a row (each a notification, a push), and
+    made 25 identical tournaments that filled the public list: nothing limited either."""
+    rates(games="3/hour")
+    mallory, alice = client_for(make_user("mallory")), client_for(make_user("alice"))
+    make_user("bob")
+    cup = {
+        "name": "Cup",
+        "format": "swiss",
+        "rounds": 1,
+        "starts_at": (timezone.now() + timedelta(days=1)).isoformat(),
+    }
+
+    sent = [mallory.post("/api/v1/challenges/", {"to": "bob"}, format="json") for _ in range(2)]
+    made = mallory.post("/api/v1/tournaments/", cup, format="json")
+    refused_ = mallory.post("/api/v1/tournaments/", cup, format="json")
+
+    assert [a.status_code for a in [*sent, made]] == [201, 201, 201]
+    refused(refused_, 429, "throttled")
+    refused(mallory.post("/api/v1/challenges/", {"to": "bob"}, format="json"), 429, "throttled")
+    refused(mallory.post(GAMES, {"max_players": 2}, format="json"), 429, "throttled")
+    assert mallory.get("/api/v1/challenges/").status_code == 200, "reading is not creating"
+    assert alice.post("/api/v1/challenges/", {"to": "bob"}, format="json").status_code == 201
 
 
 def test_joins_and_replays_are_throttled_per_player(
