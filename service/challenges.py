@@ -208,6 +208,21 @@ def _close(player: User, challenge_id: str, status: ChallengeStatus) -> Challeng
     return challenge
 
 
+def close_between(blocker: User, other_id: int) -> int:
+    """A block closes the open challenges between the two: those ``blocker`` received are
+    declined, those it made cancelled (they stayed open in both lists, and only a decline
+    would go through). Return how many."""
+    now = timezone.now()
+    open_ = Challenge.objects.filter(status=ChallengeStatus.OPEN)
+    received = open_.filter(challenger_id=other_id, challenged=blocker).update(
+        status=ChallengeStatus.DECLINED, answered_at=now
+    )
+    made = open_.filter(challenger=blocker, challenged_id=other_id).update(
+        status=ChallengeStatus.CANCELLED, answered_at=now
+    )
+    return received + made
+
+
 def challenges_of(player: User, *, every: bool = False, limit: int = 50) -> list[Challenge]:
     """The player's open challenges, made and received, newest first (``every``: whatever their
     status, the newest ``limit``)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -21,6 +22,7 @@ from players.serializers import (
     ReportListSerializer,
     ReportSerializer,
 )
+from service import challenges
 from unoservice import api
 from unoservice.api import APIView
 from unoservice.schema import errors_for
@@ -66,7 +68,9 @@ class PlayerBlockApi(APIView):
         },
     )
     def post(self, request: Request, player_id: int) -> Response:
-        row, new = safety.block(api.caller(request), player_id)
+        with transaction.atomic():
+            row, new = safety.block(api.caller(request), player_id)
+            challenges.close_between(row.blocker, player_id)
         return Response(
             block_body(row), status=status.HTTP_201_CREATED if new else status.HTTP_200_OK
         )

@@ -132,6 +132,14 @@ def test_a_block_either_way_refuses_a_challenge(players: list[Player]) -> None:
     Block.objects.create(blocker=ada.user, blocked=bob.user)
     refused(accept(bob, made["id"]), 403, "blocked")
     assert not Game.objects.exists()
+    # A block made through the API closes the open challenges between the two, both ways.
+    Block.objects.all().delete()
+    to_bob, to_ada = ok(challenge(ada, bob), 201), ok(challenge(bob, ada), 201)
+    ok(bob.client.post(f"/api/v1/players/{ada.id}/block/"), 201)
+    assert Challenge.objects.get(pk=to_bob["id"]).status == "declined"
+    assert Challenge.objects.get(pk=to_ada["id"]).status == "cancelled"
+    assert ok(ada.client.get(CHALLENGES))["challenges"] == []
+    assert ok(bob.client.get(CHALLENGES))["challenges"] == []
 
 
 @pytest.mark.parametrize(
