@@ -127,8 +127,9 @@ def turn_of(
 def on_vacation(game: Game, now: datetime) -> dict[int, datetime]:
     """The seats of ``game`` whose player is on vacation at ``now``: seat -> its end, from the
     vacations the game keeps (``Game.away``; the application layer reads them into a game that
-    has none yet, ``service.away``)."""
-    seats = {entry["id"]: number for number, entry in enumerate(game.roster)}
+    has none yet, ``service.away``). Not a seat a bot plays (one that took it over when its
+    player left it: the bot's clock runs, whatever its player does)."""
+    seats = {entry["id"]: number for number, entry in enumerate(game.roster) if "bot" not in entry}
     away = game.away or {}
     return {
         seats[player_id]: end

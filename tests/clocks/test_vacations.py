@@ -78,6 +78,17 @@ def test_ending_a_vacation_early_brings_the_deadline_back_to_now_plus_what_was_l
     refused(table.players[actor].client.delete(VACATION), 409, "not_on_vacation")
 
 
+def test_a_seat_a_bot_plays_on_shows_no_vacation(players: list[Player]) -> None:
+    """A player who left their seat to a bot (``bot_takeover``) and then went away: the seat
+    said it was on vacation, while the bot's clock ran on, as it should."""
+    table = start_table(players[:3], seed=SEED, turn_timeout=86400, bot_takeover=True)
+    leaver = (table.actor() + 1) % 3
+    ok(table.players[leaver].client.post(table.url("resign")))
+    go_away(table.players[leaver], 2)
+    seen = table.view((leaver + 1) % 3)["seats"][leaver]
+    assert seen["bot"] == "basic" and "on_vacation_until" not in seen, seen
+
+
 def test_a_live_game_is_not_paused(players: list[Player]) -> None:
     table = start_table(players[:2], seed=SEED, turn_timeout=600)
     actor = table.actor()
