@@ -8,6 +8,7 @@ API (management commands, tests) get the same rules and the same errors.
 from __future__ import annotations
 
 import contextlib
+import math
 import secrets
 from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
@@ -354,8 +355,11 @@ def vacation_days_left(player: User, now: datetime) -> float:
     """The vacation days left in the calendar year of ``now``."""
     year = _year_bounds(now)
     left = VACATION_DAYS_PER_YEAR * _DAY - vacation_used(player, year)
-    return round(max(left, timedelta(0)) / _DAY, 4)
+    # Rounded down: 13.99996 days left is not 14 (a 14-day vacation would not fit).
+    return math.floor(max(left, timedelta(0)) / _DAY * 10_000) / 10_000
 
 
 def _days(span: timedelta) -> str:
-    return f"{span / _DAY:.2f}".rstrip("0").rstrip(".")
+    """Days, rounded down to hundredths: what is left is never said to be more than it is (a
+    vacation ended after 3 s left 13.99996, said '14 are left: 14 do not fit')."""
+    return f"{math.floor(span / _DAY * 100) / 100:.2f}".rstrip("0").rstrip(".")

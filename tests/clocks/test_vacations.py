@@ -171,6 +171,22 @@ def test_a_year_allows_fourteen_vacation_days(players: list[Player]) -> None:
     refused(player.client.post(VACATION, {"days": 1}, format="json"), 409, "already_on_vacation")
 
 
+def test_what_is_left_after_a_vacation_ended_at_once_is_not_said_to_be_more(
+    players: list[Player],
+) -> None:
+    """A vacation ended after a moment answered 14 days left, and then refused 14 days with
+    '14 vacation days are left: 14 do not fit'."""
+    player = players[0]
+    go_away(player, 2)
+    left = come_back(player)["days_left"]
+    assert 13.99 <= left < 14
+    body = refused(
+        player.client.post(VACATION, {"days": 14}, format="json"), 409, "vacation_days_used_up"
+    )
+    assert body["detail"].startswith("13.99 vacation days are left"), body["detail"]
+    assert go_away(player, 13)["days_left"] < 1
+
+
 @pytest.mark.parametrize(
     "body",
     [
