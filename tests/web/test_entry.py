@@ -213,6 +213,27 @@ def test_offline_the_shell_says_so_and_back_online_it_plays(
     assert_against_three_bots(page, site, game, site.token("ola"))
 
 
+def test_back_online_a_page_being_filled_in_keeps_what_was_typed(
+    site: Site, open_page: OpenPage
+) -> None:
+    """Back online, every page but the table was drawn again: a guest typing the name to keep
+    their account lost it (a call that failed on the network, then the connection back)."""
+    page = open_page(site)
+    page.goto("/#/login")
+    button(page, "Play as guest").click()
+    guest_header(page).click()
+    form = page.locator(".keep-account")
+    form.get_by_label("Username").fill("gina")
+
+    page.context.set_offline(True)
+    offline = page.locator("#offline")
+    expect(offline).to_have_text(re.compile(r"^You are offline"))
+    page.context.set_offline(False)
+    expect(offline).to_be_empty()
+
+    expect(form.get_by_label("Username")).to_have_value("gina")
+
+
 def test_the_sign_in_page_of_someone_signed_in_says_so_and_keeps_a_guests_account(
     site: Site, open_page: OpenPage
 ) -> None:

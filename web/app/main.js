@@ -111,8 +111,19 @@ setUnauthorizedHandler(() => {
 if ('serviceWorker' in navigator && window.isSecureContext) {
   void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
 }
+/** Whether the person has typed or ticked something on the page that it would lose if drawn again. */
+const edited = () => [...main.querySelectorAll('input, textarea')].some((field) => {
+  if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return false;
+  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
+    return field.checked !== field.defaultChecked;
+  }
+  return field.value !== field.defaultValue;
+});
 watchConnection(() => {
-  if (!currentPath().startsWith('/game/')) reroute();
+  // Not the table (it reconnects by itself), nor a page being filled in: a call that failed on
+  // the network and came back redrew the profile while a guest typed the name to keep, and
+  // their words were gone.
+  if (!currentPath().startsWith('/game/') && !edited()) reroute();
 });
 
 startRouter({
