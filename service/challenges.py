@@ -29,6 +29,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import limits
+from games.engine.bots import LEVELS
 from games.models import Challenge, ChallengeStatus, Game
 from games.serializers import bank_of
 from games.timekeeping import is_live
@@ -36,7 +37,7 @@ from notifications import delivery
 from notifications.models import Kind, Notification
 from players import safety
 from players.selectors import player_named
-from service import lobby
+from service import bots, lobby
 from service.unit_of_work import game_write
 from unoservice.errors import DomainError
 
@@ -99,10 +100,22 @@ def _notify(player: User, kind: Kind, challenge: Challenge, by: User, **data: An
     transaction.on_commit(delivery.queue_drain)
 
 
+def _challenged(name: str) -> User:
+    """The player named ``name``; the first built-in bot of a level (``bot-strong-1``) is there
+    to challenge even before any game seated it (it was 404 on a new service)."""
+    try:
+        return player_named(username=name)
+    except DomainError:
+        level = name.removeprefix("bot-").removesuffix("-1")
+        if name != f"bot-{level}-1" or level not in LEVELS:
+            raise
+        return bots.bot_user(level, set())
+
+
 def challenge_create(
     *, challenger: User, to: str, settings: dict[str, Any], expires_in: int | None
 ) -> Challenge:
-    challenged = player_named(username=to)
+    challenged = _challenged(to)
     if challenged.pk == challenger.pk:
         raise DomainError("cannot_challenge_yourself", "You cannot challenge yourself.")
     if safety.apart(challenger.pk, challenged.pk):

@@ -119,6 +119,12 @@ def test_a_bot_accepts_at_once(players: list[Player]) -> None:
     assert game.status == "active" and len(game.roster) == 2
     assert game.roster[1].get("bot") == "strong"
     assert not Notification.objects.filter(kind__startswith="challenge").exists()
+    # The first bot of a level is there to challenge before any game seated one (it was 404).
+    first = ok(challenge(ada, "bot-random-1"), 201)
+    assert first["status"] == "accepted" and first["to"] == "bot-random-1"
+    assert Game.objects.get(pk=first["game"]).roster[1].get("bot") == "random"
+    for nobody in ("bot-random-2", "bot-clever-1", "bot-basic-one"):
+        refused(challenge(ada, nobody), 404, "not_found")
 
 
 def test_a_block_either_way_refuses_a_challenge(players: list[Player]) -> None:
