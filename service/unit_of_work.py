@@ -188,13 +188,15 @@ class GameWrite:
         if bots.seat_to_play(self.game) is not None:  # a bot whose turn was lost: it plays now
             return bots.play_turn(self)
         actor = self.state.actor
-        if (
+        takeover = (
             self.game.bot_takeover
             and self.state.timeouts[actor] + 1 >= self.state.options.max_timeouts
-        ):
-            bots.take_over(self.game, actor)  # instead of the forfeit: a bot plays on
-            return bots.play_turn(self)
-        events, after = engine.time_out(self.state)
+        )
+        # The last timeout with bot_takeover is one of its own too (the log had none: the bot
+        # played the seat's move at once); the bot plays on from the seat's next turn.
+        events, after = engine.time_out(self.state, forfeit=not takeover)
+        if takeover:
+            bots.take_over(self.game, actor)  # instead of the forfeit
         self.append(events, after)
         return True
 

@@ -1442,8 +1442,13 @@ def _most_held_color(hand: Sequence[str]) -> str:
     return max(COLORS, key=lambda color: (counts[color], -COLORS.index(color)))
 
 
-def time_out(state: GameState) -> tuple[list[Event], GameState]:
-    """The server acts for the seat that must act and did not in time (the "Time" section)."""
+def time_out(state: GameState, *, forfeit: bool = True) -> tuple[list[Event], GameState]:
+    """The server acts for the seat that must act and did not in time (the "Time" section).
+
+    ``forfeit`` False: the seat does not forfeit at its last timeout, for a bot plays on for it
+    from its next turn (the service's ``bot_takeover``). This timeout is still one of its own
+    (``timed_out`` and the move made for the seat), as every timeout is.
+    """
     _check_active(state)
     turn = Turn(state)
     seat = state.actor
@@ -1462,7 +1467,7 @@ def time_out(state: GameState) -> tuple[list[Event], GameState]:
         _change_turn(turn, next_seat(turn.state, seat))
     else:
         _take(turn, seat, pending.amount, auto=True)
-    if count >= state.options.max_timeouts and turn.state.status == "active":
+    if forfeit and count >= state.options.max_timeouts and turn.state.status == "active":
         _forfeit(turn, seat, "timeout")
     if state.catchable and state.options.uno_auto_penalty:
         _uno_auto_penalty(turn, state)

@@ -155,6 +155,21 @@ def test_acting_resets_the_count_of_consecutive_timeouts():
     assert t.state.statuses == ("playing", "playing", "playing")
 
 
+def test_a_last_timeout_without_the_forfeit_keeps_the_seat():
+    """``forfeit=False`` (the service's bot_takeover: a bot plays on for the seat): the third
+    timeout is one as the others are, its move made for the seat, and the seat plays on."""
+    t = three_seats(UNPLAYABLE)
+    for count in (1, 2, 3):
+        if count > 1:
+            t.draw_and_keep(1)
+            t.draw_and_keep(2)
+        events = t.time_out(forfeit=False)
+        assert the(events, "timed_out")["data"]["count"] == count
+    assert types(events) == ["timed_out", "cards_drawn", "turn_changed"]
+    assert t.state.statuses == ("playing", "playing", "playing")
+    assert t.state.timeouts[0] == 3 and t.state.current == 1
+
+
 def test_a_two_player_game_ends_by_forfeit_and_the_other_wins():
     """Rule book: "A game left with one active player ends, and that player wins it."
     (max_timeouts 2)"""

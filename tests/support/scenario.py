@@ -79,8 +79,8 @@ class Scenario:
         assert len(self.log) == logged
         return info.value
 
-    def time_out(self) -> list[Event]:
-        events, self.state = time_out(self.state)
+    def time_out(self, *, forfeit: bool = True) -> list[Event]:
+        events, self.state = time_out(self.state, forfeit=forfeit)
         self.log += events
         assert_every_card_accounted(self.state)
         return events

@@ -206,6 +206,31 @@ def test_a_player_who_left_a_seat_to_a_bot_watches_as_a_spectator(players: list[
     assert turns.filter(player=players[0]).exists() and turns.filter(player=players[2]).exists()
 
 
+def test_the_last_timeout_before_a_takeover_is_a_timeout_of_its_own(
+    players: list[User], broker: Any
+) -> None:
+    """With ``bot_takeover`` the last timeout wrote no ``timed_out``: the bot played the seat's
+    move at once, and the log said the absent player had played. It is a timeout now (the move
+    made for the seat, as every timeout), and the bot plays on from the seat's next turn."""
+    first, second = client_for(players[0]), client_for(players[1])
+    view = _create(first, max_players=2, bot_takeover=True, max_timeouts=1, target_score=500)
+    assert second.post(f"/api/v1/games/{view['id']}/join/").status_code == 200
+    game = Game.objects.get(pk=view["id"])
+    idle, version = game.current_seat, game.version
+    assert idle is not None
+    make_overdue(game)
+
+    assert sweep_overdue_games() == 1
+
+    after = list(Event.objects.filter(game=game, seq__gt=version).order_by("seq"))
+    assert (after[0].type, after[0].seat, after[0].data) == ("timed_out", idle, {"count": 1})
+    assert after[1].seat == idle and after[1].data.get("auto") is True  # the move made for it
+    assert not [e for e in after if e.type in ("forfeited", "card_played")]
+    game.refresh_from_db()
+    assert game.status == "active" and game.roster[idle]["bot"] == "basic"
+    assert game.seats.get(number=idle).status == "playing"
+
+
 def test_a_seat_a_bot_plays_on_is_not_listed_as_its_players_turn(
     players: list[User], broker: Any
 ) -> None:
