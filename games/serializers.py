@@ -27,7 +27,13 @@ from games.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from unoservice.api import StrictBooleanField, StrictCharField, StrictIntegerField, StrictSerializer
+from unoservice.api import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateTimeField,
+    StrictIntegerField,
+    StrictSerializer,
+)
 
 # Choice sets shared by several fields: unoservice.settings names each one once for the schema.
 CARD_CHOICES = sorted(CARD_CODES)
@@ -731,8 +737,11 @@ class TournamentCreateSerializer(StrictSerializer):
             "clock), without max_players (the table size), bots, seed, deck and private."
         ),
     )
-    starts_at = serializers.DateTimeField(
-        help_text="When the first round is seated; in the future (400 `start_in_past`)."
+    starts_at = StrictDateTimeField(
+        help_text=(
+            "When the first round is seated, with its zone (400 `invalid` without); in the "
+            "future (400 `start_in_past`)."
+        )
     )
     rounds = _bounded(limits.TOURNAMENT_ROUNDS, required=False, help_text="Swiss, duplicate.")
     minutes = _bounded(limits.TOURNAMENT_MINUTES, required=False, help_text="Arena: its length.")

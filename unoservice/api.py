@@ -7,9 +7,11 @@ the output serializers of ``serializers.py`` document that body for the schema."
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.dateparse import parse_datetime
 from rest_framework import serializers, views
 from rest_framework.request import Request
 
@@ -121,6 +123,24 @@ class StrictBooleanField(serializers.BooleanField):
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
+
+
+class StrictDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 time with its zone, as the contract's times are: DRF's own also takes one
+    without and reads it in the server's zone (a client's local time became UTC, silently)."""
+
+    default_error_messages = {
+        **serializers.DateTimeField.default_error_messages,
+        "naive": "The time must carry its zone (Z or +hh:mm).",
+    }
+
+    def to_internal_value(self, value: Any) -> datetime:
+        if not isinstance(value, str):
+            self.fail("invalid", format="ISO 8601")
+        parsed = parse_datetime(value)
+        if parsed is not None and parsed.tzinfo is None:
+            self.fail("naive")
+        return super().to_internal_value(value)
 
 
 def validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:

@@ -109,6 +109,9 @@ def test_a_full_tournament_refuses_new_players_but_takes_back_one_who_withdrew(
         ({"table_size": "4"}, 400, "invalid"),
         ({"starts_at": "2020-01-01T00:00:00Z"}, 400, "start_in_past"),
         ({"starts_at": "not a time"}, 400, "invalid"),
+        # Without its zone: it was taken as UTC (a client's local time, silently moved).
+        ({"starts_at": "2099-01-01T10:00:00"}, 400, "invalid"),
+        ({"starts_at": 4102444800}, 400, "invalid"),
         ({"format": "knockout"}, 400, "invalid"),
         ({"rounds": 0}, 400, "invalid"),
         ({"rounds": None}, 400, "invalid"),

@@ -2219,7 +2219,7 @@ export interface components {
             settings?: components["schemas"]["GameCreateRequest"];
             /**
              * Format: date-time
-             * @description When the first round is seated; in the future (400 `start_in_past`).
+             * @description When the first round is seated, with its zone (400 `invalid` without); in the future (400 `start_in_past`).
              */
             starts_at: string;
             /** @description Swiss, duplicate. */
