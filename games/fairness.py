@@ -125,7 +125,9 @@ def verify_export(document: Mapping[str, Any], seen: str | None = None) -> Repor
             )
         _check_commitment(report, seed, salt, committed)
         _check_chain(report, events)
-        _check_replay(report, events, seed, salt, document.get("winner_seat"))
+        # With bot_takeover a seat's last timeout does not forfeit it: a bot plays on for it.
+        takeover = bool((document.get("settings") or {}).get("bot_takeover"))
+        _check_replay(report, events, seed, salt, document.get("winner_seat"), takeover)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as broken:
         report.problems.append(f"the document is not a game export: {broken!r}")
     return report
@@ -171,6 +173,7 @@ def _check_replay(
     seed: int,
     salt: str | None,
     winner_seat: Any,
+    takeover: bool = False,
 ) -> None:
     log: list[engine.Event] = [
         {"type": e["type"], "seat": e["seat"], "data": dict(e["data"])} for e in events
@@ -207,9 +210,9 @@ def _check_replay(
     state = engine.replay(produced)
     position = len(produced)
     while position < len(log):
-        found = _next_step(state, log, position)
+        found = _next_step(state, log, position, takeover)
         if found is None:
-            at, expected = _closest_step(state, log, position)
+            at, expected = _closest_step(state, log, position, takeover)
             report.problems.append(
                 f"event {at + 1} ({log[at]['type']}): no move of the rules from the game as it "
                 f"stood gives it (the closest move gives {expected} there): a shuffle or a card "
@@ -232,11 +235,11 @@ def _given_deck(log: Sequence[engine.Event]) -> list[str] | None:
 
 
 def _next_step(
-    state: engine.GameState, log: Sequence[engine.Event], position: int
+    state: engine.GameState, log: Sequence[engine.Event], position: int, takeover: bool
 ) -> tuple[list[engine.Event], engine.GameState] | None:
     """The engine call (a seat's action, a timeout, a resignation) that gives the log's events
     from ``position`` on, with the state after them."""
-    for step in _candidates(state, log, position):
+    for step in _candidates(state, log, position, takeover):
         try:
             produced, after = step(state)
         except engine.IllegalMove:
@@ -248,12 +251,12 @@ def _next_step(
 
 
 def _closest_step(
-    state: engine.GameState, log: Sequence[engine.Event], position: int
+    state: engine.GameState, log: Sequence[engine.Event], position: int, takeover: bool
 ) -> tuple[int, str]:
     """Where the engine call that agrees with the longest run of the log from ``position`` parts
     from it, and what it gives there: the first event the rules and the seed do not explain."""
     best, expected = 0, "nothing"
-    for step in _candidates(state, log, position):
+    for step in _candidates(state, log, position, takeover):
         try:
             produced = _plain(step(state)[0])
         except engine.IllegalMove:
@@ -262,6 +265,10 @@ def _closest_step(
         if agreed >= best:
             best, expected = agreed, _short(produced, agreed)
     return min(position + best, len(log) - 1), expected
+
+
+def _timing_out_kept(state: engine.GameState) -> tuple[list[engine.Event], engine.GameState]:
+    return engine.time_out(state, forfeit=False)
 
 
 def _acting(seat: int, action: dict[str, Any]) -> Step:
@@ -278,14 +285,20 @@ def _resigning(seat: int) -> Step:
     return step
 
 
-def _candidates(state: engine.GameState, log: Sequence[engine.Event], position: int) -> list[Step]:
+def _candidates(
+    state: engine.GameState, log: Sequence[engine.Event], position: int, takeover: bool
+) -> list[Step]:
     """Every engine call that might have made the next events, the likeliest first: the one the
-    next event names, then any legal action of any seat (a jump-in, a catch, an UNO)."""
+    next event names, then any legal action of any seat (a jump-in, a catch, an UNO). With
+    ``takeover`` (the game's ``bot_takeover``) a timeout may also keep its seat, the last one
+    included (``engine.time_out(forfeit=False)``: a bot plays on for the seat)."""
     upcoming = log[position]
     seat = upcoming["seat"]
     steps: list[Step] = []
     if upcoming["type"] == "timed_out":
         steps.append(engine.time_out)
+        if takeover:
+            steps.append(_timing_out_kept)
     if upcoming["type"] == "forfeited" and seat is not None:
         steps.append(_resigning(seat))
     played = _played_action(log, position)

@@ -13,16 +13,19 @@ import random
 import re
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pytest_django.fixtures import Settings
 
 from games import engine
+from games.engine.bots import choose
 from games.fairness import verify_export
 from games.models import Game
 from tests.support.fairness import chained, committed, tamper
@@ -277,3 +280,30 @@ def test_every_exported_game_verifies(
 def random_salts(settings: Settings) -> None:
     """The production rule: a random salt for every game (the rest of the suite fixes one)."""
     settings.UNO_TEST_SALT = None
+
+
+@pytest.mark.django_db(transaction=True)  # the bot's moves follow the commits
+def test_a_game_a_bot_took_a_seat_of_at_its_last_timeout_verifies(
+    players: list[Player], settings: Settings
+) -> None:
+    """With ``bot_takeover`` the last timeout keeps its seat (a bot plays on): the verifier
+    knew only the timeout that forfeits, and an honest game failed at that event."""
+    settings.UNO_BOT_DELAY = 0
+    table = start_table(players[:2], target_score=1, bot_takeover=True, max_timeouts=1)
+    idle = table.actor()
+    person = 1 - idle
+    Game.objects.filter(pk=table.id).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+    rng = random.Random(4)
+    for _ in range(3000):  # the person plays; the bot plays the other seat at once, in-process
+        view = table.view(person)  # the first read applies the overdue timeout
+        if view["status"] != "active":
+            break
+        if view["you"]["legal_actions"] and table.actor() == person:
+            table.act(person, **choose(rng, view, prefer_play=0.95))
+    assert view["status"] == "finished", view["status"]
+    document = export_of(table)
+    assert document["settings"]["bot_takeover"] is True
+    assert any(e["type"] == "timed_out" for e in document["events"])
+    assert document["seats"][idle]["bot"] == "basic"
+    report = verify_export(document)
+    assert report.ok, report.text()
