@@ -20,7 +20,7 @@ from players.ratings import rating_of, shown
 from players.recovery import email_confirmation
 from players.recovery_apis import public_url
 from players.scopes import AccountChange
-from players.selectors import leaderboard, player_get, player_stats
+from players.selectors import leaderboard, player_get, player_named, player_stats
 from players.serializers import (
     AuthTokenSerializer,
     ClaimSerializer,
@@ -437,6 +437,27 @@ class PlayerDetailApi(APIView):
     )
     def get(self, request: Request, player_id: int) -> Response:
         return Response(PublicProfileSerializer(_profile(player_get(player_id=player_id))).data)
+
+
+class PlayerByNameApi(APIView):
+    @extend_schema(
+        operation_id="players_by_name",
+        summary="A player's public profile, by username",
+        description=(
+            "The profile `players/{id}/` answers, found by the username (ignoring case): a link "
+            "`#/players/<name>` to any player opens, where a client knew only the names of its "
+            "own games and of the leaderboard. 404 `not_found` for no such player."
+        ),
+        tags=TAGS,
+        responses={
+            200: PublicProfileSerializer,
+            **UNAUTHORIZED,
+            404: error_response("No player is named 'nobody'.", "not_found"),
+        },
+    )
+    def get(self, request: Request, username: str) -> Response:
+        player = player_named(username=username)
+        return Response(PublicProfileSerializer(_profile(player)).data)
 
 
 def _entry(rank: int, row: Rating) -> dict[str, Any]:

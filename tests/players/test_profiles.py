@@ -73,6 +73,22 @@ def test_public_profile(authed: APIClient, make_player: MakeUser) -> None:
     assert body["stats"] == {"games_played": 0, "games_won": 0, "games_active": 0}
 
 
+def test_a_profile_is_found_by_username(
+    authed: APIClient, api: APIClient, make_player: MakeUser
+) -> None:
+    """A link to a player by name opened only for the names a client had met (its games, the
+    leaderboard): a new player's said "Not found"."""
+    bob = make_player("Bob")
+    by_id = authed.get(profile_url(bob.pk)).json()
+    for name in ("Bob", "bob", "BOB"):
+        answer = authed.get(f"/api/v1/players/by-name/{name}/")
+        assert answer.status_code == 200 and answer.json() == by_id
+    for name in ("nobody", "bo", "bob%20"):
+        answer = authed.get(f"/api/v1/players/by-name/{name}/")
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+    assert api.get("/api/v1/players/by-name/bob/").status_code == 401
+
+
 def test_public_profile_of_unknown_player(authed: APIClient, player: User) -> None:
     for player_id in (player.pk + 1000, 2**31, 10**30):
         response = authed.get(profile_url(player_id))

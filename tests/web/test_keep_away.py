@@ -56,6 +56,29 @@ def test_a_player_reports_and_blocks_another_from_the_table(
     page.get_by_role("button", name="English").click()
 
 
+def test_a_new_players_profile_opens_by_name_and_reports_without_a_game(
+    site: Site, open_page: OpenPage
+) -> None:
+    """A link by name to a player met in no game and not on the leaderboard said "Not found.";
+    a report from a profile opened with no game was sent about the game "undefined" and
+    refused ("game: Must be a valid UUID.")."""
+    page = open_page(site)
+    register(page, "ana")
+    site.register("Newcomer")
+    page.goto("/#/players/newcomer")
+    expect(page.get_by_role("heading", name="Newcomer", exact=True)).to_be_visible()
+    page.get_by_label("Reason").select_option("abuse")
+    button(page, "Report").click()
+    expect(page.get_by_role("status").filter(has_text="Reported")).to_be_visible()
+    report = Report.objects.get()
+    assert (report.reported.username, report.game_id, report.seq) == ("Newcomer", None, None)
+    page.goto("/#/players/nobody-here")
+    expect(page.get_by_role("alert")).to_have_text("Not found.")
+    page.goto("/#/players/%E0%A4%A")  # no valid encoding: no such page, not "URI malformed"
+    expect(page.locator("#main")).to_contain_text("Not found")
+    expect(page.locator("#main")).not_to_contain_text("malformed")
+
+
 def test_a_challenge_refused_by_a_block_says_so_in_portuguese(
     site: Site, open_page: OpenPage
 ) -> None:

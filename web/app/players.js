@@ -1,6 +1,6 @@
 // Profiles (#/players/<name or id>) and the leaderboard (#/leaderboard).
 
-import { call, claimAccount, listGames, session } from './api.js';
+import { ApiError, call, claimAccount, session } from './api.js';
 import { h, render } from './dom.js';
 import { fill, formatDate, formatNumber, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
@@ -61,8 +61,9 @@ export function remember(player) {
 }
 
 /**
- * The id of a player named in the route: a number is an id; a name is looked up among the
- * players seen so far, the caller, and then the leaderboard.
+ * The id of a player named in the route: a number is an id; a name is the caller's, one seen
+ * in a list, or asked of the server (`players/by-name/`: any player, a new one too, where only
+ * the caller's games and the leaderboard were searched). Null: no such player.
  * @param {string} ref
  * @returns {Promise<number | null>}
  */
@@ -72,19 +73,15 @@ async function resolve(ref) {
   if (me && me.username.toLowerCase() === ref.toLowerCase()) return me.id;
   const hit = known.get(ref.toLowerCase());
   if (hit !== undefined) return hit;
-  for (const game of (await listGames({ mine: true, page_size: 100 })).results) {
-    for (const seat of game.seats) remember(seat.player);
+  try {
+    /** @type {PublicProfile} */
+    const found = await call('GET', `players/by-name/${encodeURIComponent(ref)}/`);
+    remember(found);
+    return found.id;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
   }
-  if (known.has(ref.toLowerCase())) return known.get(ref.toLowerCase());
-  let url = 'leaderboard/';
-  for (let page = 1; page <= 20; page += 1) {
-    /** @type {RankedPage} */
-    const ranked = await call('GET', url, { query: { page, page_size: 100 } });
-    for (const row of ranked.results) remember(row.player);
-    if (known.has(ref.toLowerCase())) return known.get(ref.toLowerCase());
-    if (!ranked.next) break;
-  }
-  return null;
 }
 
 /** @param {Rating} rating */

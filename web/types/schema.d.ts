@@ -662,6 +662,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/by-name/{username}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's public profile, by username
+         * @description The profile `players/{id}/` answers, found by the username (ignoring case): a link `#/players/<name>` to any player opens, where a client knew only the names of its own games and of the leaderboard. 404 `not_found` for no such player.
+         */
+        get: operations["players_by_name"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/players/guest/": {
         parameters: {
             query?: never;
@@ -6044,6 +6064,56 @@ export interface operations {
                 };
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players_by_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicProfile"];
+                };
+            };
+            /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No player is named 'nobody'. Codes: not_found. */
             404: {
                 headers: {
                     [name: string]: unknown;
