@@ -5,9 +5,13 @@ at the started table."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
+from django.contrib.auth.models import User
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.models import Challenge
 from tests.web.conftest import OpenPage
 from tests.web.pages import button, register, table
 from tests.web.site import Site
@@ -59,3 +63,24 @@ def test_a_second_click_sends_no_second_challenge(site: Site, open_page: OpenPag
 
     sent = site.api("GET", "/api/v1/challenges/", bea)["challenges"]
     assert [c["status"] for c in sent] == ["open"]
+
+
+def test_a_challenge_that_runs_out_leaves_the_inbox(site: Site, open_page: OpenPage) -> None:
+    """Its countdown was written once: an expired challenge stayed, 'due in 0:14' for ever, with
+    an Accept the server refused as expired."""
+    page = open_page(site)
+    register(page, "ana")
+    bea = User.objects.create_user("bea")
+    Challenge.objects.create(
+        challenger=bea,
+        challenged=User.objects.get(username="ana"),
+        settings={},
+        expires_at=timezone.now() + timedelta(seconds=4),
+    )
+    page.goto("/#/inbox")
+    offer = page.locator("[data-challenge-id]")
+    expect(offer).to_contain_text("bea challenges you")
+    shown = offer.locator("[data-ends]").inner_text()
+    expect(offer.locator("[data-ends]")).not_to_have_text(shown)  # it ticks
+    expect(offer).to_have_count(0, timeout=30_000)  # and goes once it has run out
+    expect(page.get_by_text("No open challenge.")).to_be_visible()

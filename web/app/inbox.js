@@ -260,7 +260,7 @@ export async function inboxPage(root) {
       render(games, list.length ? list.map((game) => h('li', { class: 'game-item', 'data-game-id': game.id },
         h('div', { class: 'game-info' },
           h('strong', {}, t('with_players', { names: othersAt(game).join(', ') })),
-          game.turn_deadline ? h('div', { class: 'muted small' }, fill(tr(WORDS.due_in), { t: countdown((Date.parse(game.turn_deadline) - Date.now()) / 1000) })) : null),
+          game.turn_deadline ? dueIn(game.turn_deadline) : null),
         h('a', { class: 'button primary', href: `#/game/${game.id}` }, t('open'))))
         : h('li', { class: 'muted' }, tr(WORDS.inbox_empty)));
     } catch (error) {
@@ -332,7 +332,7 @@ export async function inboxPage(root) {
         return h('li', { class: 'game-item', 'data-challenge-id': c.id },
           h('div', { class: 'game-info' },
             h('strong', {}, mine ? fill(tr(WORDS.challenge_to), { name: other.username }) : fill(tr(WORDS.challenge_from), { name: other.username })),
-            h('div', { class: 'muted small' }, fill(tr(WORDS.due_in), { t: countdown((Date.parse(c.expires_at) - Date.now()) / 1000) }))),
+            dueIn(c.expires_at)),
           mine ? null : h('button', { type: 'button', class: 'primary', onclick: () => void answer(c.id, 'accept') }, t('accept')),
           h('button', { type: 'button', onclick: () => void answer(c.id, mine ? 'cancel' : 'decline') }, mine ? t('cancel') : tr(WORDS.decline)));
       }) : h('li', { class: 'muted' }, tr(WORDS.no_challenges)));
@@ -344,7 +344,39 @@ export async function inboxPage(root) {
   drawPush(push);
   const onNote = () => { void fillGames(); void fillNotes(); void fillChallenges(); };
   addEventListener('uno:notification', onNote);
-  return () => removeEventListener('uno:notification', onNote);
+  // The countdowns tick; one that runs out reads its list again (an expired challenge is gone
+  // from it: it stayed, its countdown frozen, its Accept refused as expired).
+  const tick = setInterval(() => {
+    const ran = [...root.querySelectorAll('[data-ends]')].filter((el) => !tickDown(/** @type {HTMLElement} */ (el)));
+    if (ran.some((el) => challenges.contains(el))) void fillChallenges();
+    if (ran.some((el) => games.contains(el))) void fillGames();
+  }, 1000);
+  return () => {
+    clearInterval(tick);
+    removeEventListener('uno:notification', onNote);
+  };
+}
+
+/**
+ * "due in 4:59" until `ends` (an ISO time), kept ticking by the inbox page (`tickDown`).
+ * @param {string} ends
+ */
+function dueIn(ends) {
+  const el = h('div', { class: 'muted small', 'data-ends': ends });
+  tickDown(el);
+  return el;
+}
+
+/**
+ * Write the time left of a `dueIn` again; false once it has run out (no longer ticking).
+ * @param {HTMLElement} el
+ */
+function tickDown(el) {
+  const left = (Date.parse(el.dataset.ends ?? '') - Date.now()) / 1000;
+  el.textContent = fill(tr(WORDS.due_in), { t: countdown(Math.max(0, left)) });
+  if (left > 0) return true;
+  delete el.dataset.ends;
+  return false;
 }
 
 // --- Web Push ---------------------------------------------------------------------------------
