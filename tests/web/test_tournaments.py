@@ -168,3 +168,27 @@ def test_an_entrant_is_told_a_tournament_without_enough_players_did_not_take_pla
     expect(page.locator("main")).not_to_contain_text("place 1")
     page.get_by_role("button", name="Português").click()
     expect(page.get_by_text("Lonely cup: não se realizou, jogadores insuficientes")).to_be_visible()
+
+
+def test_joining_and_withdrawing_by_keyboard_keeps_the_focus(
+    site: Site, open_page: OpenPage
+) -> None:
+    """The page drawn again after Join put the focus back at the top of the page: the next Tab
+    began again at 'Skip to content'. One who withdrew may join again while it is open: the page
+    offered no Join to them."""
+    page = open_page(site)
+    register(page, "ana")
+    host = site.register("hostess")
+    starts = (timezone.now() + timedelta(hours=1)).isoformat()
+    body = {"name": "Keys cup", "format": "swiss", "rounds": 1, "starts_at": starts}
+    site.api("POST", "/api/v1/tournaments/", host, body=body, status=201)
+    _open_from_the_list(page, "Keys cup")
+
+    button(page, "Join").focus()
+    page.keyboard.press("Enter")
+    expect(button(page, "Withdraw")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("You withdrew")).to_be_visible()
+    expect(button(page, "Join")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(button(page, "Withdraw")).to_be_focused()

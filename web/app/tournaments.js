@@ -285,9 +285,12 @@ export function tournamentPage(root, id) {
       h('div', { class: 'actions' },
         you && !you.withdrawn ? h('p', {}, tr(WORDS.joined)) : null,
         you?.withdrawn ? h('p', {}, tr(WORDS.withdrawn)) : null,
-        !you && open ? h('button', { type: 'button', class: 'primary', onclick: () => void answer('join') }, tr(WORDS.join)) : null,
+        // One key for both: drawn again after the answer, the focus goes from Join to Withdraw
+        // (and back), where it fell to the top of the page (dom.js's render keeps it by key).
+        // One who withdrew may join again while joining is open (the page offered no way back).
+        (!you || you.withdrawn) && open ? h('button', { type: 'button', class: 'primary', 'data-key': 'entry', onclick: () => void answer('join') }, tr(WORDS.join)) : null,
         you && !you.withdrawn && tournament.status !== 'finished'
-          ? h('button', { type: 'button', onclick: () => void answer('withdraw') }, tr(WORDS.withdraw)) : null),
+          ? h('button', { type: 'button', 'data-key': 'entry', onclick: () => void answer('withdraw') }, tr(WORDS.withdraw)) : null),
       h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.standings)), standingsTable(tournament.standings, me)),
       h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.entrants)),
         tournament.players.length
