@@ -284,7 +284,7 @@ const CHECKS = {
   max_value: ['at most {n}', 'no máximo {n}'],
   min_value: ['at least {n}', 'no mínimo {n}'],
   max_items: ['at most {n} items', 'no máximo {n} elementos'],
-  min_items: ['at least {n} items', 'pelo menos {n} elementos'],
+  min_items: ['choose at least {n}', 'escolha pelo menos {n}'],
   unknown_field: ['not a field this takes', 'não é um campo aceite'],
   invalid_choice: ['not one of the choices', 'não é uma das opções'],
   password_too_short: ['too short (at least {n} characters)', 'demasiado curta (pelo menos {n} caracteres)'],
