@@ -263,11 +263,14 @@ def _lock_outsiders(game: Game, rows: Sequence[Row]) -> None:
 # (``superseded``), so the inbox counts one turn a game, its newest, not every turn since the
 # player last looked (a correspondence game against bots wrote one a move). They stay listed.
 TURN_NOTICES = (Kind.YOUR_TURN.value, Kind.DEADLINE_SOON.value)
+# The notices that make them read: a newer turn notice, and the game's end (its turns are over).
+SUPERSEDING = (*TURN_NOTICES, Kind.GAME_FINISHED.value)
 
 
 def superseded(db: BaseDatabaseWrapper, rows: Sequence[Row]) -> list[Statement]:
-    """The statements that mark read the turn notices ``rows``' own turn notices supersede: one
-    per such row (most writes have one or none), each found by the index of the unread."""
+    """The statements that mark read the turn notices ``rows`` supersede (a newer turn notice
+    of the game, or its end): one per such row (most writes have one or none), each found by
+    the index of the unread turn notices."""
     table = db.ops.quote_name(Notification._meta.db_table)
     kinds = ", ".join(f"'{kind}'" for kind in TURN_NOTICES)
     sql = (
@@ -278,7 +281,7 @@ def superseded(db: BaseDatabaseWrapper, rows: Sequence[Row]) -> list[Statement]:
     return [
         (sql, [True, row.player_id, key.get_db_prep_value(row.game_id, db)])
         for row in rows
-        if row.kind in TURN_NOTICES and row.game_id is not None
+        if row.kind in SUPERSEDING and row.game_id is not None
     ]
 
 

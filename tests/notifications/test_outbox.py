@@ -141,6 +141,11 @@ def test_a_finished_game_tells_every_seat_the_winner(users: list[User]) -> None:
         users[loser].pk: False,
     }
     assert not Notification.objects.filter(kind=Kind.YOUR_TURN, game=game, version__gt=game.version)
+    # Its turns are over: the turn notices of the game are read (they stayed unread, "your
+    # turn, play by Tuesday", in the inbox of a game that had ended); its end is not.
+    turns = Notification.objects.filter(game=game, kind__in=outbox.TURN_NOTICES)
+    assert turns.exists() and not turns.filter(read=False).exists()
+    assert not finished.filter(read=True).exists()
 
 
 def test_a_refused_or_rolled_back_write_writes_no_notification(users: list[User]) -> None:
