@@ -88,3 +88,32 @@ def test_a_language_switch_keeps_the_replays_position(site: Site, open_page: Ope
 
     expect(page.get_by_label("Posição")).to_have_value(str(last - 1))
     expect(page.locator(".replay")).to_have_attribute("data-at", str(last - 1))
+
+
+def test_the_replay_of_a_running_game_shows_the_viewers_hand_and_the_others_counts(
+    site: Site, open_page: OpenPage
+) -> None:
+    """A game still played: the replay showed no card of the viewer's and no count of the
+    others'. It shows the viewer's own hand, as the replay API gives it, and every other seat's
+    count, never their cards."""
+    game, tokens = scripted.started(site)
+    for seat, action in scripted.MOVES[:3]:
+        site.act(game, tokens[seat], action)
+    page = open_page(site)
+    sign_in(page, "bea")
+    at = site.view(game, tokens[1])["version"]
+    page.goto(f"/#/replay/{game}")
+    expect(page.locator(".replay")).to_have_attribute("data-at", "1")
+    page.get_by_label("Position").fill(str(at))
+    expect(page.locator(".replay")).to_have_attribute("data-at", str(at))
+    replayed = site.replay(game, tokens[1], at)
+    mine = page.locator(".replay-seats [data-seat='1'] [data-region=hand] [data-card]")
+    expect(mine).to_have_count(len(replayed["you"]["hand"]))
+    assert Counter(str(c.get_attribute("data-card")) for c in mine.all()) == Counter(
+        replayed["you"]["hand"]
+    )
+    theirs = page.locator(".replay-seats [data-seat='0']")
+    expect(theirs.locator("[data-card]")).to_have_count(0)
+    expect(theirs.locator("[data-hand-count]")).to_have_attribute(
+        "data-hand-count", str(replayed["seats"][0]["hand_count"])
+    )

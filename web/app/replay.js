@@ -121,8 +121,11 @@ export async function replayPage(root, gameId) {
         // The seat to play, as the table marks it; before the first deal (round 0), none yet.
         const current = !!round?.number && round.current_seat === s.seat && view.status === 'active';
         return h('li', { class: current ? 'seat current' : 'seat', 'aria-current': current && 'true', 'data-seat': s.seat },
-          h('div', { class: 'seat-name' }, h('strong', {}, s.player.username), ' ', h('span', { class: 'muted small' }, t('score_n', { n: s.score }))),
-          h('div', { class: 'mini-hand', 'data-region': 'hand' }, (s.hand ?? []).map((c) => cardEl(c, { label: cardName(c), small: true }))));
+          h('div', { class: 'seat-name' }, h('strong', {}, s.player.username), ' ', h('span', { class: 'muted small' }, t('score_n', { n: s.score })),
+            // While the game runs a hidden hand is its count; the viewer's own is theirs to see
+            // (the replay showed neither: no card and no count).
+            s.hand ? null : h('span', { class: 'muted small', 'data-hand-count': s.hand_count }, ' · ', s.hand_count === 1 ? t('card_1') : t('cards_n', { n: s.hand_count }))),
+          h('div', { class: 'mini-hand', 'data-region': 'hand' }, (s.hand ?? (view.you?.seat === s.seat ? view.you.hand : [])).map((c) => cardEl(c, { label: cardName(c), small: true }))));
       })));
   };
 
