@@ -191,3 +191,19 @@ def test_an_empty_feed_says_there_is_no_move_yet(site: Site, open_page: OpenPage
     open_table(page, str(game))
     expect(table(page)).to_have_attribute("data-game-status", "waiting")
     expect(page.locator("section.feed")).to_contain_text("No moves yet.")
+
+
+def test_the_skip_link_and_the_main_navigation_are_named_in_portuguese(
+    site: Site, open_page: OpenPage
+) -> None:
+    """Two things a screen reader says on every page stayed in English: the skip link and the
+    main navigation's name."""
+    site.register("rui")
+    page = open_page(site)
+    sign_in(page, "rui")
+    page.get_by_role("button", name="Português").click()
+    expect(page.locator(".skip-link")).to_have_text("Saltar para o conteúdo")
+    expect(page.get_by_role("navigation", name="Principal")).to_be_visible()
+    page.get_by_role("button", name="English").click()
+    expect(page.locator(".skip-link")).to_have_text("Skip to content")
+    expect(page.get_by_role("navigation", name="Main")).to_be_visible()

@@ -10,6 +10,8 @@ import './locales.js';
 const STRINGS = {
   switch_lang: ['Português', 'English'],
   nav_lobby: ['Lobby', 'Salão'],
+  nav_main: ['Main', 'Principal'],
+  skip_to_content: ['Skip to content', 'Saltar para o conteúdo'],
   nav_inbox: ['Inbox', 'Avisos'],
   nav_leaderboard: ['Leaderboard', 'Classificação'],
   nav_tournaments: ['Tournaments', 'Torneios'],

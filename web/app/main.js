@@ -69,7 +69,7 @@ function drawHeader() {
     header,
     h('a', { class: 'brand', href: '#/' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, 'UNO'),
       h('span', { class: 'sr-only' }, t('nav_lobby'))),
-    h('nav', { 'aria-label': 'Main' },
+    h('nav', { 'aria-label': t('nav_main') },
       me ? [
         link('/', t('nav_lobby')),
         h('a', { href: '#/inbox', 'aria-current': here === '/inbox' ? 'page' : false, id: 'nav-inbox' },
@@ -94,6 +94,9 @@ function drawHeader() {
       } }, t('switch_lang')),
       me && h('button', { type: 'button', class: 'link', onclick: signOutHere }, t('sign_out'))),
   );
+  // The page's skip link is index.html's own: its words follow the language too.
+  const skip = document.querySelector('.skip-link');
+  if (skip) skip.textContent = t('skip_to_content');
   dispatchEvent(new Event(HEADER_DRAWN));
 }
 
