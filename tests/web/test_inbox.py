@@ -24,7 +24,8 @@ def badge(page: Page) -> str:
 
 
 def nav(page: Page, name: str) -> Locator:
-    return page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True)
+    # The header's navigation: named "Main", or "Principal" in Portuguese.
+    return page.locator("#header nav").get_by_role("link", name=name, exact=True)
 
 
 def _unread(site: Site, token: str) -> int:

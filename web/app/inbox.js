@@ -275,8 +275,7 @@ export async function inboxPage(root) {
     try {
       /** @type {Notification[]} */
       const results = [];
-      /** @type {Set<number>} a notification written between two pages' reads moves the older
-       * ones down a place: the next page starts with the last one read (listed once) */
+      /** @type {Set<number>} one written between two reads shifts the pages: each listed once */
       const listed = new Set();
       let more = false;
       for (let number = 1; number <= pages; number += 1) {
@@ -344,8 +343,7 @@ export async function inboxPage(root) {
   drawPush(push);
   const onNote = () => { void fillGames(); void fillNotes(); void fillChallenges(); };
   addEventListener('uno:notification', onNote);
-  // The countdowns tick; one that runs out reads its list again (an expired challenge is gone
-  // from it: it stayed, its countdown frozen, its Accept refused as expired).
+  // Countdowns tick; one run out reads its list again (an expired challenge leaves it).
   const tick = setInterval(() => {
     const ran = [...root.querySelectorAll('[data-ends]')].filter((el) => !tickDown(/** @type {HTMLElement} */ (el)));
     if (ran.some((el) => challenges.contains(el))) void fillChallenges();
@@ -357,20 +355,14 @@ export async function inboxPage(root) {
   };
 }
 
-/**
- * "due in 4:59" until `ends` (an ISO time), kept ticking by the inbox page (`tickDown`).
- * @param {string} ends
- */
+/** "due in 4:59" until `ends` (ISO), ticking. @param {string} ends */
 function dueIn(ends) {
   const el = h('div', { class: 'muted small', 'data-ends': ends });
   tickDown(el);
   return el;
 }
 
-/**
- * Write the time left of a `dueIn` again; false once it has run out (no longer ticking).
- * @param {HTMLElement} el
- */
+/** A `dueIn` written again; false once run out. @param {HTMLElement} el */
 function tickDown(el) {
   const left = (Date.parse(el.dataset.ends ?? '') - Date.now()) / 1000;
   el.textContent = fill(tr(WORDS.due_in), { t: countdown(Math.max(0, left)) });

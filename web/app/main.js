@@ -94,9 +94,7 @@ function drawHeader() {
       } }, t('switch_lang')),
       me && h('button', { type: 'button', class: 'link', onclick: signOutHere }, t('sign_out'))),
   );
-  // The page's skip link is index.html's own: its words follow the language too.
-  const skip = document.querySelector('.skip-link');
-  if (skip) skip.textContent = t('skip_to_content');
+  document.querySelector('.skip-link')?.replaceChildren(t('skip_to_content'));
   dispatchEvent(new Event(HEADER_DRAWN));
 }
 
@@ -114,18 +112,11 @@ setUnauthorizedHandler(() => {
 if ('serviceWorker' in navigator && window.isSecureContext) {
   void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
 }
-/** Whether the person has typed or ticked something on the page that it would lose if drawn again. */
-const edited = () => [...main.querySelectorAll('input, textarea')].some((field) => {
-  if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return false;
-  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
-    return field.checked !== field.defaultChecked;
-  }
-  return field.value !== field.defaultValue;
-});
+/** The person changed a field of the page (drawn again, it would be lost). */
+const edited = () => [.../** @type {NodeListOf<HTMLInputElement>} */ (main.querySelectorAll('input, textarea'))]
+  .some((f) => (/^(checkbox|radio)$/.test(f.type) ? f.checked !== f.defaultChecked : f.value !== f.defaultValue));
 watchConnection(() => {
-  // Not the table (it reconnects by itself), nor a page being filled in: a call that failed on
-  // the network and came back redrew the profile while a guest typed the name to keep, and
-  // their words were gone.
+  // Not the table (it reconnects), nor a page being filled in (a guest's name to keep was lost).
   if (!currentPath().startsWith('/game/') && !edited()) reroute();
 });
 

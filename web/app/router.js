@@ -78,21 +78,6 @@ export function afterSignIn() {
   go(next && !/^\/(login|register|forgot)$|^\/(reset|email)\//.test(next) ? next : '/');
 }
 
-/**
- * A route's part, decoded: undefined for an optional part the path has not, null for one that
- * is no valid encoding (`%E0%A4%A`: the page said "URI malformed").
- * @param {string | undefined} part
- * @returns {string | undefined | null}
- */
-function decoded(part) {
-  if (part === undefined) return undefined;
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return null;
-  }
-}
-
 async function route() {
   if (!router) return;
   const { routes, main, before, after } = router;
@@ -108,15 +93,14 @@ async function route() {
       toLogin();
       return;
     }
-    const parts = match.slice(1).map(decoded);
-    if (parts.includes(null)) break; // not a route: a part is no valid encoding
+    // An absent optional part stays undefined (not "undefined"); a bad encoding is no route.
+    const parts = match.slice(1).map((p) => { try { return p && decodeURIComponent(p); } catch { return null; } });
+    if (parts.includes(null)) break;
     const page = await load();
     if (ticket !== routing) return;
     const root = h('div', { class: 'page' });
     main.replaceChildren(root);
     try {
-      // An optional part not in the path stays undefined (it was the text "undefined": a report
-      // from a profile opened without a game was sent about the game "undefined").
       leave = await page(root, .../** @type {string[]} */ (parts));
     } catch (error) {
       render(root, h('p', { role: 'alert', class: 'error' }, String(error instanceof Error ? error.message : error)));

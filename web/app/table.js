@@ -60,8 +60,7 @@ export async function tablePage(root, gameId) {
   let feedFrom = -1;
   let shownTo = 0;
   let feedReading = false;
-  /** The seat the shown lines call "you" (undefined: no line yet). */
-  /** @type {number | null | undefined} */
+  /** @type {number | null | undefined} the seat the lines call "you" */
   let feedMe;
   /** The stream's frames carry every event after this seq (Infinity: no stream runs). */
   let framesFrom = Infinity;
@@ -86,9 +85,7 @@ export async function tablePage(root, gameId) {
     }
     const seats = feed?.lines.seatsOf(view, (seq) => known.get(seq));
     if (feed && seats && feedMe !== undefined && seats.me !== feedMe) {
-      // The person left their seat (a bot plays it on): the lines are written again as a
-      // spectator reads them, as a fresh page would write them; the bot's first moves, shown
-      // before the answer to the resign came, had said "you".
+      // The person left their seat to a bot: the lines again, as a spectator's (not "you").
       feed.list.replaceChildren();
       shownTo = 0;
     }

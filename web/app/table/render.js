@@ -316,8 +316,7 @@ function actionBar(state, legal, send, on) {
   const v = /** @type {GameView} */ (state.view);
   const { unoArmed, selecting, selected, choice } = state.picking;
   const hand = v.you?.hand ?? [];
-  // While a card's colour, seat or gift is being chosen, only the choice (or its Cancel) goes on:
-  // a draw or a pass sent meanwhile would leave the choice on screen for a card no longer playable.
+  // While a card's choice is open, only it (or Cancel) goes on.
   const busy = !!choice;
   /** @param {string} kind */
   const has = (kind) => legal.some((a) => a.action === kind);
