@@ -62,6 +62,7 @@ export async function tablePage(root, gameId) {
   let feedReading = false;
   /** @type {number | null | undefined} the seat the lines call "you" */
   let feedMe;
+  let leftSeat = false;
   /** The stream's frames carry every event after this seq (Infinity: no stream runs). */
   let framesFrom = Infinity;
   /** A frame the page could not read: its event is read from the log. */
@@ -84,6 +85,9 @@ export async function tablePage(root, gameId) {
       }, () => { feedLoading = false; })); // again at the next paint
     }
     const seats = feed?.lines.seatsOf(view, (seq) => known.get(seq));
+    // Left to a bot for good: a read of the same version begun before must not give it back.
+    if (seats && typeof feedMe === 'number' && seats.me === null) leftSeat = true;
+    if (seats && leftSeat) seats.me = null;
     if (feed && seats && feedMe !== undefined && seats.me !== feedMe) {
       // The person left their seat to a bot: the lines again, as a spectator's (not "you").
       feed.list.replaceChildren();
