@@ -182,8 +182,7 @@ class GameWrite:
 
     def time_out(self) -> bool:
         """Act for the seat whose deadline has passed; False when it has not (or no game runs)."""
-        deadline = self.game.turn_deadline
-        if not is_overdue(self.game) or deadline is None:
+        if not is_overdue(self.game):  # (an overdue game has a deadline)
             return False
         if bots.seat_to_play(self.game) is not None:  # a bot whose turn was lost: it plays now
             return bots.play_turn(self)
