@@ -24,7 +24,7 @@ _SEATS = Seat._meta.db_table
 # A seat of the caller at the listed game ``g``; ``AND`` more to narrow it.
 _SEATED = f"EXISTS (SELECT 1 FROM {_SEATS} s WHERE s.game_id = g.id AND s.player_id = %s"
 # The current seat's roster entry names no bot: its own player moves, not a bot that took the
-# seat over when they left (``bot_takeover``; ``selectors.sees_its_seat``), by vendor.
+# seat over when they left (``bot_takeover``; ``models.sees_its_seat``), by vendor.
 _PERSON_MOVES = {
     "postgresql": "(NOT g.bot_takeover OR (g.roster -> g.current_seat -> 'bot') IS NULL)",
     "sqlite": "(NOT g.bot_takeover OR "

@@ -37,6 +37,14 @@ def game_salt() -> str:
     return fixed or new_salt()
 
 
+def sees_its_seat(entry: dict[str, Any]) -> bool:
+    """Whether the player of a roster entry sees the game from its seat (its hand, its drawn
+    cards, its legal actions): not once a bot plays the seat for them (``bot_takeover``, after a
+    forfeit). They left the game for good, and watch it on as a spectator does; else the hand a
+    bot plays on would be shown to someone who may tell its partner or its opponents."""
+    return "bot" not in entry
+
+
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING)

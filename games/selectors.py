@@ -19,7 +19,7 @@ from games.engine.snapshot import state_from_data
 from games.eventstore import read_game, select_events
 from games.fairness import commitment
 from games.listing import listing, seat_statuses
-from games.models import Game, GameStatus
+from games.models import Game, GameStatus, sees_its_seat
 from unoservice import prepared, replica
 from unoservice.errors import DomainError
 
@@ -75,14 +75,6 @@ def _mark_bots(seats: list[dict[str, Any]], roster: list[dict[str, Any]]) -> Non
 def seat_of(game: Game, player: Player) -> int | None:
     """The caller's seat in ``game``, or None for a spectator."""
     return next((i for i, entry in enumerate(game.roster) if entry["id"] == player.pk), None)
-
-
-def sees_its_seat(entry: dict[str, Any]) -> bool:
-    """Whether the player of a roster entry sees the game from its seat (its hand, its drawn
-    cards, its legal actions): not once a bot plays the seat for them (``bot_takeover``, after a
-    forfeit). They left the game for good, and watch it on as a spectator does; else the hand a
-    bot plays on would be shown to someone who may tell its partner or its opponents."""
-    return "bot" not in entry
 
 
 def view_seat(game: Game, player: Player) -> int | None:

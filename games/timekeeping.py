@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 
 from games.engine.limits import PAUSED_FROM
+from games.models import sees_its_seat
 
 if TYPE_CHECKING:
     from games import engine
@@ -129,7 +130,9 @@ def on_vacation(game: Game, now: datetime) -> dict[int, datetime]:
     vacations the game keeps (``Game.away``; the application layer reads them into a game that
     has none yet, ``service.away``). Not a seat a bot plays (one that took it over when its
     player left it: the bot's clock runs, whatever its player does)."""
-    seats = {entry["id"]: number for number, entry in enumerate(game.roster) if "bot" not in entry}
+    seats = {
+        entry["id"]: number for number, entry in enumerate(game.roster) if sees_its_seat(entry)
+    }
     away = game.away or {}
     return {
         seats[player_id]: end
