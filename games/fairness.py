@@ -285,13 +285,23 @@ def _resigning(seat: int) -> Step:
     return step
 
 
+def _taken_over(seat: int, reason: Any) -> Step:
+    def step(state: engine.GameState) -> tuple[list[engine.Event], engine.GameState]:
+        if reason not in ("timeout", "resign"):
+            raise engine.IllegalMove("invalid", "No such reason for a takeover.")
+        return engine.take_over(state, seat, reason)
+
+    return step
+
+
 def _candidates(
     state: engine.GameState, log: Sequence[engine.Event], position: int, takeover: bool
 ) -> list[Step]:
     """Every engine call that might have made the next events, the likeliest first: the one the
     next event names, then any legal action of any seat (a jump-in, a catch, an UNO). With
     ``takeover`` (the game's ``bot_takeover``) a timeout may also keep its seat, the last one
-    included (``engine.time_out(forfeit=False)``: a bot plays on for the seat)."""
+    included (``engine.time_out(forfeit=False)``: a bot plays on for the seat), and a seat may
+    be taken over (``seat_taken_over``; the logs of games played before it was logged lack it)."""
     upcoming = log[position]
     seat = upcoming["seat"]
     steps: list[Step] = []
@@ -301,6 +311,8 @@ def _candidates(
             steps.append(_timing_out_kept)
     if upcoming["type"] == "forfeited" and seat is not None:
         steps.append(_resigning(seat))
+    if upcoming["type"] == "seat_taken_over" and takeover and seat is not None:
+        steps.append(_taken_over(seat, upcoming["data"].get("reason")))
     played = _played_action(log, position)
     if played is not None and seat is not None:
         steps.append(_acting(seat, played))

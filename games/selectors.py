@@ -136,9 +136,10 @@ def view_of_state(
     state: engine.GameState,
     seat: int | None,
     revealed: bool | None = None,
+    roster: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     shown = engine.view(state, seat, revealed)
-    roster = game.roster
+    roster = game.roster if roster is None else roster
     for entry in shown["seats"]:
         entry["player"] = player_ref(roster[entry["seat"]]) if entry["seat"] < len(roster) else None
     _mark_bots(shown["seats"], roster)
@@ -359,6 +360,21 @@ def game_events(game: Game, player: Player, *, after: int, limit: int) -> list[d
     return [_event_body(row, seat, revealed) for row in rows]
 
 
+def _roster_at(game: Game, at: int) -> list[dict[str, Any]]:
+    """The roster as it stood right after event ``at``: a seat a bot took over later
+    (``seat_taken_over``, with ``bot_takeover``) was still its player's."""
+    if not game.bot_takeover:
+        return game.roster
+    with replica.lagging_reads(when=settled_on_replica(game)):
+        later = set(
+            select_events(game.pk, at, types=("seat_taken_over",)).values_list("seat", flat=True)
+        )
+    return [
+        {k: v for k, v in entry.items() if k != "bot"} if number in later else entry
+        for number, entry in enumerate(game.roster)
+    ]
+
+
 def game_replay(game: Game, player: Player, *, at: int) -> dict[str, Any]:
     """The game view as it stood right after event ``at``; a finished game shows every card."""
     if not 1 <= at <= game.version:
@@ -373,7 +389,7 @@ def game_replay(game: Game, player: Player, *, at: int) -> dict[str, Any]:
     revealed = game.revealed
     seat = view_seat(game, player)
     shown = revealed or (state.status == "finished" and not game.sealed)
-    body = view_of_state(game, state, seat, revealed=shown)
+    body = view_of_state(game, state, seat, revealed=shown, roster=_roster_at(game, at))
     return {
         "id": str(game.id),
         "status": state.status,

@@ -194,8 +194,10 @@ class GameWrite:
         # The last timeout with bot_takeover is one of its own too (the log had none: the bot
         # played the seat's move at once); the bot plays on from the seat's next turn.
         events, after = engine.time_out(self.state, forfeit=not takeover)
-        if takeover:
-            bots.take_over(self.game, actor)  # instead of the forfeit
+        if takeover and after.status == "active":  # instead of the forfeit
+            more, after = engine.take_over(after, actor, "timeout")
+            events = [*events, *more]
+            bots.take_over(self.game, actor)
         self.append(events, after)
         return True
 

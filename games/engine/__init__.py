@@ -2,8 +2,9 @@
 
 - ``start_game(players, options, seed, deck=None) -> events``
 - ``decide(state, seat, action) -> events`` / ``act(..., left=None) -> (events, state)``;
-  ``time_out(state)`` and ``resign(state, seat)`` are the server's own actions (``left``: with a
-  bank clock, the seconds the seat to act has left, which the service reads from its clock)
+  ``time_out(state)``, ``resign(state, seat)`` and ``take_over(state, seat, reason)`` are the
+  server's own actions (``left``: with a bank clock, the seconds the seat to act has left, which
+  the service reads from its clock)
 - ``apply(state, event) -> state``, ``replay(events) -> state``
 - ``view(state, seat)``, ``legal_actions(state, seat)``, ``event_view(event, seat, revealed)``
 """
@@ -13,7 +14,7 @@ from games.engine.errors import IllegalMove
 from games.engine.events import Event
 from games.engine.evolve import apply, replay
 from games.engine.options import HOUSE_RULES, Options, make_options
-from games.engine.rules import act, decide, resign, start_game, time_out
+from games.engine.rules import act, decide, resign, start_game, take_over, time_out
 from games.engine.state import GameState, Pending
 from games.engine.views import event_view, legal_actions, shown_alike, view
 
@@ -37,6 +38,7 @@ __all__ = [
     "resign",
     "shown_alike",
     "start_game",
+    "take_over",
     "time_out",
     "view",
 ]

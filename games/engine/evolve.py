@@ -34,6 +34,7 @@ from games.engine.shapes import (
     PileReshuffledData,
     RoundEndedData,
     RoundStartedData,
+    SeatTakenOverData,
     StarterReturnedData,
     StarterTurnedData,
     TimedOutData,
@@ -406,6 +407,12 @@ def _forfeited(state: GameState, seat: int, data: ForfeitedData) -> None:
         catchable=state.catchable - {seat},
         shuffles=state.shuffles + 1,
     )
+
+
+@applies("seat_taken_over")
+def _seat_taken_over(state: GameState, seat: int, data: SeatTakenOverData) -> None:
+    # The bot starts with no timeouts of its own: the count was the player's.
+    fields_of(state)["timeouts"] = _replace_at(state.timeouts, seat, 0)
 
 
 @applies("round_ended")

@@ -107,6 +107,7 @@ from games.engine.shapes import (
     PileReshuffledData,
     RoundEndedData,
     RoundStartedData,
+    SeatTakenOverData,
     StarterReturnedData,
     StarterTurnedData,
     TimedOutData,
@@ -209,6 +210,10 @@ class Turn:
     def emit(self, type_: Literal["went_out"], seat: int, data: WentOutData, /) -> None: ...
     @overload
     def emit(self, type_: Literal["forfeited"], seat: int, data: ForfeitedData, /) -> None: ...
+    @overload
+    def emit(
+        self, type_: Literal["seat_taken_over"], seat: int, data: SeatTakenOverData, /
+    ) -> None: ...
     @overload
     def emit(self, type_: Literal["round_ended"], seat: None, data: RoundEndedData, /) -> None: ...
     @overload
@@ -1484,6 +1489,20 @@ def resign(
     turn = Turn(state)
     _forfeit(turn, seat, "resign")
     _charge(turn, state, seat, left)
+    return turn.events, turn.state
+
+
+def take_over(
+    state: GameState, seat: int, reason: Literal["timeout", "resign"]
+) -> tuple[list[Event], GameState]:
+    """``seat`` is played on by a bot where it would have forfeited (the service's
+    ``bot_takeover``): after its last timeout (``time_out(forfeit=False)``) or its resignation.
+    Who plays a seat changes none of the rules; the log records it so that a replay, a stream
+    and an export tell when the player left."""
+    _check_active(state)
+    _check_seat(state, seat)
+    turn = Turn(state)
+    turn.emit("seat_taken_over", seat, {"reason": reason})
     return turn.events, turn.state
 
 

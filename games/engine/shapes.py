@@ -294,6 +294,12 @@ class ForfeitedData(TypedDict):
     draw_pile_count: NotRequired[Annotated[int, CountOf("draw_pile")]]
 
 
+class SeatTakenOverData(TypedDict):
+    """``bot_takeover``: a bot plays on for the seat from here, where it would have forfeited."""
+
+    reason: Literal["timeout", "resign"]
+
+
 class RoundEndedData(TypedDict):
     number: int
     winner_seat: int | None
@@ -335,6 +341,7 @@ EVENT_DATA: Final[dict[str, type]] = {
     "bank_changed": BankChangedData,
     "went_out": WentOutData,
     "forfeited": ForfeitedData,
+    "seat_taken_over": SeatTakenOverData,
     "round_ended": RoundEndedData,
     "game_ended": GameEndedData,
 }

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import legal_actions
+from games.engine import IllegalMove, legal_actions, replay, take_over
 from tests.support.scenario import (
     IDLE_1,
     IDLE_2,
@@ -153,6 +153,44 @@ def test_acting_resets_the_count_of_consecutive_timeouts():
     assert the(events, "timed_out")["data"]["count"] == 1
     assert "forfeited" not in types(events)
     assert t.state.statuses == ("playing", "playing", "playing")
+
+
+def test_a_seat_taken_over_after_its_last_timeout_is_logged_and_starts_with_no_timeouts():
+    """``bot_takeover``: the log tells when a bot took the seat (a replay, a stream and an export
+    show it); who plays a seat changes none of the rules, only the seat's count of timeouts,
+    which was its player's."""
+    t = three_seats(UNPLAYABLE)
+    for count in (1, 2, 3):
+        if count > 1:
+            t.draw_and_keep(1)
+            t.draw_and_keep(2)
+        t.time_out(forfeit=False)
+    before = t.state
+    events = t.take_over(0, "timeout")
+    assert events == [{"type": "seat_taken_over", "seat": 0, "data": {"reason": "timeout"}}]
+    assert t.state.timeouts == (0, 0, 0) and before.timeouts[0] == 3
+    assert (t.state.current, t.state.hands, t.state.statuses) == (
+        before.current,
+        before.hands,
+        before.statuses,
+    )
+    assert replay(t.log) == t.state
+
+
+def test_a_seat_is_taken_over_only_while_it_plays_in_an_active_game():
+    t = three_seats()
+    t.resign(1)
+    with pytest.raises(IllegalMove) as left:
+        take_over(t.state, 1, "resign")
+    assert left.value.code == "not_a_player"
+    with pytest.raises(IllegalMove) as nobody:
+        take_over(t.state, 5, "resign")
+    assert nobody.value.code == "not_a_player"
+    t.resign(2)
+    assert t.state.status == "finished"
+    with pytest.raises(IllegalMove) as over:
+        take_over(t.state, 0, "resign")
+    assert over.value.code == "game_not_active"
 
 
 def test_a_last_timeout_without_the_forfeit_keeps_the_seat():

@@ -3,8 +3,8 @@
 A game is drawn by hypothesis (seats, seed, house rules, a small target score, and a seed for the
 random player), then played by a random player that only ever sends legal actions: mostly the
 seat to act, sometimes another seat that may say UNO, catch or jump in, sometimes the server's
-timeout, rarely a resignation. Each test checks one property of the rule book or the API contract
-along the way.
+timeout, rarely a resignation or a bot taking a seat over. Each test checks one property of the
+rule book or the API contract along the way.
 
 ``HYPOTHESIS_PROFILE=long`` plays ten times as many games.
 """
@@ -38,6 +38,7 @@ from games.engine import (
     replay,
     resign,
     start_game,
+    take_over,
     time_out,
     view,
 )
@@ -194,7 +195,7 @@ def _gift(state: GameState, seat: int, action: Action, rng: random.Random) -> Ac
 @dataclass
 class Step:
     before: GameState
-    move: tuple[Any, ...]  # ("act", seat, action) | ("timeout",) | ("resign", seat)
+    move: tuple[Any, ...]  # ("act", seat, action) | ("timeout",) | ("resign" | "take_over", seat)
     events: list[Event]
     after: GameState
     log_length: int  # the length of the whole log after this step
@@ -234,9 +235,10 @@ def choose(state: GameState, setup: Setup, rng: random.Random) -> tuple[Any, ...
     roll = rng.random()
     if roll < setup.p_timeout:
         return ("timeout",)
-    if roll < setup.p_timeout + 0.0003:
+    if roll < setup.p_timeout + 0.0006:
         playing = [s for s in range(state.players) if state.statuses[s] == "playing"]
-        return ("resign", rng.choice(playing))
+        # A resignation, or with bot_takeover a bot taking the seat (the rules go on the same).
+        return ("resign" if roll < setup.p_timeout + 0.0003 else "take_over", rng.choice(playing))
     seat = state.actor
     actions = legal_actions(state, seat)
     assert actions, f"the actor {seat} has no legal action"
@@ -269,6 +271,8 @@ def perform(state: GameState, move: tuple[Any, ...]) -> tuple[list[Event], GameS
         return time_out(state)
     if move[0] == "resign":
         return resign(state, move[1])
+    if move[0] == "take_over":
+        return take_over(state, move[1], "resign")
     return act(state, move[1], move[2])
 
 

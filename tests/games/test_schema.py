@@ -101,8 +101,9 @@ def test_the_schema_has_the_forms_clients_generate_from(tmp_path: Path) -> None:
     document = yaml.safe_load(target.read_text())
     schemas = document["components"]["schemas"]
     events = schemas["Event"]["oneOf"]
-    # 20, the second set's color_discarded and cards_given, and the bank clock's bank_changed
-    assert len(events) == 23
+    # 20, the second set's color_discarded and cards_given, the bank clock's bank_changed, and
+    # bot_takeover's seat_taken_over
+    assert len(events) == 24
     for item in events:
         event = schemas[item["$ref"].split("/")[-1]]
         assert len(event["properties"]["type"]["enum"]) == 1

@@ -96,6 +96,25 @@ def test_a_player_who_left_a_seat_to_a_bot_streams_the_game_as_a_spectator(
     assert not [frame for frame in as_bob if hidden_cards_shown(frame, None)]
 
 
+def test_a_seat_left_to_a_bot_off_its_turn_reaches_an_open_stream(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    """Such a resignation appended no event: an open stream (and so the web client's table)
+    was not told that a bot plays the seat now."""
+    ada, bob, cy = (make_seat(name) for name in ("ada", "bob", "cy"))
+    game = new_game(server, [ada, bob, cy], bot_takeover=True, target_score=100_000)
+    before = view(server, game, ada)
+    leaving = next(s for s in (1, 2) if s != before["round"]["current_seat"])
+    stream = watch(server, game, ada, streams)
+    status, body = server.request("POST", f"{GAMES}{game}/resign/", (bob, cy)[leaving - 1].token)
+    assert status == 200 and body["version"] == before["version"] + 1, body
+
+    received = as_log(stream.events_until(before["version"] + 1))
+    assert [(f["type"], f["seat"], f["data"]) for f in received] == [
+        ("seat_taken_over", leaving, {"reason": "resign"})
+    ]
+
+
 def test_with_neither_after_nor_last_event_id_the_stream_starts_after_the_current_version(
     server: Server, make_seat: Any, streams: list[Stream]
 ) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -25,6 +25,7 @@ from games.engine import (
     replay,
     resign,
     start_game,
+    take_over,
     time_out,
 )
 from games.engine.cards import POINTS
@@ -81,6 +82,12 @@ class Scenario:
 
     def time_out(self, *, forfeit: bool = True) -> list[Event]:
         events, self.state = time_out(self.state, forfeit=forfeit)
+        self.log += events
+        assert_every_card_accounted(self.state)
+        return events
+
+    def take_over(self, seat: int, reason: Literal["timeout", "resign"]) -> list[Event]:
+        events, self.state = take_over(self.state, seat, reason)
         self.log += events
         assert_every_card_accounted(self.state)
         return events

@@ -169,6 +169,33 @@ def test_with_bot_takeover_a_resigned_seat_is_played_on_by_a_basic_bot(
     assert not Event.objects.filter(game_id=view["id"], type="forfeited").exists()
 
 
+def test_a_seat_left_to_a_bot_is_an_event_the_log_and_the_replay_show(
+    players: list[User],
+) -> None:
+    """A resignation under ``bot_takeover`` appended no event: the version stood still (streams
+    and long polls were not told), and a replay showed the seat as the bot's from the start."""
+    first, second, third = (client_for(p) for p in players[:3])
+    view = _create(first, max_players=3, bot_takeover=True, target_score=500)
+    game = view["id"]
+    for client in (second, third):
+        assert client.post(f"/api/v1/games/{game}/join/").status_code == 200
+    before = first.get(f"/api/v1/games/{game}/").json()
+    leaving = next(s for s in (1, 2) if s != before["round"]["current_seat"])  # off its turn
+    leaver = (first, second, third)[leaving]
+    assert leaver.post(f"/api/v1/games/{game}/resign/").status_code == 200
+
+    after = first.get(f"/api/v1/games/{game}/").json()
+    assert after["version"] == before["version"] + 1
+    log = first.get(f"/api/v1/games/{game}/events/?after={before['version']}").json()["events"]
+    assert [(e["type"], e["seat"], e["data"]) for e in log] == [
+        ("seat_taken_over", leaving, {"reason": "resign"})
+    ]
+    then = first.get(f"/api/v1/games/{game}/replay/?at={before['version']}").json()
+    now = first.get(f"/api/v1/games/{game}/replay/?at={after['version']}").json()
+    assert "bot" not in then["seats"][leaving] and now["seats"][leaving]["bot"] == "basic"
+    assert then["seats"][leaving]["player"] == now["seats"][leaving]["player"]
+
+
 def test_a_player_who_left_a_seat_to_a_bot_watches_as_a_spectator(players: list[User]) -> None:
     """Once a bot plays on for them, a resigned player saw the seat's hand and the cards the bot
     drew (theirs to tell a partner or an opponent), was listed actions the server refused, and
@@ -226,6 +253,10 @@ def test_the_last_timeout_before_a_takeover_is_a_timeout_of_its_own(
     assert (after[0].type, after[0].seat, after[0].data) == ("timed_out", idle, {"count": 1})
     assert after[1].seat == idle and after[1].data.get("auto") is True  # the move made for it
     assert not [e for e in after if e.type in ("forfeited", "card_played")]
+    # The log then says a bot took the seat over, after the move made for it.
+    taken = [(e.seat, e.data) for e in after if e.type == "seat_taken_over"]
+    assert taken == [(idle, {"reason": "timeout"})]
+    assert after[-1].type == "seat_taken_over"
     game.refresh_from_db()
     assert game.status == "active" and game.roster[idle]["bot"] == "basic"
     assert game.seats.get(number=idle).status == "playing"

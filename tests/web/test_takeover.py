@@ -69,3 +69,28 @@ def test_a_player_who_left_their_seat_to_a_bot_watches_and_still_chats(
     page.get_by_role("button", name="Português").click()
     em_portugues = "Saiu deste jogo: um bot joga no seu lugar. Está a ver."
     expect(page.get_by_text(em_portugues)).to_be_visible()
+
+
+def test_the_table_tells_at_once_when_a_bot_takes_over_another_seat(
+    site: Site, open_page: OpenPage
+) -> None:
+    """A resignation off its turn under ``bot_takeover`` appended no event: the others' tables
+    went on showing the seat as its player's, and their feeds said nothing."""
+    page = open_page(site)
+    register(page, "ana")
+    others = [site.register(name) for name in ("bea", "cy")]
+    body = {"max_players": 3, "bot_takeover": True, "target_score": 100_000}
+    game = str(site.api("POST", GAMES, site.token("ana"), body, 201)["id"])
+    for token in others:
+        site.api("POST", f"{GAMES}{game}/join/", token)
+    open_table(page, game)
+    expect(hand(page).locator("[data-card]")).not_to_have_count(0)
+
+    current = site.view(game, site.token("ana"))["round"]["current_seat"]
+    leaving = 2 if current == 1 else 1
+    name = ("bea", "cy")[leaving - 1]
+    site.api("POST", f"{GAMES}{game}/resign/", others[leaving - 1])
+
+    feed = page.locator("[data-region=feed] li")
+    expect(feed.filter(has_text=f"{name} left: a bot plays on")).to_have_count(1)
+    expect(page.locator(f"[data-seat='{leaving}']").first).to_contain_text("basic")

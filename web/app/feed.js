@@ -97,6 +97,8 @@ const WORDS = {
   forfeited_timeout_mine: ['You forfeited: out of time', 'Perdeu por tempo'],
   forfeited_resign: ['{who} resigned', '{who} desistiu'],
   forfeited_resign_mine: ['You resigned', 'Desistiu'],
+  seat_taken_over: ['{who} left: a bot plays on', '{who} saiu: um bot continua a jogar'],
+  seat_taken_over_mine: ['You left: a bot plays on', 'Saiu: um bot continua a jogar'],
   round_ended: ['Round {n} over: {who} went out, +{points}', 'Ronda {n} terminada: {who} ficou sem cartas, +{points}'],
   round_ended_mine: ['Round {n} over: you went out, +{points}', 'Ronda {n} terminada: ficou sem cartas, +{points}'],
   round_ended_none: ['Round {n} over', 'Ronda {n} terminada'],

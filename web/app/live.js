@@ -18,6 +18,7 @@ const EVENT_TYPES = {
   cards_given: true, pile_reshuffled: true, passed: true, challenged: true, color_chosen: true,
   uno_said: true, uno_caught: true, hands_swapped: true, hands_rotated: true, timed_out: true,
   went_out: true, forfeited: true, round_ended: true, game_ended: true, bank_changed: true,
+  seat_taken_over: true,
 };
 
 /**

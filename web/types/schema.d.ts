@@ -3007,6 +3007,25 @@ export interface components {
             /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
             hash?: string;
         };
+        /** @description ``bot_takeover``: a bot plays on for the seat from here, where it would have forfeited. */
+        SeatTakenOverData: {
+            /** @enum {string} */
+            reason: "timeout" | "resign";
+        };
+        SeatTakenOverEvent: {
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_taken_over";
+            seat: number | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["SeatTakenOverData"];
+            /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
+            hash?: string;
+        };
         RoundEndedData: {
             number: number;
             winner_seat: number | null;
@@ -3050,7 +3069,7 @@ export interface components {
             /** @description Finished games only: the event's link in the log's hash chain, sha256(previous hash + canonical event) in hex (docs/fairness.md). Hidden until the end because the hash of an event that hides a card would let anyone who knows the previous hash try the few possible cards until one matches. */
             hash?: string;
         };
-        Event: components["schemas"]["GameStartedEvent"] | components["schemas"]["RoundStartedEvent"] | components["schemas"]["StarterReturnedEvent"] | components["schemas"]["StarterTurnedEvent"] | components["schemas"]["TurnChangedEvent"] | components["schemas"]["CardPlayedEvent"] | components["schemas"]["CardsDrawnEvent"] | components["schemas"]["ColorDiscardedEvent"] | components["schemas"]["CardsGivenEvent"] | components["schemas"]["PileReshuffledEvent"] | components["schemas"]["PassedEvent"] | components["schemas"]["ChallengedEvent"] | components["schemas"]["ColorChosenEvent"] | components["schemas"]["UnoSaidEvent"] | components["schemas"]["UnoCaughtEvent"] | components["schemas"]["HandsSwappedEvent"] | components["schemas"]["HandsRotatedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["BankChangedEvent"] | components["schemas"]["WentOutEvent"] | components["schemas"]["ForfeitedEvent"] | components["schemas"]["RoundEndedEvent"] | components["schemas"]["GameEndedEvent"];
+        Event: components["schemas"]["GameStartedEvent"] | components["schemas"]["RoundStartedEvent"] | components["schemas"]["StarterReturnedEvent"] | components["schemas"]["StarterTurnedEvent"] | components["schemas"]["TurnChangedEvent"] | components["schemas"]["CardPlayedEvent"] | components["schemas"]["CardsDrawnEvent"] | components["schemas"]["ColorDiscardedEvent"] | components["schemas"]["CardsGivenEvent"] | components["schemas"]["PileReshuffledEvent"] | components["schemas"]["PassedEvent"] | components["schemas"]["ChallengedEvent"] | components["schemas"]["ColorChosenEvent"] | components["schemas"]["UnoSaidEvent"] | components["schemas"]["UnoCaughtEvent"] | components["schemas"]["HandsSwappedEvent"] | components["schemas"]["HandsRotatedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["BankChangedEvent"] | components["schemas"]["WentOutEvent"] | components["schemas"]["ForfeitedEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["RoundEndedEvent"] | components["schemas"]["GameEndedEvent"];
         EventPage: {
             events: components["schemas"]["Event"][];
             /** @description The game's version when read. */
@@ -3282,7 +3301,7 @@ export interface components {
             hash: string;
         };
         /** @enum {string} */
-        EventTypeEnum: "game_started" | "round_started" | "starter_returned" | "starter_turned" | "turn_changed" | "card_played" | "cards_drawn" | "color_discarded" | "cards_given" | "pile_reshuffled" | "passed" | "challenged" | "color_chosen" | "uno_said" | "uno_caught" | "hands_swapped" | "hands_rotated" | "timed_out" | "bank_changed" | "went_out" | "forfeited" | "round_ended" | "game_ended";
+        EventTypeEnum: "game_started" | "round_started" | "starter_returned" | "starter_turned" | "turn_changed" | "card_played" | "cards_drawn" | "color_discarded" | "cards_given" | "pile_reshuffled" | "passed" | "challenged" | "color_chosen" | "uno_said" | "uno_caught" | "hands_swapped" | "hands_rotated" | "timed_out" | "bank_changed" | "went_out" | "forfeited" | "seat_taken_over" | "round_ended" | "game_ended";
     };
     responses: never;
     parameters: never;
