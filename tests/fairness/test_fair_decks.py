@@ -307,3 +307,32 @@ def test_a_game_a_bot_took_a_seat_of_at_its_last_timeout_verifies(
     assert document["seats"][idle]["bot"] == "basic"
     report = verify_export(document)
     assert report.ok, report.text()
+
+
+@pytest.mark.django_db(transaction=True)  # the bot's moves follow the commits
+def test_a_game_a_bot_took_a_resigned_seat_of_verifies(
+    players: list[Player], settings: Settings
+) -> None:
+    """A resignation under ``bot_takeover`` is logged (``seat_taken_over``): the verifier replays
+    it as the rules' own step, and the export of the honest game verifies."""
+    settings.UNO_BOT_DELAY = 0
+    table = start_table(players[:2], target_score=1, bot_takeover=True)
+    leaving = 1 - table.actor()  # off its turn
+    person = 1 - leaving
+    assert table.client(leaving).post(table.url("resign")).status_code == 200
+    rng = random.Random(6)
+    for _ in range(3000):  # the person plays; the bot plays the other seat at once, in-process
+        view = table.view(person)
+        if view["status"] != "active":
+            break
+        if view["you"]["legal_actions"] and table.actor() == person:
+            table.act(person, **choose(rng, view, prefer_play=0.95))
+    assert view["status"] == "finished", view["status"]
+    document = export_of(table)
+    taken = [e for e in document["events"] if e["type"] == "seat_taken_over"]
+    assert [(e["seat"], e["data"]) for e in taken] == [(leaving, {"reason": "resign"})]
+    report = verify_export(document)
+    assert report.ok, report.text()
+    # Without bot_takeover in its settings, the same log is not the rules' game.
+    unsettled = {**document, "settings": {**document["settings"], "bot_takeover": False}}
+    assert not verify_export(unsettled).ok
