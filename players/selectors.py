@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db.models import Count, F, Q, QuerySet
 
 from games.models import TEAMS_KEY, GameStatus, Seat
@@ -31,8 +33,16 @@ def player_get(*, player_id: int) -> User:
     return player
 
 
+# What a username may hold (registration's rule): anything else names no one, and is not sent to
+# the database (a NUL in the path was a 500: PostgreSQL's text holds none).
+_USERNAME = re.compile(UnicodeUsernameValidator.regex)
+_USERNAME_MAX = User._meta.get_field("username").max_length or 150
+
+
 def player_named(*, username: str) -> User:
     """The player with that username (ignoring case, as usernames are unique), or ``not_found``."""
+    if len(username) > _USERNAME_MAX or not _USERNAME.match(username):
+        raise DomainError("not_found", f"No player is named {username!r}.")
     player = User.objects.filter(username__iexact=username, deleted_account__isnull=True).first()
     if player is None:
         raise DomainError("not_found", f"No player is named {username!r}.")

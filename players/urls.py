@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+import unoservice.converters  # noqa: F401  (<id:…>)
 from players.apis import (
     LeaderboardApi,
     PasswordChangeApi,
@@ -50,7 +51,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/refresh/", TokenRefreshApi.as_view(), name="auth-refresh"),
     path("players/me/sessions/", SessionListApi.as_view(), name="players-me-sessions"),
     path(
-        "players/me/sessions/<uuid:session_id>/",
+        "players/me/sessions/<id:session_id>/",
         SessionEndApi.as_view(),
         name="players-me-session",
     ),

@@ -3,6 +3,7 @@ inbox and vacations (the apps route the rest: ``players.urls``, ``notifications.
 
 from django.urls import URLPattern, URLResolver, path
 
+import unoservice.converters  # noqa: F401  (<id:…>)
 from service.apis import (
     challenges,
     chat,
@@ -44,17 +45,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("reports/", safety.ReportListApi.as_view(), name="reports"),
     path("challenges/", challenges.ChallengeListApi.as_view(), name="challenges"),
     path(
-        "challenges/<uuid:challenge_id>/accept/",
+        "challenges/<id:challenge_id>/accept/",
         challenges.ChallengeAcceptApi.as_view(),
         name="challenge-accept",
     ),
     path(
-        "challenges/<uuid:challenge_id>/decline/",
+        "challenges/<id:challenge_id>/decline/",
         challenges.ChallengeDeclineApi.as_view(),
         name="challenge-decline",
     ),
     path(
-        "challenges/<uuid:challenge_id>/cancel/",
+        "challenges/<id:challenge_id>/cancel/",
         challenges.ChallengeCancelApi.as_view(),
         name="challenge-cancel",
     ),

@@ -105,14 +105,19 @@ def _throttle_scope(view: Any, method: str) -> str | None:
     return getattr(view, "throttle_scope", None)
 
 
+_WRITES = frozenset({"post", "put", "patch", "delete"})
+
+
 def add_common_errors(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular hook: the error answers that come from the service's shell, not a view.
 
     Every operation may answer 503 ``unavailable`` (the database does not answer) or
-    ``conflict_retry`` (a concurrent write made the database undo the request's); one with a
-    body, 413 ``request_too_large`` and 411 ``length_required``; a throttled one
+    ``conflict_retry`` (a concurrent write made the database undo the request's), and 406
+    ``not_acceptable`` (an Accept without JSON); one with a body, and every write (which reads a
+    body to refuse one it does not take: 400 ``invalid``), 413 ``request_too_large``, 411
+    ``length_required`` and 415 ``unsupported_media_type``; a throttled one
     (``throttle_scope``), 429 ``throttled``; one that takes an access token, 401
     ``token_expired``.
     """
@@ -124,9 +129,14 @@ def add_common_errors(
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
             responses.setdefault("503", _error("unavailable", "conflict_retry", retry_after=True))
-            if "requestBody" in operation:
+            responses.setdefault("406", _error("not_acceptable"))
+            if "requestBody" in operation or method in _WRITES:
+                # A write without a body of its own still reads one to refuse it (400 below).
                 responses.setdefault("413", _error("request_too_large"))
                 responses.setdefault("411", _error("length_required"))
+                responses.setdefault("415", _error("unsupported_media_type"))
+            if "requestBody" not in operation and method in _WRITES:
+                responses.setdefault("400", _error("invalid"))
             if scopes.get((path, method)):
                 responses.setdefault("429", _error("throttled", retry_after=True))
             _add_token_expired(operation, responses)

@@ -337,6 +337,7 @@ SPECTACULAR_SETTINGS = {
     ],
     # Operations are tagged by resource (games, players, auth), not by the version prefix.
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "string", "format": "uuid"}},
     # Several fields share these choice sets; one name each keeps the schema free of warnings.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.serializers.GAME_STATUSES",

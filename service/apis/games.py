@@ -386,11 +386,16 @@ class GameActionsApi(APIView):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                str,
+                {
+                    "type": "string",
+                    "minLength": limits.IDEMPOTENCY_KEY_LENGTH.low,
+                    "maxLength": limits.IDEMPOTENCY_KEY_LENGTH.high,
+                },
                 OpenApiParameter.HEADER,
                 required=False,
                 description=(
-                    "Any string up to 255 characters, unique per intended action. The same key "
+                    "Any string of 1 to 255 characters (else 400 `invalid`), unique per intended "
+                    "action. The same key "
                     "from the same player for the same game returns the first answer again and "
                     "acts once; with a different body, 422 `idempotency_key_reused`. Only "
                     "successful answers are stored: a key whose first request was refused (4xx) "

@@ -37,8 +37,10 @@ def test_spectacular_validates_without_warnings(tmp_path: Path) -> None:
 
 
 def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
-    """503 (no database) everywhere, 413 with a body, 429 where a caller can be throttled: a
-    client written from the schema alone knows to expect them."""
+    """503 (no database) and 406 (no JSON accepted) everywhere, 413 and 415 on a write, 429
+    where a caller can be throttled: a client written from the schema alone knows to expect
+    them. No operation lists a ``format`` query parameter (the Accept header chooses; the
+    streams listed one, and a generated client that sent it was refused)."""
     target = tmp_path / "schema.yml"
     call_command("spectacular", "--file", str(target))
     paths = yaml.safe_load(target.read_text())["paths"]
@@ -48,11 +50,17 @@ def test_every_operation_documents_the_shells_errors(tmp_path: Path) -> None:
     for path, method, operation in operations:
         responses = operation["responses"]
         assert "503" in responses and "Retry-After" in responses["503"]["headers"], (path, method)
-        assert ("413" in responses) == ("requestBody" in operation), (path, method)
+        assert "406" in responses, (path, method)  # an Accept without JSON
+        writes = "requestBody" in operation or method in ("post", "put", "patch", "delete")
+        assert ("413" in responses) == writes and ("415" in responses) == writes, (path, method)
+        if writes and "requestBody" not in operation:  # a body it does not take is refused
+            assert "400" in responses, (path, method)
         if any("tokenAuth" in scheme for scheme in operation.get("security", [])):
             # Issue 27: an expired access token, on every operation that takes one.
             expired = responses["401"]["content"]["application/json"]["examples"]
             assert "token_expired" in expired, (path, method)
+        names = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "query"}
+        assert "format" not in names, (path, method)
     throttled = {(path, method) for path, method, op in operations if "429" in op["responses"]}
     assert throttled == {
         ("/api/v1/players/", "post"),

@@ -504,6 +504,11 @@ def test_a_method_the_endpoint_does_not_take(table: Table) -> None:
     refused(table.actor_client().delete(table.url()), 405, "method_not_allowed")
     refused(table.actor_client().put(table.url("actions"), {"action": "draw"}, format="json"), 405)
     refused(table.actor_client().get(table.url("actions")), 405, "method_not_allowed")
+    # With a body too: it was 400 "this call takes no body", as if the method were the call's.
+    body = {"max_players": 2}
+    refused(table.actor_client().delete(table.url(), body, format="json"), 405)
+    refused(table.actor_client().delete(GAMES, body, format="json"), 405)
+    refused(table.actor_client().patch(table.url("join"), body, format="json"), 405)
 
     assert table.snapshot() == before
 

@@ -112,6 +112,9 @@ def test_a_full_tournament_refuses_new_players_but_takes_back_one_who_withdrew(
         # Without its zone: it was taken as UTC (a client's local time, silently moved).
         ({"starts_at": "2099-01-01T10:00:00"}, 400, "invalid"),
         ({"starts_at": 4102444800}, 400, "invalid"),
+        # The form of a time but none: they were 500s.
+        ({"starts_at": "2099-02-30T12:00:00Z"}, 400, "invalid"),
+        ({"starts_at": "2099-06-01T12:00:00+25:00"}, 400, "invalid"),
         ({"format": "knockout"}, 400, "invalid"),
         ({"rounds": 0}, 400, "invalid"),
         ({"rounds": None}, 400, "invalid"),

@@ -3341,6 +3341,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -3352,6 +3361,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3399,8 +3417,53 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3450,6 +3513,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -3461,6 +3533,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3522,6 +3603,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -3533,6 +3623,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3603,6 +3702,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -3614,6 +3722,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3662,8 +3779,53 @@ export interface operations {
                     "application/json": components["schemas"]["StreamTicket"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3714,6 +3876,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -3725,6 +3896,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3787,6 +3967,15 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3864,6 +4053,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: too_many_waiting_games. */
             409: {
                 headers: {
@@ -3884,6 +4082,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3934,6 +4141,15 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -3961,8 +4177,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `challenge_expired`: The challenge's time to answer has passed. `challenge_not_open`: The challenge was accepted, declined or cancelled: nothing to answer. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: challenge_expired, challenge_not_open, too_many_waiting_games. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4002,6 +4254,15 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -4029,8 +4290,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `challenge_expired`: The challenge's time to answer has passed. `challenge_not_open`: The challenge was accepted, declined or cancelled: nothing to answer. Codes: challenge_expired, challenge_not_open. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4070,6 +4367,15 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -4097,8 +4403,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `challenge_expired`: The challenge's time to answer has passed. `challenge_not_open`: The challenge was accepted, declined or cancelled: nothing to answer. Codes: challenge_expired, challenge_not_open. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4175,6 +4517,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -4236,6 +4587,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: too_many_waiting_games. */
             409: {
                 headers: {
@@ -4256,6 +4616,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4324,6 +4693,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -4341,7 +4719,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any string up to 255 characters, unique per intended action. The same key from the same player for the same game returns the first answer again and acts once; with a different body, 422 `idempotency_key_reused`. Only successful answers are stored: a key whose first request was refused (4xx) may act when sent again. */
+                /** @description Any string of 1 to 255 characters (else 400 `invalid`), unique per intended action. The same key from the same player for the same game returns the first answer again and acts once; with a different body, 422 `idempotency_key_reused`. Only successful answers are stored: a key whose first request was refused (4xx) may act when sent again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4399,6 +4777,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_your_turn`: Another seat must act now. `game_not_active`: The game has not started or is over. `version_conflict`: The game has moved past the action's expected_version. Codes: not_your_turn, game_not_active, version_conflict. */
             409: {
                 headers: {
@@ -4419,6 +4806,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4518,6 +4914,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `already_seated`: The caller already has a seat in this game. `game_full`: Every seat of the game is taken. `game_not_waiting`: The game has started or was abandoned. Codes: already_seated, game_full, game_not_waiting. */
             409: {
                 headers: {
@@ -4538,6 +4943,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4601,6 +5015,15 @@ export interface operations {
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4680,6 +5103,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -4691,6 +5123,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4741,6 +5182,15 @@ export interface operations {
                     "application/json": components["schemas"]["ChatMute"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -4752,6 +5202,42 @@ export interface operations {
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4791,6 +5277,15 @@ export interface operations {
                     "application/json": components["schemas"]["ChatMute"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -4802,6 +5297,42 @@ export interface operations {
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4873,6 +5404,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
             429: {
                 headers: {
@@ -4934,6 +5474,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `game_not_finished`: The call needs a finished game (a rematch; an export, its seed and salt). Codes: game_not_finished. */
             409: {
                 headers: {
@@ -4986,6 +5535,15 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -5004,8 +5562,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `game_full`: Every seat of the game is taken. `game_not_waiting`: The game has started or was abandoned. `already_seated`: The caller already has a seat in this game. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_full, game_not_waiting, already_seated, too_many_waiting_games. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5056,6 +5650,15 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -5083,8 +5686,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `game_not_waiting`: The game has started or was abandoned. Codes: game_not_waiting. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5124,6 +5763,15 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -5151,8 +5799,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `game_not_finished`: The call needs a finished game (a rematch; an export, its seed and salt). `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). `not_enough_players`: A game starts with 2 or more seated. Codes: game_not_finished, too_many_waiting_games, not_enough_players. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5221,6 +5905,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `throttled`: Too many requests; wait as Retry-After says. */
             429: {
                 headers: {
@@ -5264,6 +5957,15 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -5291,8 +5993,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `game_not_active`: The game has not started or is over. Codes: game_not_active. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5332,6 +6070,15 @@ export interface operations {
                     "application/json": components["schemas"]["GameView"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -5359,8 +6106,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `game_not_waiting`: The game has started or was abandoned. `not_enough_players`: A game starts with 2 or more seated. Codes: game_not_waiting, not_enough_players. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5388,7 +6171,6 @@ export interface operations {
                 after?: number;
                 /** @description Send the chat messages after this id first (the `id` in the data of the last `chat` frame received): a reconnection neither loses nor repeats chat. Without it, only messages sent from now on. `chat` frames have no `id:` line, so Last-Event-ID stays the last event's seq. */
                 chat_after?: number;
-                format?: "event-stream" | "json";
                 /** @description A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, for `EventSource`. Single-use: it opens one connection, and a used, expired or unknown one gets 401 `not_authenticated`, reconnections included (EventSource's own retry resends the spent ticket). To reconnect, get a new ticket and open a new `EventSource` with `?after=<the last id received>`. */
                 ticket?: string;
             };
@@ -5516,6 +6298,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `game_full`: Every seat of the game is taken. `game_not_waiting`: The game has started or was abandoned. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_full, game_not_waiting, too_many_waiting_games. */
             409: {
                 headers: {
@@ -5536,6 +6327,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5614,6 +6414,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -5675,6 +6484,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `game_full`: Every seat of the game is taken. `too_many_waiting_games`: The caller has a seat in as many waiting games as they may (UNO_MAX_WAITING_GAMES). Codes: game_full, too_many_waiting_games. */
             409: {
                 headers: {
@@ -5695,6 +6513,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5774,6 +6601,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -5826,6 +6662,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -5837,6 +6682,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5887,6 +6741,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The username is taken (ignoring case). Codes: username_taken. */
             409: {
                 headers: {
@@ -5907,6 +6770,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5968,6 +6840,15 @@ export interface operations {
             };
             /** @description No such player. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6042,6 +6923,42 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -6073,6 +6990,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -6084,6 +7010,42 @@ export interface operations {
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6141,6 +7103,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -6169,6 +7140,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GuestAccount"];
+                };
+            };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description `throttled`: Too many requests; wait as Retry-After says. Codes: throttled. */
@@ -6221,6 +7237,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -6260,6 +7285,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -6290,6 +7324,15 @@ export interface operations {
                     "application/json": components["schemas"]["OwnProfile"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -6299,8 +7342,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `account_has_played`: A bot account is made before the account's first game: this one has sat in one. `guest_account`: A guest cannot become a bot account nor change a password (it has none): claim it. `in_tournament_without_bots`: A bot account is not made of an account entered in a tournament (not over) whose host does not allow bots: withdraw from it first. Codes: account_has_played, guest_account, in_tournament_without_bots. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6369,6 +7448,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_a_guest`: Only a guest account can be claimed; this one has a password. `username_taken`: The username is taken, ignoring case. Codes: not_a_guest, username_taken. */
             409: {
                 headers: {
@@ -6389,6 +7477,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6447,6 +7544,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -6458,6 +7564,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6536,6 +7651,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `guest_account`: A guest cannot become a bot account nor change a password (it has none): claim it. Codes: guest_account. */
             409: {
                 headers: {
@@ -6556,6 +7680,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6606,6 +7739,15 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6676,6 +7818,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `guest_account`: A guest cannot become a bot account nor change a password (it has none): claim it. Codes: guest_account. */
             409: {
                 headers: {
@@ -6696,6 +7847,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6753,6 +7913,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -6784,6 +7953,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -6795,6 +7973,42 @@ export interface operations {
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6820,7 +8034,6 @@ export interface operations {
             query?: {
                 /** @description Send the notifications after this id (`Last-Event-ID` wins over it); by default only new ones. */
                 after?: number;
-                format?: "event-stream" | "json";
                 /** @description A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, for `EventSource`. Single-use: it opens one connection, and a used, expired or unknown one gets 401 `not_authenticated`, reconnections included (EventSource's own retry resends the spent ticket). To reconnect, get a new ticket and open a new `EventSource` with `?after=<the last id received>`. */
                 ticket?: string;
             };
@@ -6928,6 +8141,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `already_on_vacation`: The caller is on vacation already: end it first. `vacation_days_used_up`: The vacation would pass the 14 days a calendar year allows (UTC). Codes: already_on_vacation, vacation_days_used_up. */
             409: {
                 headers: {
@@ -6948,6 +8170,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6985,6 +8216,15 @@ export interface operations {
                     "application/json": components["schemas"]["Vacation"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -6994,8 +8234,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_on_vacation`: The caller is not on vacation. Codes: not_on_vacation. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7051,6 +8327,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -7083,6 +8368,15 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7142,6 +8436,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -7153,6 +8456,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7230,6 +8542,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `limit_reached`: The caller has as many webhooks or push subscriptions as allowed. Codes: limit_reached. */
             409: {
                 headers: {
@@ -7250,6 +8571,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7288,6 +8618,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -7299,6 +8638,42 @@ export interface operations {
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7338,6 +8713,15 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7406,6 +8790,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -7417,6 +8810,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7491,6 +8893,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -7543,6 +8954,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `length_required`: A chunked body, without a Content-Length: send one. */
             411: {
                 headers: {
@@ -7554,6 +8974,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7622,6 +9051,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -7654,6 +9092,15 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -7681,8 +9128,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `tournament_started`: The Swiss or duplicate tournament has started: it takes no new players. `tournament_finished`: The tournament is over (an arena: its time is up). `tournament_already_joined`: The caller takes part in the tournament already. `tournament_full`: The tournament has as many players as it may take (UNO_TOURNAMENT_MAX_PLAYERS). Codes: tournament_started, tournament_finished, tournament_already_joined, tournament_full. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7708,7 +9191,6 @@ export interface operations {
             query?: {
                 /** @description Go on after this seq of the log (0: from its first entry). */
                 after?: number;
-                format?: "event-stream" | "json";
                 /** @description A stream ticket (`POST /api/v1/auth/stream-ticket/`) instead of the Authorization header, for `EventSource`. Single-use: it opens one connection, and a used, expired or unknown one gets 401 `not_authenticated`, reconnections included (EventSource's own retry resends the spent ticket). To reconnect, get a new ticket and open a new `EventSource` with `?after=<the last id received>`. */
                 ticket?: string;
             };
@@ -7807,6 +9289,15 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -7825,8 +9316,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `tournament_not_joined`: The caller does not take part in the tournament (or has withdrawn already). `tournament_finished`: The tournament is over (an arena: its time is up). Codes: tournament_not_joined, tournament_finished. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7866,6 +9393,15 @@ export interface operations {
             };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7925,6 +9461,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `limit_reached`: The caller has as many webhooks or push subscriptions as allowed. Codes: limit_reached. */
             409: {
                 headers: {
@@ -7945,6 +9490,15 @@ export interface operations {
             };
             /** @description `request_too_large`: The request body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7983,6 +9537,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_authenticated`: No token, or a bad one. `token_expired`: The access token has expired: trade the refresh token for a new pair (auth/refresh/). Codes: not_authenticated, token_expired. */
             401: {
                 headers: {
@@ -7994,6 +9557,42 @@ export interface operations {
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8063,6 +9662,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `unavailable`: The database does not answer; retry shortly. `conflict_retry`: A concurrent write met this one (a deadlock or a serialization failure): nothing was done; send the same request again (Retry-After). */
             503: {
                 headers: {
@@ -8115,6 +9723,42 @@ export interface operations {
             };
             /** @description `not_found`: No such game, player or page. Codes: not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_acceptable`: The service answers JSON only. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `length_required`: A chunked body, without a Content-Length: send one. */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `request_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
