@@ -6,7 +6,7 @@ Two paths, both from the unit of work (``service.unit_of_work``):
   (``statements_with``: ``your_turn``, ``game_started``, ``game_finished``), so an action stays
   four round trips;
 - a write's facts that append no event (a seat taken in the lobby, a turn's reminder, an
-  invitation) get theirs from ``write_facts``, before the write commits.
+  invitation, an accepted challenge) get theirs from ``write_facts``, before the write commits.
 
 A notification names seats and players, never a card: what a seat holds is not news to anyone
 but that seat, and the player's game view says it.
@@ -98,7 +98,28 @@ class Invited:
     by_username: str
 
 
-Fact = Joined | DeadlineNear | Invited
+@dataclass(frozen=True)
+class ChallengeAccepted:
+    """``by`` accepted the challenge ``challenge`` of ``player_id``: the write makes its game and
+    starts it. Recorded before the challenged player's seat is taken, so that its notice
+    (``challenge_accepted``, with what ``game_started`` says) stands for the write's
+    ``player_joined`` and ``game_started`` to the challenger (``told_otherwise``): one tap of the
+    other player was three notices, on a phone three pushes, of one thing."""
+
+    player_id: int
+    challenge: str
+    by_id: int
+    by_username: str
+
+
+Fact = Joined | DeadlineNear | Invited | ChallengeAccepted
+
+
+def told_otherwise(facts: Iterable[Fact]) -> frozenset[int]:
+    """The players whom a fact's own notice tells of the write's seats and start (an accepted
+    challenge's challenger): no ``player_joined`` or ``game_started`` of the write is theirs.
+    A turn is still told (``your_turn``): it has a deadline, and bots and webhooks wait for it."""
+    return frozenset(f.player_id for f in facts if isinstance(f, ChallengeAccepted))
 
 
 class Recorder(Protocol):
@@ -162,23 +183,26 @@ def finished_data(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-def caused_by(game: Game, before: Turn, at: datetime) -> list[Row]:
+def started_data(game: Game, seat: int) -> dict[str, Any]:
+    """What ``game_started`` says to ``seat`` (and an accepted challenge's notice, in its place)."""
+    return {"seat": seat, "players": len(game.roster), "others": others_of(game, seat)}
+
+
+def caused_by(
+    game: Game, before: Turn, at: datetime, told: frozenset[int] = frozenset()
+) -> list[Row]:
     """The notifications of events that took ``game`` from ``before`` to where it stands now
-    (``game`` holds its new summary)."""
+    (``game`` holds its new summary); ``told``: players told of the start otherwise
+    (``told_otherwise``)."""
     rows: list[Row] = []
     seats = range(len(game.roster))
 
     if before.status == GameStatus.WAITING and game.status != GameStatus.WAITING:
+        starts = ((s, started_data(game, s)) for s in seats)
         rows.extend(
-            Row(
-                _player(game, s),
-                Kind.GAME_STARTED,
-                game.pk,
-                game.version,
-                at,
-                {"seat": s, "players": len(game.roster), "others": others_of(game, s)},
-            )
-            for s in seats
+            Row(_player(game, s), Kind.GAME_STARTED, game.pk, game.version, at, data)
+            for s, data in starts
+            if _player(game, s) not in told
         )
     if game.status == GameStatus.ACTIVE and game.current_seat is not None:
         seat = game.current_seat
@@ -196,7 +220,9 @@ def caused_by(game: Game, before: Turn, at: datetime) -> list[Row]:
     return rows
 
 
-def of_facts(game: Game, facts: Iterable[Fact], at: datetime) -> list[Row]:
+def of_facts(
+    game: Game, facts: Iterable[Fact], at: datetime, told: frozenset[int] = frozenset()
+) -> list[Row]:
     rows: list[Row] = []
     for fact in facts:
         if isinstance(fact, Joined):
@@ -209,7 +235,7 @@ def of_facts(game: Game, facts: Iterable[Fact], at: datetime) -> list[Row]:
             rows.extend(
                 Row(_player(game, s), Kind.PLAYER_JOINED, game.pk, game.version, at, data)
                 for s in range(len(game.roster))
-                if s != fact.seat
+                if s != fact.seat and _player(game, s) not in told
             )
         elif isinstance(fact, DeadlineNear):
             if not _person_plays(game, fact.seat):
@@ -217,19 +243,29 @@ def of_facts(game: Game, facts: Iterable[Fact], at: datetime) -> list[Row]:
             data = turn_data(game, fact.seat, fact.deadline)
             player, live = _player(game, fact.seat), is_live(game)
             rows.append(Row(player, Kind.DEADLINE_SOON, game.pk, game.version, at, data, live))
+        elif isinstance(fact, ChallengeAccepted):
+            by = {"id": fact.by_id, "username": fact.by_username}
+            seat = next(s for s in range(len(game.roster)) if _player(game, s) == fact.player_id)
+            data = {"challenge": fact.challenge, "by": by, "game": str(game.pk)}
+            data.update(started_data(game, seat))
+            kind = Kind.CHALLENGE_ACCEPTED
+            rows.append(Row(fact.player_id, kind, game.pk, game.version, at, data))
         else:
             by = {"id": fact.by_id, "username": fact.by_username}
             rows.append(Row(fact.player_id, Kind.INVITED, game.pk, game.version, at, {"by": by}))
     return rows
 
 
-def write_facts(game: Game, facts: Sequence[Fact], at: datetime) -> int:
-    """Write the notifications of ``facts``; return how many were written.
+def write_facts(
+    game: Game, facts: Sequence[Fact], at: datetime, told: frozenset[int] = frozenset()
+) -> int:
+    """Write the notifications of ``facts`` (``told``: as ``of_facts``); return how many were
+    written.
 
     A reminder already written for this turn (by the task, the sweep or the lazy path: the game
     row is locked, but a repeated task may come after the first committed) is not written again.
     """
-    rows = unwatched(of_facts(game, facts, at))
+    rows = unwatched(of_facts(game, facts, at, told))
     reminders = [r for r in rows if r.kind == Kind.DEADLINE_SOON]
     others = [r for r in rows if r.kind != Kind.DEADLINE_SOON]
     _lock_outsiders(game, rows)
@@ -390,6 +426,9 @@ def insert(rows: Sequence[Row], db: BaseDatabaseWrapper | None = None) -> Batch:
     return Batch([*superseded(db, rows), (sql, [given])], len(rows), True)
 
 
-def statements_with(game: Game, before: Turn, at: datetime) -> Batch:
-    """The statements that write the notifications of a write's events."""
-    return insert(caused_by(game, before, at))
+def statements_with(
+    game: Game, before: Turn, at: datetime, told: frozenset[int] = frozenset()
+) -> Batch:
+    """The statements that write the notifications of a write's events (``told``: as
+    ``caused_by``)."""
+    return insert(caused_by(game, before, at, told))

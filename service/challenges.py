@@ -7,7 +7,9 @@
 - A bot accepts at once: the game is made and started in the same call.
 - Accepted by the challenged player: a private game of two is made with the settings, the
   challenger in seat 0, the challenged in seat 1, and started (a full game starts); the
-  challenge links it, and the challenger is notified (``challenge_accepted``). Declined by the
+  challenge links it, and the challenger is notified (``challenge_accepted``, which says the
+  game started too: the challenger gets no ``player_joined`` or ``game_started`` of it, and a
+  ``your_turn`` only when they play first). Declined by the
   challenged player, or cancelled by its challenger, it is over; one answered cannot be answered
   again (``challenge_not_open``).
 - It expires ``expires_in`` seconds after it was made (default: a minute for live play, a day
@@ -33,7 +35,7 @@ from games.engine.bots import LEVELS
 from games.models import Challenge, ChallengeStatus, Game
 from games.serializers import bank_of
 from games.timekeeping import is_live
-from notifications import delivery
+from notifications import delivery, outbox
 from notifications.models import Kind, Notification
 from players import safety
 from players.selectors import player_named
@@ -191,10 +193,14 @@ def challenge_accept(*, player: User, challenge_id: str) -> Challenge:
             raise DomainError("blocked", "You and this player keep apart (a block).")
         game = lobby.game_create(player=challenger, spec=_spec(challenge.settings), starts=True)
         with game_write(game.pk) as write:
+            # Before the seat: the challenger's one notice of the acceptance, the seat and the
+            # start (``outbox.ChallengeAccepted``); a turn of theirs is told on its own.
+            accepted_by = outbox.ChallengeAccepted(
+                challenger.pk, str(challenge.pk), player.pk, player.get_username()
+            )
+            write.record(accepted_by)
             lobby.take_seat(write, player)  # the game is full: it starts
-        accepted = _accepted(challenge, write.game)
-        _notify(challenger, Kind.CHALLENGE_ACCEPTED, accepted, player, game=str(write.game.pk))
-        return accepted
+        return _accepted(challenge, write.game)
 
 
 def challenge_decline(*, player: User, challenge_id: str) -> Challenge:

@@ -84,7 +84,7 @@ class GameWrite:
         if after.status == "active" and any(e["type"] == "turn_changed" for e in events):
             bot = bots.seat_to_play(game) is not None
             self._set_clock(after, now, bot)
-        notices = outbox.statements_with(game, before, now)
+        notices = outbox.statements_with(game, before, now, outbox.told_otherwise(self.facts))
         changed = changes(current, projection_of(after))
         returned = eventstore.save(game, base + 1, events, changed, now, notices.statements)
         checkpoints.keep(game, base, after)
@@ -121,7 +121,8 @@ class GameWrite:
     def _write_recorded(self) -> None:
         unwritten = self.facts[self._facts_written :]
         if unwritten:
-            self.outboxed += outbox.write_facts(self.game, unwritten, timezone.now())
+            told = outbox.told_otherwise(self.facts)
+            self.outboxed += outbox.write_facts(self.game, unwritten, timezone.now(), told)
             self._facts_written = len(self.facts)
 
     # --- the clock: deadlines, and a late seat's turn played by the server ----------------------

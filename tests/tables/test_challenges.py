@@ -205,3 +205,45 @@ def test_a_challenger_with_every_waiting_seat_taken_still_gets_the_game(
         409,
         "too_many_waiting_games",
     )
+
+
+# Seeds whose first turn falls to the challenger's seat (0), and to the other's (1).
+CHALLENGER_FIRST, CHALLENGED_FIRST = 1, 2
+
+
+@pytest.mark.parametrize("seed", [CHALLENGER_FIRST, CHALLENGED_FIRST])
+def test_the_challenger_is_told_once_that_the_game_is_on(
+    players: list[Player], monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """Accepted, the challenge was told to its challenger three times (``player_joined``,
+    ``game_started``, ``challenge_accepted``: three pushes of one tap), four when they played
+    first. Now one ``challenge_accepted`` says it all (with ``game_started``'s data), and a
+    ``your_turn`` follows only when the first turn is theirs; the player who accepted is told
+    the start (and their turn) as before."""
+    ada, bob, _, _ = players
+    monkeypatch.setattr("service.lobby.secrets.randbits", lambda _bits: seed)
+    made = ok(challenge(ada, bob, settings={"turn_timeout": 3600}), 201)
+    accepted = ok(accept(bob, made["id"]))
+    game = Game.objects.get(pk=accepted["game"])
+    assert game.current_seat == (0 if seed == CHALLENGER_FIRST else 1)
+
+    def kinds(player: Player) -> list[str]:
+        rows = Notification.objects.filter(player=player.user, game=game).order_by("id")
+        return list(rows.values_list("kind", flat=True))
+
+    ada_first = game.current_seat == 0
+    assert kinds(ada) == ["challenge_accepted", *(["your_turn"] if ada_first else [])]
+    assert kinds(bob) == ["game_started", *([] if ada_first else ["your_turn"])]
+    told = Notification.objects.get(player=ada.user, kind="challenge_accepted")
+    assert told.data == {
+        "challenge": made["id"],
+        "by": {"id": bob.id, "username": bob.user.username},
+        "game": accepted["game"],
+        "seat": 0,
+        "players": 2,
+        "others": [{"id": bob.id, "username": bob.user.username}],
+    }
+    # Written with the game's write, it is delivered as the others are (the player stream's
+    # inbox lists it; a webhook of its kind would get it).
+    listed = ok(ada.client.get("/api/v1/notifications/"))["results"]
+    assert [n["kind"] for n in reversed(listed)] == kinds(ada)
