@@ -26,6 +26,8 @@ class Kind(models.TextChoices):
     TOURNAMENT_STARTING = "tournament_starting"
     TOURNAMENT_TABLE = "tournament_table"  # data.game: the table's game
     TOURNAMENT_FINISHED = "tournament_finished"
+    # A waiting game the notified player sat at will not start: its host's account went.
+    GAME_ABANDONED = "game_abandoned"
 
 
 class Notification(models.Model):

@@ -6,7 +6,8 @@ Two paths, both from the unit of work (``service.unit_of_work``):
   (``statements_with``: ``your_turn``, ``game_started``, ``game_finished``), so an action stays
   four round trips;
 - a write's facts that append no event (a seat taken in the lobby, a turn's reminder, an
-  invitation, an accepted challenge) get theirs from ``write_facts``, before the write commits.
+  invitation, an accepted challenge, a waiting game abandoned) get theirs from ``write_facts``,
+  before the write commits.
 
 A notification names seats and players, never a card: what a seat holds is not news to anyone
 but that seat, and the player's game view says it.
@@ -112,7 +113,16 @@ class ChallengeAccepted:
     by_username: str
 
 
-Fact = Joined | DeadlineNear | Invited | ChallengeAccepted
+@dataclass(frozen=True)
+class Abandoned:
+    """The waiting game was abandoned by its host ``host_id`` with other players still seated:
+    its account went (deleted, or a guest's removed). They waited on for a game that would
+    never start, told nothing (``game_abandoned``)."""
+
+    host_id: int
+
+
+Fact = Joined | DeadlineNear | Invited | ChallengeAccepted | Abandoned
 
 
 def told_otherwise(facts: Iterable[Fact]) -> frozenset[int]:
@@ -250,10 +260,27 @@ def of_facts(
             data.update(started_data(game, seat))
             kind = Kind.CHALLENGE_ACCEPTED
             rows.append(Row(fact.player_id, kind, game.pk, game.version, at, data))
+        elif isinstance(fact, Abandoned):
+            rows.extend(
+                Row(_player(game, s), Kind.GAME_ABANDONED, game.pk, game.version, at, data)
+                for s, data in abandoned_data(game, fact.host_id)
+            )
         else:
             by = {"id": fact.by_id, "username": fact.by_username}
             rows.append(Row(fact.player_id, Kind.INVITED, game.pk, game.version, at, {"by": by}))
     return rows
+
+
+def abandoned_data(game: Game, host_id: int) -> list[tuple[int, dict[str, Any]]]:
+    """The seats told that their waiting game was abandoned, and what each is told: its seat
+    and the others who waited with it (the host left out: its account is gone). Bots' seats
+    are told nothing; a bot account's program is told, as a person is."""
+    stayed = [(s, e) for s, e in enumerate(game.roster) if e.get("id") != host_id]
+    return [
+        (s, {"seat": s, "others": [player_ref(o) for t, o in stayed if t != s]})
+        for s, entry in stayed
+        if _person_plays(game, s)
+    ]
 
 
 def write_facts(

@@ -5,7 +5,8 @@ app that makes accounts: the account and what identifies the person go, at once,
 The user row itself stays, because the games it sat in keep their seats and their event logs
 (a replay names its seats; the other players' records stand):
 
-- its games: the waiting ones it made are abandoned and it leaves the others; in every running
+- its games: the waiting ones it made are abandoned (their other players are told:
+  ``game_abandoned``) and it leaves the others; in every running
   game its seat resigns now (a forfeit, or a bot takes the seat where the host asked for
   that), so nobody waits days for its clock; a game left with one player ends;
 - its open challenges are cancelled or declined, and it withdraws from tournaments not over;
@@ -46,6 +47,7 @@ from games.models import (
     SeatStatus,
     TournamentStatus,
 )
+from notifications import outbox
 from notifications.models import Notification, PushChoice, PushSubscription, Watching, Webhook
 from notifications.services import rename_in_notifications
 from players.locks import lock_notified, lock_player
@@ -110,7 +112,8 @@ def _lock_ahead(player: User) -> None:
 
 def leave_waiting_games(player: User) -> None:
     """``player`` leaves every waiting game: the ones it made are abandoned (a game of its own
-    with bots is of no use to anyone), it leaves the others."""
+    with bots is of no use to anyone), it leaves the others. The players seated at one it
+    abandons are told (``game_abandoned``): they waited on for a game that would never start."""
     waiting = Seat.objects.filter(player=player, game__status=GameStatus.WAITING)
     for game_id in list(waiting.order_by("game_id").values_list("game_id", flat=True)):
         if Game.objects.filter(pk=game_id, created_by=player).exists():
@@ -118,6 +121,7 @@ def leave_waiting_games(player: User) -> None:
                 if write.game.status == GameStatus.WAITING:
                     write.game.status = GameStatus.ABANDONED
                     write.game.save(update_fields=["status", "updated_at"])
+                    write.record(outbox.Abandoned(player.pk))
         else:
             game_leave(player=player, game_id=game_id)
 

@@ -2,7 +2,8 @@
 games, by a daily beat task (``service.tasks.remove_stale_guests``).
 
 A removed guest's waiting games go: those it created are abandoned (a game of its own with bots is
-of no use to anyone), and it leaves the others. Its finished and running games stay, played out
+of no use to anyone; the players seated there are told, ``game_abandoned``), and it leaves the
+others. Its finished and running games stay, played out
 by their clocks; its seats there still show its generated ``guest-…`` name. The account itself is
 deleted when it sat in no game at all; otherwise it is closed (no token, inactive), since a game's
 seats and log keep their players.

@@ -92,9 +92,11 @@ def wake_long_polls(facts: WriteFacts) -> None:
 
 
 def notify_streams(facts: WriteFacts) -> None:
-    """Without PostgreSQL, this process's open streams are told of the new events (on
-    PostgreSQL the game row's trigger did it: a ``NOTIFY`` delivered on commit)."""
-    if facts.appended and connection.vendor != "postgresql":
+    """Without PostgreSQL, this process's open streams are told of the new events, or of a
+    waiting game abandoned, which ends them (on PostgreSQL the game row's trigger did it: a
+    ``NOTIFY`` delivered on commit)."""
+    abandoned = facts.game.status == GameStatus.ABANDONED
+    if (facts.appended or abandoned) and connection.vendor != "postgresql":
         publish_committed(str(facts.game.pk), facts.game.version)
 
 

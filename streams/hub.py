@@ -272,6 +272,13 @@ class GameLog:
     def watched(self) -> bool:
         return bool(self.live or self.behind)
 
+    @property
+    def waiting(self) -> bool:
+        """The game waits for players as last read: a notice of it at the version read may say
+        it was abandoned (no event: its version stays), so it is read again. Only a waiting
+        game's: an active game's notices of a version already read are many, and say nothing."""
+        return self.summary is not None and self.summary.status == GameStatus.WAITING
+
     def add(self, news: News) -> None:
         """What a read found after ``last``: hand it to the live streams, keep the last of it."""
         self.rows.extend(news.rows)
@@ -403,7 +410,7 @@ class Hub:
 
     def notified(self, game_id: str, seq: int) -> None:
         game_log = self.games.get(game_id)
-        if game_log is not None and seq > game_log.last:
+        if game_log is not None and (seq > game_log.last or game_log.waiting):
             self._mark(game_id)
         if self.in_process:
             # No notices of notification rows without PostgreSQL's trigger: a game's write is

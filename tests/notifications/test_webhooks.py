@@ -42,6 +42,7 @@ ALL_KINDS = [
     "tournament_starting",
     "tournament_table",
     "tournament_finished",
+    "game_abandoned",
 ]
 
 

@@ -182,3 +182,36 @@ def test_without_a_token_nothing_is_deleted(people: list[Player]) -> None:
         APIClient().post(DELETE, {"password": PASSWORD}, format="json"), 401, "not_authenticated"
     )
     assert not DeletedAccount.objects.exists()
+
+
+def test_the_players_of_a_waiting_game_its_host_deleted_are_told_it_is_off(
+    people: list[Player],
+) -> None:
+    """A deleted host's waiting game is abandoned: its other players waited on for a game that
+    would never start, told nothing (their lists dropped it at their next read at best). Each
+    person seated is told (``game_abandoned``, with the others who waited: the host is gone);
+    a bot's seat is not; the game lists show it abandoned, no longer waiting."""
+    alice, bob, cy = people
+    hers = create_game(alice, max_players=5, bots=["basic"])
+    for player in (bob, cy):
+        ok(player.client.post(game_url(hers["id"], "join")))
+    bot = Game.objects.get(pk=hers["id"]).roster[1]
+
+    assert delete(alice).status_code == 204
+
+    game = Game.objects.get(pk=hers["id"])
+    assert game.status == GameStatus.ABANDONED
+    told = Notification.objects.filter(kind="game_abandoned", game=game).order_by("player_id")
+    assert [(n.player_id, n.data["seat"]) for n in told] == [(bob.id, 2), (cy.id, 3)]
+    assert told[0].data["others"] == [
+        {"id": bot["id"], "username": bot["username"]},
+        {"id": cy.id, "username": "cy"},
+    ]
+    assert not any(named(n, "alice") for n in told)
+    for player in (bob, cy):
+        inbox = ok(player.client.get("/api/v1/notifications/", {"unread": "true"}))["results"]
+        assert inbox[0]["kind"] == "game_abandoned" and inbox[0]["game"] == hers["id"]
+        waiting = ok(player.client.get("/api/v1/games/", {"mine": "true", "status": "waiting"}))
+        assert waiting["count"] == 0
+        mine = ok(player.client.get("/api/v1/games/", {"mine": "true"}))["results"]
+        assert [(g["id"], g["status"]) for g in mine] == [(hers["id"], "abandoned")]

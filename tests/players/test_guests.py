@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from games.engine.limits import GUEST_DAYS
 from games.models import Game, GameStatus, Seat
+from notifications.models import Notification
 from players.models import Guest, Rating, Session
 from service.guests import remove_stale_guests
 from tests.support.players import PASSWORD, MakeUser, client_for, client_with
@@ -230,6 +231,7 @@ def test_guests_unclaimed_for_the_days_are_removed_with_their_waiting_games(
     hosted = guest.post(GAMES, {"max_players": 3}, format="json").json()
     joined = gina.post(GAMES, {"max_players": 3}, format="json").json()
     assert guest.post(f"{GAMES}{joined['id']}/join/").status_code == 200
+    assert gina.post(f"{GAMES}{hosted['id']}/join/").status_code == 200
     _finish(gina, guest)  # a finished game, which stays
     idle, _ = new_guest(api)  # never sat anywhere: deleted outright
     young, _ = new_guest(api)
@@ -246,6 +248,9 @@ def test_guests_unclaimed_for_the_days_are_removed_with_their_waiting_games(
     assert remove_stale_guests() == 2
 
     assert Game.objects.get(pk=hosted["id"]).status == GameStatus.ABANDONED
+    # gina, who waited at the guest's game, is told it will not start.
+    told = Notification.objects.get(kind="game_abandoned")
+    assert (told.player.username, str(told.game_id)) == ("gina", hosted["id"])
     still_waiting = Game.objects.get(pk=joined["id"])
     assert still_waiting.status == GameStatus.WAITING
     assert [entry["username"] for entry in still_waiting.roster] == ["gina"]

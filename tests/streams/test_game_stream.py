@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from games import engine
 from service.unit_of_work import game_write
 from streams import hub
+from tests.support.players import PASSWORD
 from tests.support.streams import (
     END,
     GAMES,
@@ -259,6 +260,32 @@ def test_the_stream_of_a_finished_game_ends_after_its_last_event(
     assert late.next_event() is END
     assert as_log(replay) == event_log(server, game, seats[1])
     assert [f["seq"] for f in as_log(received)] == list(range(1, version + 1))
+
+
+def test_the_stream_of_a_waiting_game_ends_when_its_host_deletes_their_account(
+    quick_server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    """A deleted host's waiting game is abandoned without an event (its version stays 0): the
+    trigger sent no notice, and a seated player's stream of it went on with keep-alives for a
+    game that would never start. Now it ends, as a finished game's does."""
+    host, guest = make_seat("ada"), make_seat("bob")
+    host.user.set_password(PASSWORD)
+    host.user.save(update_fields=["password"])
+    status, body = quick_server.request("POST", GAMES, host.token, {"max_players": 3})
+    assert status == 201, body
+    game = str(body["id"])
+    status, body = quick_server.request("POST", f"{GAMES}{game}/join/", guest.token)
+    assert status == 200 and body["status"] == "waiting", body
+    stream = watch(quick_server, game, guest, streams)
+    # Idle, its first read done: the hub holds the game as waiting.
+    assert stream.next(timeout=QUICK_KEEPALIVE * 50).comment == "keep-alive"
+
+    gone = {"password": PASSWORD}
+    status, body = quick_server.request("POST", "/api/v1/players/me/delete/", host.token, gone)
+
+    assert status == 204, body
+    assert view(quick_server, game, guest)["status"] == "abandoned"
+    assert stream.next_event() is END
 
 
 @pytest.mark.parametrize(

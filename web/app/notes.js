@@ -23,6 +23,7 @@ const NOTIFICATION_TITLES = {
   tournament_starting: ['A tournament starts', 'Um torneio começa'],
   tournament_table: ['Your tournament table is ready', 'A sua mesa do torneio está pronta'],
   tournament_finished: ['A tournament is over', 'Um torneio terminou'],
+  game_abandoned: ['Game abandoned', 'Jogo abandonado'],
 };
 
 /** @type {Record<string, [string, string]>} the words of what a notification is about */

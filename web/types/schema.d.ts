@@ -1841,9 +1841,10 @@ export interface components {
          *     * `tournament_starting` - Tournament Starting
          *     * `tournament_table` - Tournament Table
          *     * `tournament_finished` - Tournament Finished
+         *     * `game_abandoned` - Game Abandoned
          * @enum {string}
          */
-        NotificationKindEnum: "your_turn" | "deadline_soon" | "game_started" | "game_finished" | "player_joined" | "invited" | "challenge" | "challenge_accepted" | "tournament_starting" | "tournament_table" | "tournament_finished";
+        NotificationKindEnum: "your_turn" | "deadline_soon" | "game_started" | "game_finished" | "player_joined" | "invited" | "challenge" | "challenge_accepted" | "tournament_starting" | "tournament_table" | "tournament_finished" | "game_abandoned";
         NotificationPage: {
             count: number;
             /** Format: uri */
