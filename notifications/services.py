@@ -31,9 +31,10 @@ def mark_read(*, player: Player, ids: Sequence[int] | None = None) -> int:
 def rename_in_notifications(user: User, games: Sequence[uuid.UUID]) -> int:
     """``user``'s name as it is now in the other players' notifications that name them (a game's
     ``others``, a seat taken, a winner, an invitation's or a challenge's ``by``): a deleted
-    account's own name stayed there, in the inbox, the player stream and the export. The rows
-    are those of ``games`` (those ``user`` sat at, the waiting ones it left included) and of
-    their challenges; return how many changed."""
+    account's own name, or a claimed guest's ``guest-…`` one, stayed there, in the inbox, the
+    player stream and the export. The rows are those of ``games`` (those ``user`` sat at, the
+    waiting ones it left included where the caller knows them) and of their challenges; return
+    how many changed."""
     counterparts = Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
     rows = (
         Notification.objects.filter(

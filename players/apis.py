@@ -19,11 +19,9 @@ from players.models import GUEST_PREFIX, AccessToken, Rating
 from players.ratings import rating_of, shown
 from players.recovery import email_confirmation
 from players.recovery_apis import public_url
-from players.scopes import AccountChange
 from players.selectors import leaderboard, player_get, player_named, player_stats
 from players.serializers import (
     AuthTokenSerializer,
-    ClaimSerializer,
     CredentialsSerializer,
     GuestAccountSerializer,
     LeaderboardEntrySerializer,
@@ -41,7 +39,6 @@ from players.serializers import (
 )
 from players.services import (
     bot_account_mark,
-    guest_claim,
     guest_create,
     is_bot_account,
     is_guest,
@@ -200,43 +197,6 @@ class PlayerGuestApi(APIView):
         user, pair = guest_create(**_device(request))
         body = {"id": user.pk, "username": user.username, **pair_body(pair), "guest": True}
         return Response(GuestAccountSerializer(body).data, status=status.HTTP_201_CREATED)
-
-
-class PlayerClaimApi(AccountChange, APIView):
-    @extend_schema(
-        operation_id="players_me_claim",
-        summary="Claim a guest account",
-        description=(
-            "The guest chooses a username and a password (the registration's rules) and becomes "
-            "a full account: its games, notifications and token stay; from now on its games are "
-            "rated. Answers the caller's profile. Not with a bot account's token (403 "
-            "`bot_account_scope`)."
-        ),
-        tags=TAGS,
-        request=ClaimSerializer,
-        responses={
-            200: OwnProfileSerializer,
-            **errors_for(
-                "invalid",
-                "username_reserved",
-                "not_authenticated",
-                "not_a_guest",
-                "username_taken",
-                "bot_account_scope",
-            ),
-        },
-        examples=[
-            OpenApiExample(
-                "Claim",
-                value={"username": "alice", "password": "correct-horse-battery"},
-                request_only=True,
-            )
-        ],
-    )
-    def post(self, request: Request) -> Response:
-        data = api.validated(ClaimSerializer, request.data)
-        player = guest_claim(user=api.caller(request), **data)
-        return Response(OwnProfileSerializer(own_profile(player)).data)
 
 
 class PasswordChangeApi(APIView):

@@ -1,5 +1,6 @@
-"""Guest accounts left unclaimed: removed ``GUEST_DAYS`` after their creation, with their waiting
-games, by a daily beat task (``service.tasks.remove_stale_guests``).
+"""Guest accounts: claimed (``guest_claim``), or left unclaimed and removed ``GUEST_DAYS`` after
+their creation, with their waiting games, by a daily beat task
+(``service.tasks.remove_stale_guests``).
 
 A removed guest's waiting games go: those it created are abandoned (a game of its own with bots is
 of no use to anyone; the players seated there are told, ``game_abandoned``), and it leaves the
@@ -21,10 +22,24 @@ from rest_framework.authtoken.models import Token
 
 from games.engine.limits import GUEST_DAYS
 from games.models import Seat
+from notifications.services import rename_in_notifications
+from players import services as players
 from players.models import Guest, Session
 from service.accounts import leave_waiting_games
 
 log = logging.getLogger(__name__)
+
+
+def guest_claim(*, user: User, username: str, password: str) -> User:
+    """The guest ``user`` becomes a full account named ``username`` (``players.services``: its
+    tables show the new name), and the other players' notifications that named the guest name
+    it so too, in the same transaction: the inbox, the player stream and the export said the
+    ``guest-…`` name for good (as a deleted account's are renamed, ``service.accounts``)."""
+    with transaction.atomic():
+        claimed = players.guest_claim(user=user, username=username, password=password)
+        games = list(Seat.objects.filter(player=claimed).values_list("game_id", flat=True))
+        rename_in_notifications(claimed, games)
+    return claimed
 
 
 def stale_guest_ids(limit: int) -> list[int]:

@@ -38,6 +38,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/stream-ticket/", streams.StreamTicketApi.as_view(), name="auth-stream-ticket"),
     path("players/me/vacation/", players.PlayerVacationApi.as_view(), name="players-vacation"),
     path("players/me/delete/", players.PlayerDeleteApi.as_view(), name="players-me-delete"),
+    path("players/me/claim/", players.PlayerClaimApi.as_view(), name="players-me-claim"),
     path("players/me/export/", export.PlayerExportApi.as_view(), name="players-me-export"),
     path("notifications/", notifications.NotificationListApi.as_view(), name="notifications"),
     path("players/<int:player_id>/block/", safety.PlayerBlockApi.as_view(), name="players-block"),

@@ -1,5 +1,6 @@
 """The players' writes that reach their games, over HTTP: a vacation re-clocks them
-(``service.vacations``); deleting the account resigns them (``service.accounts``)."""
+(``service.vacations``); deleting the account resigns them (``service.accounts``); claiming a
+guest renames it in its tables and the other players' notifications (``service.guests``)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,19 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.apis import TAGS
+from players.apis import TAGS, own_profile
 from players.models import Vacation
-from players.serializers import AccountDeleteSerializer, VacationSerializer, VacationStartSerializer
+from players.scopes import AccountChange
+from players.serializers import (
+    AccountDeleteSerializer,
+    ClaimSerializer,
+    OwnProfileSerializer,
+    VacationSerializer,
+    VacationStartSerializer,
+)
 from players.services import vacation_days_left
 from service.accounts import account_delete
+from service.guests import guest_claim
 from service.vacations import vacation_end, vacation_start
 from unoservice import api
 from unoservice.api import APIView
@@ -125,3 +134,43 @@ class PlayerDeleteApi(APIView):
         data = api.validated(AccountDeleteSerializer, request.data)
         account_delete(user=api.caller(request), **data)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerClaimApi(AccountChange, APIView):
+    """Here, not in the players app: the claim renames the guest in the other players'
+    notifications too (``service.guests.guest_claim``), which that app may not import."""
+
+    @extend_schema(
+        operation_id="players_me_claim",
+        summary="Claim a guest account",
+        description=(
+            "The guest chooses a username and a password (the registration's rules) and becomes "
+            "a full account: its games, notifications and token stay; from now on its games are "
+            "rated. Answers the caller's profile. Not with a bot account's token (403 "
+            "`bot_account_scope`)."
+        ),
+        tags=TAGS,
+        request=ClaimSerializer,
+        responses={
+            200: OwnProfileSerializer,
+            **errors_for(
+                "invalid",
+                "username_reserved",
+                "not_authenticated",
+                "not_a_guest",
+                "username_taken",
+                "bot_account_scope",
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Claim",
+                value={"username": "alice", "password": "correct-horse-battery"},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = api.validated(ClaimSerializer, request.data)
+        player = guest_claim(user=api.caller(request), **data)
+        return Response(OwnProfileSerializer(own_profile(player)).data)

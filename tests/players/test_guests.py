@@ -117,6 +117,37 @@ def test_a_claimed_guest_is_shown_by_its_new_name_at_every_table(
     assert body["username"] not in str(listed)
 
 
+def test_a_claimed_guest_is_named_anew_in_the_other_players_notifications(
+    api: APIClient, make_player: MakeUser
+) -> None:
+    """The other players' notifications that named the guest (a seat taken, whom a game is with,
+    a challenge's ``by``) kept its ``guest-…`` name in their inbox, player stream and export after
+    the claim; a deleted account's name was already rewritten there. Now a claim rewrites it."""
+    body, guest = new_guest(api)
+    hugo = make_player("hugo")
+    host = client_for(hugo)
+    waiting = host.post(GAMES, {"max_players": 3}, format="json").json()
+    assert guest.post(f"{GAMES}{waiting['id']}/join/").status_code == 200
+    duel = host.post(GAMES, {"max_players": 2}, format="json").json()
+    assert guest.post(f"{GAMES}{duel['id']}/join/").status_code == 200
+    dared = guest.post("/api/v1/challenges/", {"to": "hugo"}, format="json")
+    assert dared.status_code == 201, dared.content
+    his = Notification.objects.filter(player=hugo)
+    assert {n.kind for n in his} >= {"player_joined", "game_started", "challenge"}
+    assert all(body["username"] in str(n.data) for n in his if n.kind != "your_turn")
+
+    claimed = guest.post(CLAIM, {"username": "carla", "password": PASSWORD}, format="json")
+
+    assert claimed.status_code == 200, claimed.content
+    inbox = host.get("/api/v1/notifications/").json()["results"]
+    assert body["username"] not in str(inbox)
+    ref = {"id": body["id"], "username": "carla"}
+    by_kind = {n["kind"]: n["data"] for n in inbox}
+    assert by_kind["player_joined"]["player"] == ref
+    assert by_kind["game_started"]["others"] == [ref]
+    assert by_kind["challenge"]["by"] == ref
+
+
 def names(viewer: APIClient, game: dict[str, Any]) -> list[str]:
     """The seats' names of ``game`` as ``viewer`` sees them."""
     seats = viewer.get(f"{GAMES}{game['id']}/").json()["seats"]
