@@ -8,6 +8,8 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
+from rest_framework.authentication import BaseAuthentication, SessionAuthentication
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,6 +17,7 @@ from rest_framework.throttling import BaseThrottle
 
 from games.engine import limits
 from games.engine.limits import GUEST_DAYS
+from players.authentication import AccessTokenAuthentication
 from players.models import GUEST_PREFIX, AccessToken, Rating
 from players.ratings import rating_of, shown
 from players.recovery import email_confirmation
@@ -27,6 +30,7 @@ from players.serializers import (
     LeaderboardEntrySerializer,
     LeaderboardPageSerializer,
     LeaderboardQuery,
+    LogoutSerializer,
     OwnProfileSerializer,
     PasswordChangedSerializer,
     PasswordChangeSerializer,
@@ -48,7 +52,13 @@ from players.services import (
     token_revoke,
     vacation_current,
 )
-from players.sessions import session_end, session_refresh, session_start, sessions_of
+from players.sessions import (
+    session_end,
+    session_end_by_refresh,
+    session_refresh,
+    session_start,
+    sessions_of,
+)
 from unoservice import api
 from unoservice.api import APIView
 from unoservice.pages import page_response
@@ -325,21 +335,51 @@ class TokenIssueApi(APIView):
 
 
 class TokenRevokeApi(APIView):
+    """Signs out with what a client still holds: its access token, expired or not, or its
+    refresh token in the body, with no Authorization."""
+
+    permission_classes = [AllowAny]  # ``post`` asks for a caller or a refresh token
+    # Not throttled, as before: a token is 32 random bytes, no guess finds one, and a shared
+    # address's limit would keep its players from signing out.
+
+    def get_authenticators(self) -> list[BaseAuthentication]:
+        # An access token that has expired signs out too (its session's newest): it ends the
+        # session it names, which is all this view does (``AccessTokenAuthentication``).
+        return [AccessTokenAuthentication(to_log_out=True), SessionAuthentication()]
+
     @extend_schema(
         operation_id="auth_logout",
         summary="Log out",
         description=(
             "End the caller's session: its access and refresh tokens authenticate nothing "
-            "afterwards (the player's other sessions go on). With an old token "
-            "(`UNO_LEGACY_TOKENS`), delete it."
+            "afterwards (the player's other sessions go on). The access token may have "
+            "expired (the session's newest still ends it; no refresh first); or send no "
+            "Authorization and the session's `refresh` token in the body, which ends its "
+            "session (a spent one ends it as a reuse would; one of a session ended already: "
+            "204). An unknown refresh token, or one of another player than the caller's, is "
+            "401 `not_authenticated`. With an old token (`UNO_LEGACY_TOKENS`), delete it."
         ),
         tags=TAGS,
-        request=None,
-        responses={204: None, **UNAUTHORIZED},
-        examples=[OpenApiExample("Logged out", value=None, response_only=True, status_codes=[204])],
+        request=LogoutSerializer,
+        responses={204: None, **errors_for("invalid", "not_authenticated")},
+        examples=[
+            OpenApiExample(
+                "With the refresh token",
+                value={"refresh": EXAMPLE_PAIR["refresh"]},
+                request_only=True,
+            ),
+            OpenApiExample("Logged out", value=None, response_only=True, status_codes=[204]),
+        ],
     )
     def post(self, request: Request) -> Response:
-        token_revoke(user=api.caller(request), auth=request.auth)
+        data = api.validated(LogoutSerializer, request.data)
+        caller = request.user if request.user.is_authenticated else None
+        if "refresh" in data:
+            session_end_by_refresh(refresh=data["refresh"], user=caller)
+        elif caller is None:
+            raise NotAuthenticated()
+        else:
+            token_revoke(user=api.caller(request), auth=request.auth)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

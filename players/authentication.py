@@ -6,7 +6,8 @@ be written against a form the contract does not promise). A session's access tok
 ``players.sessions``) authenticates until it expires, then answers 401 ``token_expired`` so a
 client knows to refresh; while ``UNO_LEGACY_TOKENS`` is on, the DRF keys issued before sessions
 existed still authenticate (one release), and once it is off they get 401 ``not_authenticated``.
-``request.auth`` is the ``AccessToken`` row (its ``session``), or the legacy ``Token``.
+``request.auth`` is the ``AccessToken`` row (its ``session``), or the legacy ``Token``. The
+logout alone takes an expired access token too (``to_log_out``).
 """
 
 from __future__ import annotations
@@ -61,11 +62,20 @@ class AccessTokenAuthentication(TokenAuthentication):
         user, token = self.authenticate_credentials(key)
         return user, token
 
+    def __init__(self, *, to_log_out: bool = False) -> None:
+        """``to_log_out``: the logout's (``POST /api/v1/auth/logout/``, its view's
+        ``get_authenticators``), which takes an access token that has expired too, while it is
+        its live session's newest (``access_check``): a phone whose token expired ended nothing
+        without refreshing first. That view does one thing, end the session the token names: a
+        stolen expired token can do no more, and every other view answers ``token_expired``."""
+        super().__init__()
+        self.to_log_out = to_log_out
+
     def _access(self, key: str) -> tuple[User, Any]:
         from players.sessions import access_check
 
         try:
-            row = access_check(key)
+            row = access_check(key, to_log_out=self.to_log_out)
         except TimeoutError as exc:
             raise exceptions.AuthenticationFailed(EXPIRED, code="token_expired") from exc
         except LookupError as exc:

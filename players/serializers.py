@@ -236,6 +236,17 @@ class RefreshSerializer(StrictSerializer):
     refresh = StrictCharField(max_length=128, help_text="The refresh token of the last pair.")
 
 
+class LogoutSerializer(StrictSerializer):
+    refresh = StrictCharField(
+        max_length=128,
+        required=False,
+        help_text=(
+            "The session's refresh token: ends its session with no Authorization header (an "
+            "access token that expired needs no refresh first)."
+        ),
+    )
+
+
 @extend_schema_serializer(component_name="Claim")
 class ClaimSerializer(StrictSerializer):
     username = username_field(validate=True)

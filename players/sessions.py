@@ -193,6 +193,29 @@ def session_end(
         _end(session, why, timezone.now())
 
 
+def session_end_by_refresh(*, refresh: str, user: User | None = None) -> None:
+    """Log out with the session's refresh token: a phone whose access token expired ends its
+    session without trading the refresh token for a pair first (which would only make one more
+    live pair to end). The refresh token can already do more (make new pairs), so ending its
+    session gives its holder nothing. A spent one (traded before) ends the session as a refresh
+    would, told apart as a reuse; a session ended already stays so (idempotent). An unknown one,
+    or one of another player than ``user`` (the caller, when the call also signed in), is 401
+    ``not_authenticated``, as a refresh answers it."""
+    with transaction.atomic():
+        row = (
+            RefreshToken.objects.select_for_update(of=("self", "session"))
+            .select_related("session")
+            .filter(digest=digest(refresh))
+            .first()
+        )
+        if row is None or (user is not None and row.session.user_id != user.pk):
+            raise _refused()
+        session = row.session
+        if session.ended_at is None:
+            why = Session.ENDED_LOGOUT if row.used_at is None else Session.ENDED_REUSED
+            _end(session, why, timezone.now())
+
+
 def sessions_end_others(*, user: User, keep: uuid.UUID | None, why: str) -> int:
     """End every open session of ``user`` but ``keep`` (inside the caller's transaction: each
     row locked, as a refresh locks it, so none rotates a pair while it ends); how many ended."""
@@ -269,16 +292,24 @@ def _access_row(token: str) -> AccessToken | None:
     return access
 
 
-def access_check(token: str) -> AccessToken:
+def access_check(token: str, *, to_log_out: bool = False) -> AccessToken:
     """The access token row of ``token`` with its session and user, touching the session's
     ``last_used_at`` (at most once a minute). Raises ``LookupError`` for an unknown token, or
-    one of an ended session, and ``TimeoutError`` for an expired one."""
+    one of an ended session, and ``TimeoutError`` for an expired one.
+
+    ``to_log_out`` (the logout's authentication only): an expired token is taken too while it is
+    its live session's newest, so a phone whose token expired can end its session. Not an older
+    one of that session (a copy left in a log since, say): the client's own token is the newest,
+    as every refresh makes a newer one."""
     row = _access_row(token)
     if row is None:
         raise LookupError("unknown access token")
     now = timezone.now()
     if row.expires_at <= now:
-        raise TimeoutError("expired access token")
+        newer = AccessToken.objects.filter(session_id=row.session_id, expires_at__gt=row.expires_at)
+        if not to_log_out or newer.exists():
+            raise TimeoutError("expired access token")
+        return row
     session = row.session
     if session.last_used_at < now - LAST_USED_STEP:
         Session.objects.filter(pk=session.pk, last_used_at=session.last_used_at).update(

@@ -48,7 +48,6 @@ NO_BODY: dict[str, Call] = {
     "leave": lambda lobby, table: (lobby.guest, "post", lobby.url("leave")),
     "start": lambda lobby, table: (lobby.host, "post", lobby.url("start")),
     "resign": lambda lobby, table: (table.actor_client(), "post", table.url("resign")),
-    "logout": lambda lobby, table: (lobby.host, "post", "/api/v1/auth/logout/"),
     "guest": lambda lobby, table: (APIClient(), "post", GUEST),
     "bot account": lambda lobby, table: (
         lobby.outsider,

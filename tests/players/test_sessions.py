@@ -275,6 +275,78 @@ def test_logout_ends_only_the_callers_session(api: APIClient, alice: User) -> No
     assert session.ended_why == Session.ENDED_LOGOUT
 
 
+def test_an_expired_access_token_signs_out_of_its_session_and_does_nothing_else(
+    api: APIClient, alice: User
+) -> None:
+    """A phone whose access token expired could not sign out (401 ``token_expired``) without
+    trading its refresh token for a pair first. Now the logout takes that token, while it is
+    its live session's newest; every other call still refuses it, and an older token of a
+    session refreshed since (a copy left somewhere) ends nothing."""
+    phone, laptop = sign_in(api), sign_in(api)
+    expire_access(phone)
+    expired = client_with(phone["access"])
+    refused = expired.get(ME)
+    assert refused.status_code == 401 and refused.json()["code"] == "token_expired"
+
+    assert expired.post(LOGOUT).status_code == 204
+
+    session = Session.objects.get(pk=phone["session"])
+    assert session.ended_at is not None and session.ended_why == Session.ENDED_LOGOUT
+    assert refresh(api, phone["refresh"]).status_code == 401
+    gone = expired.post(LOGOUT)  # ended: the token names no live session
+    assert gone.status_code == 401 and gone.json()["code"] == "not_authenticated"
+    assert client_with(laptop["access"]).get(ME).status_code == 200
+
+    # A session refreshed since: its older access token, expired, ends nothing.
+    tablet = sign_in(api)
+    newer = refresh(api, tablet["refresh"]).json()
+    expire_access(tablet)
+    old = client_with(tablet["access"]).post(LOGOUT)
+    assert old.status_code == 401 and old.json()["code"] == "token_expired"
+    assert Session.objects.get(pk=tablet["session"]).ended_at is None
+    assert client_with(newer["access"]).get(ME).status_code == 200
+
+
+def test_the_refresh_token_signs_out_with_no_authorization(
+    api: APIClient, alice: User, make_player: MakeUser
+) -> None:
+    """The refresh token in the body ends its session (it can do more already: make pairs).
+    Again it answers 204 (ended already); a spent one ends the session as a reuse would; an
+    unknown one, or another player's beside the caller's token, is 401 and ends nothing."""
+    phone, laptop = sign_in(api), sign_in(api)
+
+    assert APIClient().post(LOGOUT, {"refresh": phone["refresh"]}, format="json").status_code == 204
+
+    session = Session.objects.get(pk=phone["session"])
+    assert session.ended_at is not None and session.ended_why == Session.ENDED_LOGOUT
+    assert client_with(phone["access"]).get(ME).status_code == 401
+    assert refresh(api, phone["refresh"]).json()["code"] == "not_authenticated"
+    again = APIClient().post(LOGOUT, {"refresh": phone["refresh"]}, format="json")
+    assert again.status_code == 204
+    for body, status, code in (
+        ({"refresh": "urt_nothing"}, 401, "not_authenticated"),
+        ({}, 401, "not_authenticated"),
+        ({"refresh": laptop["refresh"], "all": True}, 400, "invalid"),
+    ):
+        answer = APIClient().post(LOGOUT, body, format="json")
+        assert (answer.status_code, answer.json()["code"]) == (status, code), answer.content
+    # Someone else's refresh token beside one's own access token ends neither session.
+    make_player("bea")
+    bea = sign_in(api, "bea")
+    mixed = client_with(bea["access"]).post(LOGOUT, {"refresh": laptop["refresh"]}, format="json")
+    assert mixed.status_code == 401 and mixed.json()["code"] == "not_authenticated"
+    assert client_with(laptop["access"]).get(ME).status_code == 200
+    assert client_with(bea["access"]).get(ME).status_code == 200
+
+    # A refresh token traded before: its session ends as a reuse (its new pair with it).
+    new = refresh(api, laptop["refresh"]).json()
+    assert (
+        APIClient().post(LOGOUT, {"refresh": laptop["refresh"]}, format="json").status_code == 204
+    )
+    assert Session.objects.get(pk=laptop["session"]).ended_why == Session.ENDED_REUSED
+    assert client_with(new["access"]).get(ME).status_code == 401
+
+
 def test_legacy_tokens_work_while_the_setting_is_on(alice: User, settings: Settings) -> None:
     client = client_with(legacy_token_of(alice))
 

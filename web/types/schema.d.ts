@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Log out
-         * @description End the caller's session: its access and refresh tokens authenticate nothing afterwards (the player's other sessions go on). With an old token (`UNO_LEGACY_TOKENS`), delete it.
+         * @description End the caller's session: its access and refresh tokens authenticate nothing afterwards (the player's other sessions go on). The access token may have expired (the session's newest still ends it; no refresh first); or send no Authorization and the session's `refresh` token in the body, which ends its session (a spent one ends it as a reuse would; one of a session ended already: 204). An unknown refresh token, or one of another player than the caller's, is 401 `not_authenticated`. With an old token (`UNO_LEGACY_TOKENS`), delete it.
          */
         post: operations["auth_logout"];
         delete?: never;
@@ -1776,6 +1776,11 @@ export interface components {
             results: components["schemas"]["LeaderboardEntry"][];
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
+        LogoutRequest: {
+            /** @description The session's refresh token: ends its session with no Authorization header (an access token that expired needs no refresh first). */
+            refresh?: string;
+        };
+        /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         MarkReadRequest: {
             ids?: number[];
             /** @description true: every notification of the caller. */
@@ -3409,7 +3414,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LogoutRequest"];
+            };
+        };
         responses: {
             /** @description No response body */
             204: {
@@ -3418,7 +3427,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. */
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. Codes: invalid. */
             400: {
                 headers: {
                     [name: string]: unknown;
