@@ -148,10 +148,15 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
         raise DomainError("invalid", limits.SEED.message())
     levels = [bots.check_level(level) for level in spec.bots]
     if 1 + len(levels) + len(spec.bot_accounts) > spec.max_players:
-        raise DomainError(
-            "invalid",
+        detail = (
             f"{len(levels) + len(spec.bot_accounts)} bots and you do not fit "
-            f"{spec.max_players} seats.",
+            f"{spec.max_players} seats."
+        )
+        # In an ``invalid`` body's shape: the bots that fit beside the creator and the accounts.
+        fit = max(0, spec.max_players - 1 - len(spec.bot_accounts))
+        check = {"code": "max_items", "message": detail, "limit": fit}
+        raise DomainError(
+            "invalid", detail, {"errors": {"bots": [detail]}, "fields": {"bots": [check]}}
         )
     game = Game(
         max_players=spec.max_players,

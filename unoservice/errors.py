@@ -320,7 +320,10 @@ def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
             refusal["WWW-Authenticate"] = "Token"  # as DRF's own 401s say it
         return refusal
     if isinstance(exc, IllegalMove):
-        return Response(error_body(exc.code, exc.detail), status=ERROR_CODES[exc.code].status)
+        fields = {"fields": exc.fields} if exc.fields else {}
+        return Response(
+            error_body(exc.code, exc.detail, **fields), status=ERROR_CODES[exc.code].status
+        )
     if write_conflict(exc):
         # Not an outage: the database rolled the transaction back so that a concurrent one could
         # go on. Nothing of the request was written, and sent again it meets no conflict (or

@@ -17,6 +17,7 @@ class FieldCheckSerializer(serializers.Serializer[dict[str, object]]):
     code = serializers.CharField(
         help_text="Machine-readable: required, blank, null, invalid, invalid_choice, max_length, "
         "min_length, max_value, min_value, max_items, min_items, unknown_field, "
+        "teams_players, combination, needs (invalid_rules: with the settings in `with`), "
         "password_too_short, password_too_common, password_entirely_numeric, "
         "password_too_similar, … (unoservice/field_checks.py)."
     )
@@ -40,7 +41,8 @@ class ErrorSerializer(serializers.Serializer[dict[str, object]]):
         child=serializers.ListField(child=FieldCheckSerializer()),
         required=False,
         help_text="The same refusals by field path (rules.uno_penalty, ids.2, non_field_errors), "
-        "each with its code and limit, for a client to say in its own words (400 only).",
+        "each with its code and limit, for a client to say in its own words (400 only: "
+        "invalid, and the settings invalid_rules refused).",
     )
 
 

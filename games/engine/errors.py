@@ -7,7 +7,7 @@ these codes its status beside the service's own codes, and the schema documents 
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 ENGINE_CODES: Final[dict[str, str]] = {
     "invalid": "A malformed action: an unknown field, card code, colour or seat.",
@@ -44,12 +44,20 @@ ACTION_CODES: Final = tuple(c for c in ENGINE_CODES if c not in CREATION_CODES)
 
 
 class IllegalMove(Exception):
-    """A refused action or setting: ``code`` is one of ``ENGINE_CODES``, ``detail`` for people."""
+    """A refused action or setting: ``code`` is one of ``ENGINE_CODES``, ``detail`` for people.
 
-    def __init__(self, code: str, detail: str) -> None:
+    ``fields``, for a refused setting: the settings refused, by their path in a game's creation
+    (``teams``, ``rules.stacking``), each with checks as an ``invalid`` body's ``fields`` has them
+    (``{"code", "message", ...}``: unoservice.field_checks), for a client to say in its words.
+    """
+
+    def __init__(
+        self, code: str, detail: str, fields: dict[str, list[dict[str, Any]]] | None = None
+    ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.fields = fields or {}
 
     def __repr__(self) -> str:
         return f"IllegalMove({self.code!r}, {self.detail!r})"

@@ -232,8 +232,37 @@ def preset_rules(preset: str, rules: dict[str, Any] | None, teams: int = 0) -> d
     return merged
 
 
-def _invalid(detail: str) -> IllegalMove:
-    return IllegalMove("invalid_rules", detail)
+def _invalid(detail: str, *refused: tuple[str, dict[str, Any]]) -> IllegalMove:
+    """``invalid_rules``; ``refused``: each setting refused (its path) and its check."""
+    fields = {path: [{"message": detail, **check}] for path, check in refused}
+    return IllegalMove("invalid_rules", detail, fields)
+
+
+def _out_of(bound: Bound, value: object, path: str) -> IllegalMove:
+    """A setting out of ``bound``: its check says the limit passed (``min_value``, …)."""
+    check: dict[str, Any] = {"code": "invalid"}  # not an integer
+    if isinstance(value, int) and not isinstance(value, bool):
+        low = value < bound.low
+        check = {
+            "code": "min_value" if low else "max_value",
+            "limit": bound.low if low else bound.high,
+        }
+    return _invalid(bound.message(), (path, check))
+
+
+def _together(detail: str, *names: str) -> IllegalMove:
+    """Settings that do not combine: each refused, with the others (``with``)."""
+    return _invalid(
+        detail,
+        *(
+            (_path(name), {"code": "combination", "with": [n for n in names if n != name]})
+            for name in names
+        ),
+    )
+
+
+def _path(name: str) -> str:
+    return name if name == "teams" else f"rules.{name}"
 
 
 class Bank(NamedTuple):
@@ -269,23 +298,30 @@ def make_options(
     rules = dict(rules or {})
     unknown = sorted(set(rules) - set(HOUSE_RULES))
     if unknown:
-        raise _invalid(f"Unknown house rule(s): {', '.join(unknown)}.")
+        raise _invalid(
+            f"Unknown house rule(s): {', '.join(unknown)}.",
+            *((_path(name), {"code": "unknown_field"}) for name in unknown),
+        )
     for name in _BOOLEAN_RULES:
         if name in rules and not isinstance(rules[name], bool):
-            raise _invalid(f"House rule '{name}' must be true or false.")
+            raise _invalid(
+                f"House rule '{name}' must be true or false.", (_path(name), {"code": "invalid"})
+            )
     for choice in _CHOICE_RULES:
         values = choice.choices or ()
         if choice.name in rules and rules[choice.name] not in values:
             allowed = " or ".join(repr(value) for value in values)
-            raise _invalid(f"'{choice.name}' must be {allowed}.")
+            refused = (_path(choice.name), {"code": "invalid_choice"})
+            raise _invalid(f"'{choice.name}' must be {allowed}.", refused)
     for bound in _BOUNDS:
-        if not bound.holds(rules.get(bound.name, getattr(_DEFAULTS, bound.name))):
-            raise _invalid(bound.message())
+        value = rules.get(bound.name, getattr(_DEFAULTS, bound.name))
+        if not bound.holds(value):
+            raise _out_of(bound, value, _path(bound.name))
     for bound, value in ((TARGET_SCORE, target_score), (MAX_TIMEOUTS, max_timeouts)):
         if not bound.holds(value):
-            raise _invalid(bound.message())
+            raise _out_of(bound, value, bound.name)
     if teams and not TEAMS.holds(teams):
-        raise _invalid(TEAMS.message())
+        raise _out_of(TEAMS, teams, "teams")
     clock = check_bank(bank) if bank is not None else Bank(0, 0, 0)
     options = Options(
         target_score=target_score,
@@ -298,14 +334,19 @@ def make_options(
     )
     if options.reverse_bounce and not options.stacking:
         raise _invalid(
-            "'reverse_bounce' needs 'stacking': there is no penalty to bounce without it."
+            "'reverse_bounce' needs 'stacking': there is no penalty to bounce without it.",
+            ("rules.reverse_bounce", {"code": "needs", "with": ["stacking"]}),
         )
     for names, why in REFUSED:
         if all(getattr(options, name) for name in names):
             quoted = " and ".join(f"'{name}'" for name in names)
-            raise _invalid(f"{quoted} do not combine: {why}.")
+            raise _together(f"{quoted} do not combine: {why}.", *names)
     if options.teams and options.elimination:
-        raise _invalid("'teams' and 'elimination' do not combine: a team wins the round at once.")
+        raise _together(
+            "'teams' and 'elimination' do not combine: a team wins the round at once.",
+            "teams",
+            "elimination",
+        )
     return options
 
 

@@ -449,11 +449,12 @@ def check_teams(players: int, options: Options) -> None:
     """Partners need a number of players that is a multiple of the teams, 2 or more each."""
     teams = options.teams
     if teams and (players % teams or players < 2 * teams):
-        raise IllegalMove(
-            "invalid_rules",
+        detail = (
             f"{teams} teams need a multiple of {teams} players, at least {2 * teams}: "
-            f"{players} are seated.",
+            f"{players} are seated."
         )
+        check = {"code": "teams_players", "message": detail, "teams": teams, "players": players}
+        raise IllegalMove("invalid_rules", detail, {"teams": [check]})
 
 
 def check_deck(deck: Sequence[str]) -> None:

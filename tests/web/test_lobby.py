@@ -11,6 +11,7 @@ from tests.web.conftest import OpenPage
 from tests.web.pages import assert_no_foreign_cards, at_version, open_lobby, register, table
 from tests.web.screens import take
 from tests.web.site import Site
+from tests.web.test_layout import shoot
 
 
 def test_a_game_made_in_the_lobby_is_joined_from_the_lobby_gets_a_bot_and_starts(
@@ -89,3 +90,70 @@ def test_a_quick_match_waiting_for_players_counts_down_to_its_bots(
     expect(said).not_to_have_text(first)  # counted down, once a second
     page.get_by_role("button", name="Português").click()
     expect(said).to_have_text(re.compile(r"^Os bots ocupam os lugares livres dentro de 9:[0-5]\d$"))
+
+
+def test_the_create_form_says_beside_the_setting_why_the_server_refused_it(
+    site: Site, open_page: OpenPage
+) -> None:
+    """Teams that do not fit the players, bots that do not fit the seats, house rules that do not
+    combine: each said beside the setting the refusal names (its body's ``fields``), in the
+    reader's words, the setting marked invalid and focused. The form said a sentence about every
+    house rule for the first and the third, and "reload the page" for the bots."""
+    page = open_page(site)
+    register(page, "ana")
+    open_lobby(page)
+    form = page.locator("form.create")
+    alert = form.locator("> [role=alert]")
+    create = page.get_by_role("button", name="Create game")
+    players = form.get_by_label("Players", exact=True)
+    teams = form.get_by_label("Teams", exact=True)
+    bots = form.get_by_label("Bots", exact=True)
+
+    players.fill("5")
+    teams.select_option("2")
+    create.click()
+    said = "2 teams need a multiple of 2 players, 2 or more a team (not 5)."
+    expect(alert).to_have_text(f"Teams: {said}")
+    expect(teams).to_have_attribute("aria-invalid", "true")
+    expect(teams).to_have_accessible_description(said[0].upper() + said[1:])
+    expect(teams).to_be_focused()
+    shoot(page, "lobby-refused-teams", "en")
+
+    # Mended, the mark goes; too many bots are said beside the bots.
+    teams.select_option("0")
+    players.fill("3")
+    bots.fill("3")
+    create.click()
+    expect(alert).to_have_text("Bots: at most 2: you take a seat too.")
+    expect(bots).to_have_accessible_description("At most 2: you take a seat too.")
+    expect(bots).to_be_focused()
+    expect(teams).not_to_have_attribute("aria-invalid", "true")
+    expect(form.locator(".field .error, .check .error")).to_have_count(1)
+
+    # Two house rules that do not combine: both marked, the folded house rules opened.
+    bots.fill("0")
+    zero = form.get_by_label("Zero swaps", exact=True)
+    seven = form.get_by_label("Seven-zero", exact=True)
+    form.get_by_text("House rules", exact=True).click()
+    zero.check()
+    seven.check()
+    form.get_by_text("House rules", exact=True).click()  # folded again
+    create.click()
+    expect(seven).to_have_accessible_description(re.compile(r"Does not go with Zero swaps\.$"))
+    expect(zero).to_have_accessible_description(re.compile(r"Does not go with Seven-zero\.$"))
+    expect(zero).to_have_attribute("aria-invalid", "true")
+    expect(seven).to_be_focused()  # the first of the two on the page
+    expect(alert).to_contain_text("Seven-zero: does not go with Zero swaps.")
+    shoot(page, "lobby-refused-rules", "en")
+
+    # In Portuguese, in Portuguese.
+    page.get_by_role("button", name="Português").click()
+    form.get_by_label("Jogadores", exact=True).fill("4")
+    form.get_by_label("Equipas", exact=True).select_option("3")
+    page.get_by_role("button", name="Criar jogo").click()
+    pt = "3 equipas precisam de um múltiplo de 3 jogadores, 2 ou mais por equipa (não 4)."
+    expect(alert).to_have_text(f"Equipas: {pt}")
+    expect(form.get_by_label("Equipas", exact=True)).to_have_accessible_description(
+        pt[0].upper() + pt[1:]
+    )
+    shoot(page, "lobby-refused-teams", "pt")

@@ -138,7 +138,6 @@ const STRINGS = {
   colorblind: ['Colour-blind mode', 'Modo daltónico'],
   // replay
   position: ['Position', 'Posição'],
-  // inbox and notifications
   // profiles
   games_played: ['Games played', 'Jogos'],
   games_won: ['Games won', 'Vitórias'],
@@ -164,7 +163,6 @@ const STRINGS = {
   text: ['Message', 'Mensagem'],
   // challenges
   challenges: ['Challenges', 'Desafios'],
-  // safety: block and report
   // entry: guest, play now, offline
   guest: ['guest', 'convidado'],
   offline: ['You are offline. The games come back when the connection does.', 'Está offline. Os jogos voltam quando a ligação voltar.'],
@@ -175,7 +173,7 @@ const STRINGS = {
  * tests/web/test_refusal_words.py holds the two lists equal), `network` (the server out of
  * reach) and `server_error` (also an `http_5xx` without a body). A page's own words for a code
  * (refusal()'s `words`: an unknown game, an unknown tournament) come first; `{name}`s are filled
- * from refusal()'s `vars`. `invalid` with a body naming fields is said field by field (CHECKS).
+ * from refusal()'s `vars`. A body naming fields is said field by field (CHECKS).
  * @type {Record<string, [string, string]>}
  */
 export const REFUSALS = {
@@ -271,10 +269,9 @@ export const REFUSALS = {
 export const GAME_REFUSALS = { not_found: /** @type {[string, string]} */ (['No such game.', 'Este jogo não existe.']) };
 
 /**
- * A field's refusal in the reader's words, by its code in the body's `fields` (the API's
- * `invalid`: `{"password": [{"code": "password_too_short", "limit": 8, …}]}`); `{n}` is its
- * `limit`. A check without words here (the service's own `invalid`, say) is said in the
- * server's `message` in English, and as OTHER_CHECK in Portuguese.
+ * A field's refusal in the reader's words, by its code in the body's `fields` (`{"password":
+ * [{"code": "password_too_short", "limit": 8, …}]}`); `{n}` is its `limit`. A check without
+ * words (here or the page's) is the server's `message` in English, OTHER_CHECK in Portuguese.
  * @type {Record<string, [string, string]>}
  */
 const CHECKS = {
@@ -360,22 +357,18 @@ export function tr(pair) {
 }
 
 /**
- * A refusal (api.js's ApiError, or anything thrown) in the reader's language: a validation
- * (`invalid`) whose body names fields as `<field>: <its checks>`, each in those words where
- * known; otherwise the words for its `code` in `words` (the page's own) or in REFUSALS (an
- * `http_5xx` without a body: `server_error`), `{name}`s filled from `vars`. The server's
- * `detail` (English) only for a code this client does not know (a newer server's). Every page's
- * refusals come through here.
+ * A refusal (api.js's ApiError, or anything thrown) in the reader's language: its `fields` as
+ * `<field>: <its checks>`, else the words for its `code` in `words` (the page's own) or REFUSALS
+ * (an `http_5xx` without a body: `server_error`), `{name}`s from `vars`; the server's `detail`
+ * (English) only for a code unknown here (a newer server's). Every page's refusals come here.
  * @param {unknown} error
  * @param {Record<string, [string, string]>} [words]
  * @param {Record<string, string | number>} [vars]
  */
 export function refusal(error, words = {}, vars = {}) {
   const { code, detail, body } = /** @type {{code?: string, detail?: string, body?: {fields?: unknown}}} */ (Object(error));
-  if (code === 'invalid') {
-    const fields = fieldErrors(body?.fields);
-    if (fields) return fields;
-  }
+  const fields = fieldErrors(body?.fields, words);
+  if (fields) return fields.map(([, label, said]) => (label ? `${label}: ${said}` : said[0].toUpperCase() + said.slice(1))).join(' ');
   const key = code && /^http_5\d\d$/.test(code) ? 'server_error' : code;
   const pair = key ? words[key] ?? (Object.hasOwn(REFUSALS, key) ? REFUSALS[key] : null) : null;
   if (pair) return fill(tr(pair), vars);
@@ -404,29 +397,28 @@ export async function submitting({ button, alert, status }, run, words = {}) {
 }
 
 /**
- * A validation refusal's fields in the reader's words: from the body's `fields` (`{path:
- * [{code, message, limit?}]}`), each field by its word (the last part of its path) and each
- * check by its code; null when the body names no field.
+ * A refusal's `fields` as `[path, label, checks]` in the reader's words (`words` first: a check by
+ * its code, `{…}` its params; a field by its name), label '' for the whole body; null for none.
  * @param {unknown} fields
+ * @param {Record<string, [string, string]>} [words]
+ * @returns {[string, string, string][] | null}
  */
-function fieldErrors(fields) {
+export function fieldErrors(fields, words = {}) {
   if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return null;
   const entries = Object.entries(fields);
   if (!entries.length) return null;
-  const shared = /** @type {Record<string, [string, string]>} */ (/** @type {unknown} */ (STRINGS));
+  const shared = { .../** @type {Record<string, [string, string]>} */ (/** @type {unknown} */ (STRINGS)), ...words };
   return entries.map(([path, checks]) => {
     const field = path.split('.').at(-1) ?? path;
     const said = (Array.isArray(checks) ? checks : []).map((/** @type {{code?: string, message?: string, limit?: number}} */ check) => {
       const pair = check.code === 'invalid' && field === 'username' ? USERNAME_CHARACTERS
-        : check.code === 'invalid' && field === 'email' ? NOT_AN_ADDRESS : CHECKS[check.code ?? ''];
-      if (pair) return fill(tr(pair), { n: check.limit === undefined ? '' : formatNumber(check.limit) });
+        : check.code === 'invalid' && field === 'email' ? NOT_AN_ADDRESS : words[check.code ?? ''] ?? CHECKS[check.code ?? ''];
+      if (pair) return fill(tr(pair), { .../** @type {Record<string, string>} */ (check), n: check.limit === undefined ? '' : formatNumber(check.limit) });
       return lang === 'pt' ? OTHER_CHECK : String(check.message ?? '').replace(/\.$/, '');
     });
-    const words = `${said.join('; ')}.`;
-    if (field === 'non_field_errors') return words[0].toUpperCase() + words.slice(1);
-    const label = field === 'code' ? t('join_code') : shared[field] && !/[{]/.test(shared[field][0]) ? tr(shared[field]) : path;
-    return `${label}: ${words}`;
-  }).join(' ');
+    const label = field === 'non_field_errors' ? '' : field === 'code' ? t('join_code') : shared[field] && !/[{]/.test(shared[field][0]) ? tr(shared[field]) : path;
+    return [path, label, `${said.join('; ')}.`];
+  });
 }
 
 /**

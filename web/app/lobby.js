@@ -3,7 +3,7 @@
 
 import { ApiError, call, createGame, gameCall, listGames, othersAt, playAgainstBots, session } from './api.js';
 import { h, render } from './dom.js';
-import { currentLang, duration, fill, formatDate, formatList, refusal, t, tr } from './i18n.js';
+import { currentLang, duration, fieldErrors, fill, formatDate, formatList, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 import { GROUPS, RULE_HELP } from './rulebook.js';
 import { RULES, RULE_NAMES, clockText, ruleSummary } from './rules.js';
@@ -49,6 +49,34 @@ const WORDS = {
   private_game: ['Private game (invite link only)', 'Jogo privado (só com convite)'],
   spectator_chat: ['Spectators may chat', 'Espectadores podem conversar'],
 };
+
+/**
+ * The create form's words for a refused setting (the body's `fields`, beside the setting): a
+ * check by its code (i18n.js's CHECKS has the rest; `{with}`: the settings named), a house rule
+ * by its name.
+ * @type {Record<string, [string, string]>}
+ */
+const FIELD_WORDS = {
+  teams_players: ['{teams} teams need a multiple of {teams} players, 2 or more a team (not {players})', '{teams} equipas precisam de um múltiplo de {teams} jogadores, 2 ou mais por equipa (não {players})'],
+  combination: ['does not go with {with}', 'não se combina com {with}'],
+  needs: ['needs {with} on too', 'precisa também de {with}'],
+  max_items: ['at most {n}: you take a seat too', 'no máximo {n}: também ocupa um lugar'],
+  ...Object.fromEntries(RULE_NAMES.map((name) => [name, RULES[name].label])),
+};
+
+/**
+ * A refusal whose checks name other settings (`with`: `["stacking"]`) with their labels.
+ * @param {unknown} error
+ */
+function named(error) {
+  const { code, detail, body } = /** @type {{code?: string, detail?: string, body?: {fields?: Record<string, {with?: string[]}[]>}}} */ (Object(error));
+  if (!body?.fields) return error;
+  /** @param {string} name */
+  const label = (name) => (name === 'teams' ? t('teams') : name in RULES ? tr(RULES[/** @type {import('./rules.js').RuleName} */ (name)].label) : name);
+  const fields = Object.fromEntries(Object.entries(body.fields).map(([path, checks]) => [path,
+    (Array.isArray(checks) ? checks : []).map((check) => (check.with ? { ...check, with: formatList(check.with.map(label)) } : check))]));
+  return { code, detail, body: { ...body, fields } };
+}
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 /** @typedef {import('./api.js').GameCreate} GameCreate */
@@ -329,9 +357,44 @@ function createForm() {
 
   const alert = h('p', { role: 'alert', class: 'error' });
   const submit = h('button', { type: 'submit', class: 'primary' }, tr(WORDS.create_game));
+  // A refused setting is said beside its control too (by its path in the body), which is marked
+  // invalid and described by it; the first on the page is focused (its house rules unfolded).
+  /** @type {Map<string, HTMLElement>} */
+  const controls = new Map(/** @type {[string, HTMLElement][]} */ ([['max_players', players], ['target_score', target], ['teams', teams], ['turn_timeout', timeout],
+    ['max_timeouts', maxTimeouts], ['bots', bots], ['clock.initial', bankInitial], ['clock.increment', bankIncrement], ['clock.max', bankMax]]));
+  for (const [name, input] of ruleInputs) controls.set(`rules.${name}`, input);
+  /** @type {(() => void)[]} */
+  let marks = [];
+  /** @param {unknown} error */
+  const mark = (error) => {
+    marks.forEach((unmark) => unmark());
+    marks = [];
+    /** @type {HTMLElement | null} */
+    let first = null;
+    for (const [path, , said] of fieldErrors(/** @type {{body?: {fields?: unknown}}} */ (Object(error)).body?.fields, FIELD_WORDS) ?? []) {
+      const control = controls.get(path);
+      if (!control) continue;
+      const note = h('p', { class: 'error', id: `${control.id}-error` }, said[0].toUpperCase() + said.slice(1));
+      const described = control.getAttribute('aria-describedby');
+      control.setAttribute('aria-invalid', 'true');
+      control.setAttribute('aria-describedby', described ? `${described} ${note.id}` : note.id);
+      control.parentElement?.append(note);
+      marks.push(() => {
+        note.remove();
+        control.removeAttribute('aria-invalid');
+        if (described) control.setAttribute('aria-describedby', described);
+        else control.removeAttribute('aria-describedby');
+      });
+      if (!first || control.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) first = control;
+    }
+    const group = first?.closest('details');
+    if (group) group.open = true;
+    first?.focus();
+  };
   return h('form', { class: 'create', onsubmit: async (event) => {
     event.preventDefault();
     alert.textContent = '';
+    mark(null);
     /** @type {Record<string, unknown>} */
     const rules = {};
     for (const [name, input] of ruleInputs) {
@@ -366,8 +429,10 @@ function createForm() {
       const game = await createGame(body);
       go(`/game/${game.id}`);
     } catch (error) {
-      alert.textContent = refusal(error);
+      const refused = named(error);
+      alert.textContent = refusal(refused, FIELD_WORDS);
       submit.disabled = false;
+      mark(refused);
     }
   } },
   h('fieldset', { class: 'rules-group' }, h('legend', {}, t('settings')),

@@ -1547,7 +1547,7 @@ export interface components {
             errors?: {
                 [key: string]: unknown;
             };
-            /** @description The same refusals by field path (rules.uno_penalty, ids.2, non_field_errors), each with its code and limit, for a client to say in its own words (400 only). */
+            /** @description The same refusals by field path (rules.uno_penalty, ids.2, non_field_errors), each with its code and limit, for a client to say in its own words (400 only: invalid, and the settings invalid_rules refused). */
             fields?: {
                 [key: string]: components["schemas"]["FieldCheck"][];
             };
@@ -1620,7 +1620,7 @@ export interface components {
             ends_at: string;
         };
         FieldCheck: {
-            /** @description Machine-readable: required, blank, null, invalid, invalid_choice, max_length, min_length, max_value, min_value, max_items, min_items, unknown_field, password_too_short, password_too_common, password_entirely_numeric, password_too_similar, … (unoservice/field_checks.py). */
+            /** @description Machine-readable: required, blank, null, invalid, invalid_choice, max_length, min_length, max_value, min_value, max_items, min_items, unknown_field, teams_players, combination, needs (invalid_rules: with the settings in `with`), password_too_short, password_too_common, password_entirely_numeric, password_too_similar, … (unoservice/field_checks.py). */
             code: string;
             /** @description The same, for people (English). */
             message: string;
