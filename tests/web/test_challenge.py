@@ -15,6 +15,7 @@ from games.models import Challenge
 from tests.web.conftest import OpenPage
 from tests.web.pages import button, register, table
 from tests.web.site import Site
+from tests.web.test_layout import shoot
 
 
 def test_a_player_challenges_another_who_accepts_from_the_inbox(
@@ -84,3 +85,34 @@ def test_a_challenge_that_runs_out_leaves_the_inbox(site: Site, open_page: OpenP
     expect(offer.locator("[data-ends]")).not_to_have_text(shown)  # it ticks
     expect(offer).to_have_count(0, timeout=30_000)  # and goes once it has run out
     expect(page.get_by_text("No open challenge.")).to_be_visible()
+
+
+def test_declining_or_cancelling_keeps_the_keyboard_in_the_challenges(
+    site: Site, open_page: OpenPage
+) -> None:
+    """Declined or cancelled from the keyboard, a challenge left the list and the focus fell to
+    the top of the page: it goes to the next challenge's Decline (or Cancel), and to the
+    Challenges heading once none is left."""
+    page = open_page(site)
+    register(page, "ana")
+    body = {"to": "ana", "settings": {"turn_timeout": 86400}}
+    for name in ("bea", "cid"):
+        site.api("POST", "/api/v1/challenges/", site.register(name), body, status=201)
+    site.register("dan")
+    mine = {"to": "dan", "settings": {"turn_timeout": 86400}}
+    site.api("POST", "/api/v1/challenges/", site.token("ana"), mine, status=201)
+
+    page.goto("/#/inbox")
+    offers = page.locator("[data-challenge-id]")
+    expect(offers).to_have_count(3)
+    answers = re.compile(r"^(Decline|Cancel)$")
+    for left in (2, 1):
+        offers.first.get_by_role("button", name=answers).focus()
+        page.keyboard.press("Enter")
+        expect(offers).to_have_count(left)
+        expect(offers.first.get_by_role("button", name=answers)).to_be_focused()
+        if left == 2:
+            shoot(page, "inbox-declined", "en")
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("No open challenge.")).to_be_visible()
+    expect(page.get_by_role("heading", name="Challenges", exact=True)).to_be_focused()

@@ -16,6 +16,7 @@ from tests.support.notifications import receiving
 from tests.web.conftest import OpenPage
 from tests.web.pages import register
 from tests.web.site import Site
+from tests.web.test_layout import shoot
 
 
 def test_a_player_adds_a_webhook_sees_it_delivered_and_deletes_it(
@@ -93,3 +94,42 @@ def test_a_webhook_turned_off_is_turned_on_again(site: Site, open_page: OpenPage
     assert Webhook.objects.get(pk=made["id"]).secret == made["secret"]
     page.get_by_role("button", name="Português").click()
     expect(section.get_by_role("heading", name="Webhooks")).to_be_visible()
+
+
+def test_turning_on_again_or_deleting_keeps_the_keyboard_in_the_list(
+    site: Site, open_page: OpenPage
+) -> None:
+    """`Turn on again` and `Delete` draw the list again: the focus fell to the top of the page.
+    Turned on, it is on the same webhook's Deliveries; deleted, on the next one's Delete (the
+    last one's, the list's end reached), then on the Webhooks heading when none is left."""
+    page = open_page(site)
+    register(page, "wes")
+    token = site.token("wes")
+    made = [
+        site.api("POST", "/api/v1/webhooks/", token, {"url": f"http://127.0.0.1:9/{n}"}, 201)
+        for n in ("one", "two", "three")
+    ]
+    Webhook.objects.filter(pk=made[0]["id"]).update(
+        disabled_at=timezone.now(), failing_since=timezone.now() - timedelta(days=3)
+    )
+    page.get_by_role("link", name="wes").click()
+    section = page.locator("section.webhooks-section")
+    hooks = section.locator("ul.webhooks > li")
+    expect(hooks).to_have_count(3)
+    first = hooks.filter(has_text="/one")
+    first.get_by_role("button", name="Turn on again").focus()
+    page.keyboard.press("Enter")
+    expect(section.get_by_role("status")).to_contain_text("Webhook on again")
+    expect(first.get_by_role("button", name="Deliveries")).to_be_focused()
+
+    hooks.nth(1).get_by_role("button", name="Delete").focus()
+    page.keyboard.press("Enter")
+    expect(hooks).to_have_count(2)
+    expect(hooks.nth(1).get_by_role("button", name="Delete")).to_be_focused()  # the next
+    shoot(page, "webhooks-deleted", "en")
+    page.keyboard.press("Enter")
+    expect(hooks).to_have_count(1)
+    expect(hooks.first.get_by_role("button", name="Delete")).to_be_focused()  # the one before
+    page.keyboard.press("Enter")
+    expect(section.locator("ul.webhooks")).to_have_text("No webhooks yet.")
+    expect(section.get_by_role("heading", name="Webhooks")).to_be_focused()

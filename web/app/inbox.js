@@ -229,6 +229,30 @@ function setUnread(n) {
   badge.setAttribute('aria-label', `${n} ${tr(WORDS.notifications)}`);
 }
 
+/**
+ * Draw a list again, the keyboard kept in it (a press that removed its item dropped it to the
+ * top of the page): on the same control (its `data-key`), or, gone, on the control of the same
+ * kind (its key up to `-`) in the item now at its place (the next, or the last), that item's first
+ * button else, or on `empty` (the list's heading) when no item has one. Webhooks' lists too.
+ * @param {HTMLElement} list
+ * @param {HTMLElement} empty  focusable (tabindex -1)
+ * @param {Node[]} items
+ * @param {Element | null} [from]  the control pressed (by default the focused one)
+ */
+export function redraw(list, empty, items, from = document.activeElement) {
+  const item = from instanceof HTMLElement && list.contains(from) ? from.closest('li') : null;
+  const at = item ? [...list.children].indexOf(item) : -1;
+  const key = from instanceof HTMLElement ? from.dataset.key ?? '' : '';
+  const lost = document.activeElement === from || document.activeElement === document.body;
+  render(list, ...items);
+  if (!item || !lost) return;
+  const rows = list.children;
+  const row = rows[Math.min(at, rows.length - 1)];
+  const found = list.querySelector(`[data-key="${CSS.escape(key)}"]`)
+    ?? row?.querySelector(`[data-key^="${CSS.escape(key.split('-')[0])}-"]`) ?? row?.querySelector('button');
+  (found instanceof HTMLElement ? found : empty).focus();
+}
+
 /** @param {GameSummary} game */
 const urgency = (game) => (game.turn_deadline ? Date.parse(game.turn_deadline) : Infinity);
 
@@ -241,11 +265,12 @@ export async function inboxPage(root) {
   let pages = 1;
   const older = h('button', { type: 'button', class: 'link', hidden: true, onclick: () => { pages += 1; void fillNotes(); } }, tr(WORDS.show_older));
   const challenges = h('ul', { class: 'game-list challenges', 'aria-label': t('challenges') });
+  const challengesTitle = h('h2', { tabindex: -1 }, t('challenges'));
   const challengeAlert = h('p', { role: 'alert', class: 'error' });
   const push = h('div', { class: 'push' });
   render(root, h('div', { class: 'lobby' },
     h('section', { class: 'panel' }, h('h1', {}, tr(WORDS.inbox)), games),
-    h('section', { class: 'panel' }, h('h2', {}, t('challenges')), challengeAlert, challenges),
+    h('section', { class: 'panel' }, challengesTitle, challengeAlert, challenges),
     h('section', { class: 'panel' }, h('h2', {}, tr(WORDS.notifications)),
       h('button', { type: 'button', onclick: async () => {
         await call('POST', 'notifications/read/', { body: { all: true } }).catch(() => {});
@@ -303,38 +328,42 @@ export async function inboxPage(root) {
     } catch { /* shown empty */ }
   };
   /**
-   * Answer a challenge; accepted, its game opens.
+   * Answer a challenge; accepted, its game opens. Declined or cancelled, the keyboard goes to the
+   * next challenge's Decline or Cancel (redraw).
    * @param {string} id
    * @param {'accept' | 'decline' | 'cancel'} how
+   * @param {Element | null} pressed
    */
-  const answer = async (id, how) => {
+  const answer = async (id, how, pressed) => {
     challengeAlert.textContent = '';
     try {
       /** @type {import('./api.js').Schemas['Challenge']} */
       const done = await call('POST', `challenges/${id}/${how}/`);
       if (done.game) location.hash = `#/game/${done.game}`;
-      else void fillChallenges();
+      else void fillChallenges(pressed);
     } catch (error) {
       challengeAlert.textContent = refusal(error);
-      void fillChallenges();
+      void fillChallenges(pressed);
     }
   };
-  const fillChallenges = async () => {
+  /** @param {Element | null} [pressed] */
+  const fillChallenges = async (pressed = document.activeElement) => {
     try {
       /** @type {import('./api.js').Schemas['ChallengeList']} */
       const list = await call('GET', 'challenges/');
       const me = session()?.id;
       const open = list.challenges.filter((c) => c.status === 'open');
-      render(challenges, open.length ? open.map((c) => {
+      redraw(challenges, challengesTitle, open.length ? open.map((c) => {
         const mine = c.challenger.id === me;
         const other = mine ? c.challenged : c.challenger;
         return h('li', { class: 'game-item', 'data-challenge-id': c.id },
           h('div', { class: 'game-info' },
             h('strong', {}, mine ? fill(tr(WORDS.challenge_to), { name: other.username }) : fill(tr(WORDS.challenge_from), { name: other.username })),
             dueIn(c.expires_at)),
-          mine ? null : h('button', { type: 'button', class: 'primary', onclick: () => void answer(c.id, 'accept') }, t('accept')),
-          h('button', { type: 'button', onclick: () => void answer(c.id, mine ? 'cancel' : 'decline') }, mine ? t('cancel') : tr(WORDS.decline)));
-      }) : h('li', { class: 'muted' }, tr(WORDS.no_challenges)));
+          mine ? null : h('button', { type: 'button', class: 'primary', 'data-key': `yes-${c.id}`, onclick: (e) => void answer(c.id, 'accept', /** @type {Element} */ (e.currentTarget)) }, t('accept')),
+          h('button', { type: 'button', 'data-key': `no-${c.id}`, onclick: (e) => void answer(c.id, mine ? 'cancel' : 'decline', /** @type {Element} */ (e.currentTarget)) },
+            mine ? t('cancel') : tr(WORDS.decline)));
+      }) : [h('li', { class: 'muted' }, tr(WORDS.no_challenges))], pressed);
     } catch { /* shown empty */ }
   };
   void fillGames();

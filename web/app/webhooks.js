@@ -7,6 +7,7 @@ import './notes.js';
 import { call } from './api.js';
 import { h, render } from './dom.js';
 import { fill, formatDate, refusal, submitting, t, tr } from './i18n.js';
+import { redraw } from './inbox.js';
 import { KINDS, kindBoxes } from './kinds.js';
 
 /** @typedef {import('./api.js').Schemas['Webhook']} Webhook */
@@ -83,17 +84,19 @@ export function webhooksSection() {
   const item = (hook) => {
     const shown = h('ul', { class: 'deliveries plain muted small' });
     const kinds = hook.kinds.length === KINDS.length ? tr(TEXT.every_kind) : hook.kinds.map((kind) => tr(NOTIFICATION_TITLES[kind])).join(', ');
-    const remove = h('button', { type: 'button', onclick: () => submitting({ button: remove, alert, status }, async () => {
+    // Drawn again, the list keeps the keyboard (redraw): deleted, on the next webhook's Delete;
+    // turned on again, on its Deliveries.
+    const remove = h('button', { type: 'button', 'data-key': `delete-${hook.id}`, onclick: () => submitting({ button: remove, alert, status }, async () => {
       await deleteWebhook(hook.id);
       render(status, tr(TEXT.deleted));
-      await load();
+      await load(remove);
     }) }, tr(TEXT.delete));
-    const enable = h('button', { type: 'button', onclick: () => submitting({ button: enable, alert, status }, async () => {
+    const enable = h('button', { type: 'button', 'data-key': `enable-${hook.id}`, onclick: () => submitting({ button: enable, alert, status }, async () => {
       await enableWebhook(hook.id);
       render(status, tr(TEXT.enabled));
-      await load();
+      await load(enable);
     }) }, tr(TEXT.enable));
-    const deliveries = h('button', { type: 'button', 'aria-expanded': 'false', onclick: async () => {
+    const deliveries = h('button', { type: 'button', 'data-key': `deliveries-${hook.id}`, 'aria-expanded': 'false', onclick: async () => {
       if (deliveries.getAttribute('aria-expanded') === 'true') {
         deliveries.setAttribute('aria-expanded', 'false');
         render(shown);
@@ -116,10 +119,12 @@ export function webhooksSection() {
       shown);
   };
 
-  const load = async () => {
+  const title = h('h2', { id: 'webhooks-title', tabindex: -1 }, tr(TEXT.title));
+  /** @param {Element | null} [pressed] */
+  const load = async (pressed = document.activeElement) => {
     try {
       const { results } = await listWebhooks();
-      render(list, ...(results.length ? results.map(item) : [h('li', { class: 'muted small' }, tr(TEXT.none))]));
+      redraw(list, title, results.length ? results.map(item) : [h('li', { class: 'muted small' }, tr(TEXT.none))], pressed);
     } catch (error) {
       alert.textContent = refusal(error);
     }
@@ -153,7 +158,7 @@ export function webhooksSection() {
 
   void load();
   return h('section', { class: 'webhooks-section', 'aria-labelledby': 'webhooks-title' },
-    h('h2', { id: 'webhooks-title' }, tr(TEXT.title)),
+    title,
     h('p', { class: 'muted small' }, tr(TEXT.help)),
     list, form, alert, status);
 }
