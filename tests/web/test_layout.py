@@ -247,9 +247,16 @@ def test_the_leaderboard_fits_a_phone(site: Site, open_page: OpenPage) -> None:
 
     def check(lang: str) -> None:
         assert_fits(page, f"leaderboard ({lang})")
+        # It fits: it scrolled sideways, the columns of games played and won out of sight.
+        widths = page.locator(".scroll:has(table.leaderboard)").evaluate(TABLE_IN_SCROLLER)
         shoot(page, "leaderboard", lang)
+        assert widths[0] <= widths[1], (lang, widths)
 
     in_both_languages(page, ready, check)
+
+
+# The width of the table in a horizontal scroller, and the scroller's.
+TABLE_IN_SCROLLER = "(el) => [el.scrollWidth, el.clientWidth]"
 
 
 REPLAY_LAYOUT = """() => {
@@ -391,6 +398,38 @@ def test_the_header_has_tap_targets_of_44_px_on_a_phone_and_pressed_is_not_focus
     )
     assert ring == ["solid", FOCUS], ring
     shoot(page, "header-pressed-focused", "en")
+
+
+ROWS = """() => new Set([...document.querySelectorAll('#header a, #header button')]
+  .filter((el) => el.getClientRects().length)
+  .map((el) => Math.round(el.getBoundingClientRect().top))).size"""
+
+
+def test_the_header_takes_two_rows_at_most_on_a_phone(site: Site, open_page: OpenPage) -> None:
+    """Signed in with an unread notification (the badge), the English header took three rows at
+    375 px (the name wrapped alone), the 32-character name's in both languages: the name takes
+    what the other links leave, cut short, and stays a link to the profile."""
+    tokens = [site.register(LONG), site.register("bea")]
+    challenged_long(site, tokens[1])
+    page = phone(open_page, site)
+    sign_in(page, LONG)
+    page.goto("/#/leaderboard")
+    header = page.get_by_role("banner")
+    me = header.get_by_role("link", name=LONG, exact=True)
+
+    def ready(lang: str) -> None:
+        expect(header.locator("#unread")).to_have_text("1")
+        expect(me).to_be_visible()
+
+    def check(lang: str) -> None:
+        assert page.evaluate(ROWS) <= 2, lang
+        assert_fits(page, f"header ({lang})")
+        assert me.evaluate("(el) => el.getBoundingClientRect().width") >= 30, lang
+        shoot(page, "header-longname", lang)
+
+    in_both_languages(page, ready, check)
+    me.click()
+    expect(page.locator(f"[data-player={LONG}] h1")).to_have_text(LONG)
 
 
 # --- sessions -----------------------------------------------------------------------------------
