@@ -20,6 +20,7 @@ from tests.web.conftest import OpenPage
 from tests.web.pages import button, hand, register, table
 from tests.web.screens import take
 from tests.web.site import Site
+from tests.web.test_layout import shoot
 
 
 def _open_from_the_list(page: Page, name: str) -> None:
@@ -192,3 +193,40 @@ def test_joining_and_withdrawing_by_keyboard_keeps_the_focus(
     expect(button(page, "Join")).to_be_focused()
     page.keyboard.press("Enter")
     expect(button(page, "Withdraw")).to_be_focused()
+
+
+def test_an_arena_says_when_it_ends_and_counts_down_while_it_runs(
+    site: Site, open_page: OpenPage
+) -> None:
+    """An arena's page said when it started, never when it ends (its `ends_at`): before its start
+    it says the end, while it runs the time left too, ticking; in the list as well."""
+    page = open_page(site)
+    register(page, "ana")
+    host = site.register("hostess")
+    starts = (timezone.now() + timedelta(hours=1)).isoformat()
+    body = {"name": "Blitz", "format": "arena", "minutes": 30, "table_size": 2, "starts_at": starts}
+    made = site.api("POST", "/api/v1/tournaments/", host, body=body, status=201)
+    _open_from_the_list(page, "Blitz")
+    ends = page.locator("main [data-region=ends]")
+    expect(ends).to_have_text(re.compile(r"^ends \d{1,2} \w{3} \d{4}, \d\d:\d\d$"))
+    expect(ends.locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-"))
+    when = site.api("GET", f"/api/v1/tournaments/{made['id']}/", host)["ends_at"]
+    assert when and ends.locator("time").get_attribute("datetime") == when
+
+    # It starts (two players, its start passed: the page's read starts it): the time left.
+    for token in (site.token("ana"), site.register("bea")):
+        site.api("POST", f"/api/v1/tournaments/{made['id']}/join/", token)
+    Tournament.objects.filter(pk=made["id"]).update(starts_at=timezone.now() - timedelta(seconds=1))
+    page.reload()
+    expect(page.locator("[data-status=running]").first).to_be_visible()
+    expect(ends).to_have_text(re.compile(r"^ends .+ · (30:00|29:[0-5]\d) left$"))
+    first = ends.inner_text()
+    expect(ends).not_to_have_text(first)  # ticking
+    shoot(page, "tournament-arena", "en")
+    page.get_by_role("button", name="Português").click()
+    pt = r"^termina a \d\d/\d\d/\d{4}, \d\d:\d\d · faltam 29:[0-5]\d$"
+    expect(ends).to_have_text(re.compile(pt))
+    shoot(page, "tournament-arena", "pt")
+    page.goto("/#/tournaments")
+    row = page.locator(f"[data-tournament-id='{made['id']}']")
+    expect(row.locator("[data-region=ends]")).to_have_text(re.compile(r"^termina a \d\d/"))

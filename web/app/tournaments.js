@@ -4,7 +4,7 @@
 
 import { call, session, streamTicket } from './api.js';
 import { h, render } from './dom.js';
-import { fill, formatDate, refusal, t, tr } from './i18n.js';
+import { countdown, fill, formatDate, refusal, t, tr } from './i18n.js';
 import { go } from './router.js';
 
 /** @typedef {import('./api.js').Schemas['Tournament']} Tournament */
@@ -19,6 +19,10 @@ const WORDS = {
   // when it starts (upcoming) or started
   starts: ['starts {date}', 'começa a {date}'],
   started: ['started {date}', 'começou a {date}'],
+  // an arena's end, and the time left while it runs
+  ends: ['ends {date}', 'termina a {date}'],
+  ended: ['ended {date}', 'terminou a {date}'],
+  left: ['{t} left', 'faltam {t}'],
   title: ['Tournaments', 'Torneios'],
   none: ['No tournament yet.', 'Ainda não há torneios.'],
   create: ['Create a tournament', 'Criar um torneio'],
@@ -85,6 +89,27 @@ const playerCount = (n) => (n === 1 ? tr(WORDS.players_1) : fill(tr(WORDS.player
  */
 const when = (tournament) => fill(tr(tournament.status === 'upcoming' ? WORDS.starts : WORDS.started), { date: formatDate(tournament.starts_at) });
 
+/**
+ * An arena's end, or null: "ends 5 Dec 2026, 16:30", on its page while it runs with the time
+ * left ("· 12:04 left", ticking: `data-ends`), "ended …" once over.
+ * @param {TournamentSummary} tournament
+ * @param {boolean} [live]  its page (the list is not drawn again every second)
+ */
+function arenaEnd(tournament, live = true) {
+  const end = tournament.format === 'arena' ? tournament.ends_at : null;
+  if (!end) return null;
+  const over = tournament.status === 'finished';
+  const left = live && tournament.status === 'running' ? h('span', { 'data-ends': end }) : null;
+  if (left) tick(left);
+  return h('span', { 'data-region': 'ends' },
+    h('time', { datetime: end }, fill(tr(over ? WORDS.ended : WORDS.ends), { date: formatDate(end) })), left && ' · ', left);
+}
+
+/** An arena's time left written again (every second). @param {HTMLElement} el */
+function tick(el) {
+  el.textContent = fill(tr(WORDS.left), { t: countdown((Date.parse(el.dataset.ends ?? '') - Date.now()) / 1000) });
+}
+
 /** @param {Format} format */
 const formatName = (format) => tr(WORDS[format]);
 
@@ -104,7 +129,7 @@ function tournamentItem(row) {
     h('div', { class: 'game-info' },
       h('strong', {}, h('a', { href: `#/tournaments/${row.id}` }, row.name)), ' ', statusTag(row),
       h('div', { class: 'muted small' },
-        `${formatName(row.format)} · ${playerCount(row.player_count)} · ${when(row)}`)),
+        `${formatName(row.format)} · ${playerCount(row.player_count)} · ${when(row)}`, row.ends_at && ' · ', arenaEnd(row, false))),
     h('a', { class: 'button', href: `#/tournaments/${row.id}` }, tr(WORDS.watch)));
 }
 
@@ -280,6 +305,7 @@ export function tournamentPage(root, id) {
       h('p', {}, statusTag(tournament), ' ', formatName(tournament.format), ' · ',
         playerCount(tournament.player_count), ' · ', when(tournament),
         tournament.status === 'running' && rounds ? ` · ${rounds}` : ''),
+      tournament.format === 'arena' ? h('p', {}, arenaEnd(tournament)) : null,
       h('p', { class: 'muted small' }, fill(tr(WORDS.host), { name: tournament.host.username })),
       you?.table ? h('p', {}, h('a', { class: 'button primary', href: `#/game/${you.table}`, 'data-region': 'your-table' }, tr(WORDS.your_table))) : null,
       h('div', { class: 'actions' },
@@ -333,7 +359,9 @@ export function tournamentPage(root, id) {
   };
 
   void load().then(() => follow(), () => {});
+  const ticking = setInterval(() => body.querySelectorAll('[data-ends]').forEach((el) => tick(/** @type {HTMLElement} */ (el))), 1000);
   return () => {
+    clearInterval(ticking);
     closed = true;
     clearTimeout(retryTimer);
     clearTimeout(startTimer);
