@@ -13,6 +13,7 @@ from tests.web.conftest import OpenPage
 from tests.web.pages import feed_lines, sign_in
 from tests.web.screens import take
 from tests.web.site import Site
+from tests.web.test_layout import shoot
 
 
 def _cards_at(replayed: dict[str, Any]) -> Counter[str]:
@@ -117,3 +118,23 @@ def test_the_replay_of_a_running_game_shows_the_viewers_hand_and_the_others_coun
     expect(theirs.locator("[data-hand-count]")).to_have_attribute(
         "data-hand-count", str(replayed["seats"][0]["hand_count"])
     )
+
+
+def test_an_unknown_game_s_replay_says_so_and_offers_no_controls(
+    site: Site, open_page: OpenPage
+) -> None:
+    """A game id that is no game's (404) left the viewer's Back, Forward and position on the
+    page, dead, under the refusal: it says so, with the way back to the lobby, and nothing else."""
+    site.register("ana")
+    page = open_page(site)
+    sign_in(page, "ana")
+    for lang, said in (("en", "No such game."), ("pt", "Este jogo não existe.")):
+        page.goto("/#/replay/00000000-0000-4000-8000-000000000000")
+        page.reload()
+        expect(page.get_by_role("alert")).to_have_text(said)
+        lobby = page.locator("main").get_by_role("link", name={"en": "Lobby", "pt": "Salão"}[lang])
+        expect(lobby).to_have_attribute("href", "#/")
+        expect(page.locator("main button, main input")).to_have_count(0)
+        shoot(page, "replay-unknown", lang)
+        if lang == "en":
+            page.get_by_role("button", name="Português").click()

@@ -49,16 +49,19 @@ export async function replayPage(root, gameId) {
     h('div', { class: 'controls' }, back,
       h('label', { for: 'replay-position' }, t('position')), range, forward, where),
     line, alert, h('div', { class: 'table-body' }, stage, h('div', { class: 'side' }, chatSection, feed.section)));
-  render(root, viewer);
+  render(root, h('p', { class: 'muted' }, t('loading')));
 
   /** @type {GameView} */
   let game;
   try {
     game = await getGame(gameId);
   } catch (error) {
-    alert.textContent = refusal(error, GAME_REFUSALS);
+    // No game to step through (an unknown id, say): why, and the way back; no controls.
+    render(root, h('div', { class: 'replay' }, h('h1', {}, t('replay')),
+      h('p', { role: 'alert', class: 'error' }, refusal(error, GAME_REFUSALS)), h('p', {}, h('a', { href: '#/' }, t('nav_lobby')))));
     return;
   }
+  render(root, viewer);
   const max = game.version;
   range.max = String(max);
   viewer.dataset.version = String(max);
