@@ -349,7 +349,7 @@ class AccountDeleteSerializer(StrictSerializer):
 
 
 @extend_schema_serializer(component_name="Credentials")
-class CredentialsSerializer(serializers.Serializer[dict[str, str]]):
+class CredentialsSerializer(StrictSerializer):
     username = username_field(validate=False)
     password = password_field()
 
@@ -360,7 +360,7 @@ class AuthTokenSerializer(PairFields):
 
 
 @extend_schema_serializer(component_name="Registration")
-class RegistrationSerializer(serializers.Serializer[dict[str, str]]):
+class RegistrationSerializer(StrictSerializer):
     username = username_field(validate=True)
     password = password_field()
     email = email_field(

@@ -107,6 +107,7 @@ def _throttle_scope(view: Any, method: str) -> str | None:
     return getattr(view, "throttle_scope", None)
 
 
+_COMPONENTS = "#/components/schemas/"
 _WRITES = frozenset({"post", "put", "patch", "delete"})
 
 
@@ -203,4 +204,43 @@ def add_token_scheme(
     result.setdefault("components", {}).setdefault("securitySchemes", {})["tokenAuth"] = (
         TOKEN_SCHEME
     )
+    return result
+
+
+def close_request_bodies(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular hook: every request body's object says ``additionalProperties: false``,
+    as the service reads it (``unoservice.api``'s strict serializers and the engine refuse an
+    unknown field: 400). The schema did not say so, and a client written from it alone could
+    believe an extra field harmless. Objects reached from a body (its ``$ref``s, a ``oneOf``'s
+    branches, nested objects) are closed too; response shapes are not (they may grow)."""
+    schemas = result.get("components", {}).get("schemas", {})
+    seen: set[str] = set()
+
+    def close(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                close(item)
+            return
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(_COMPONENTS):
+            name = ref[len(_COMPONENTS) :]
+            if name not in seen and name in schemas:
+                seen.add(name)
+                close(schemas[name])
+            return
+        if node.get("type") == "object" and "properties" in node:
+            node.setdefault("additionalProperties", False)
+        for key in ("properties", "oneOf", "anyOf", "allOf", "items"):
+            part = node.get(key)
+            close(list(part.values()) if key == "properties" and isinstance(part, dict) else part)
+
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            body = operation.get("requestBody", {}).get("content", {})
+            for media in body.values():
+                close(media.get("schema"))
     return result

@@ -334,6 +334,7 @@ SPECTACULAR_SETTINGS = {
         "unoservice.schema.add_common_errors",
         "games.event_schema.add_shape_components",
         "unoservice.schema.add_token_scheme",
+        "unoservice.schema.close_request_bodies",
     ],
     # Operations are tagged by resource (games, players, auth), not by the version prefix.
     "SCHEMA_PATH_PREFIX": r"/api/v1",

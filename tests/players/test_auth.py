@@ -180,3 +180,19 @@ def test_logout_needs_a_token(api: APIClient) -> None:
 
     assert response.status_code == 401
     assert response.json() == {"code": "not_authenticated", "detail": response.json()["detail"]}
+
+
+def test_a_field_registration_or_sign_in_does_not_take_is_refused(
+    api: APIClient, make_player: MakeUser
+) -> None:
+    """Every other body refused an unknown field; these two ignored it, and a client's typo
+    (``pasword``) or a field it believed heard went unnoticed."""
+    body = {"username": "newcomer", "password": PASSWORD, "remember_me": True}
+    refused = api.post("/api/v1/players/", body, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid", refused.json()
+    assert not User.objects.filter(username="newcomer").exists()
+    make_player("ada")
+    body = {"username": "ada", "password": PASSWORD, "remember_me": True}
+    refused = api.post("/api/v1/auth/token/", body, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid", refused.json()
+    assert not Session.objects.exists()
