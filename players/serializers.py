@@ -350,6 +350,8 @@ class AccountDeleteSerializer(StrictSerializer):
 
 @extend_schema_serializer(component_name="Credentials")
 class CredentialsSerializer(StrictSerializer):
+    """A sign-in: the account's name and password (an unknown field is refused)."""
+
     username = username_field(validate=False)
     password = password_field()
 
@@ -361,6 +363,8 @@ class AuthTokenSerializer(PairFields):
 
 @extend_schema_serializer(component_name="Registration")
 class RegistrationSerializer(StrictSerializer):
+    """A new account (an unknown field is refused)."""
+
     username = username_field(validate=True)
     password = password_field()
     email = email_field(

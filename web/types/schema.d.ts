@@ -1466,6 +1466,7 @@ export interface components {
         ColorActionActionEnum: "color";
         /** @enum {string} */
         ColorEnum: "red" | "yellow" | "green" | "blue";
+        /** @description A sign-in: the account's name and password (an unknown field is refused). */
         CredentialsRequest: {
             username: string;
             password: string;
@@ -2054,6 +2055,7 @@ export interface components {
             /** @description The same as `access`, for clients written before sessions. */
             token: string;
         };
+        /** @description A new account (an unknown field is refused). */
         RegistrationRequest: {
             /** @description Up to 150 letters, digits and @/./+/-/_; not beginning with `guest-` (guests' generated names: 400 `username_reserved`). */
             username: string;
