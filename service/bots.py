@@ -18,7 +18,7 @@ The bot decides from its seat's view and its seat's view of the round's log only
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -94,12 +94,19 @@ def roster_entry(user: User, level: str) -> dict[str, Any]:
     return {"id": user.pk, "username": user.get_username(), "bot": level}
 
 
-def take_over(game: Game, seat: int) -> None:
-    """``bot_takeover``: a basic bot plays on for ``seat`` (the caller saves the roster)."""
+def take_over(
+    game: Game, state: engine.GameState, seat: int, reason: Literal["timeout", "resign"]
+) -> tuple[list[engine.Event], engine.GameState]:
+    """``bot_takeover``: a basic bot plays on for ``seat``, from ``state``. The roster's marker
+    (saved) and the log's ``seat_taken_over`` (``engine.take_over``, returned with the state
+    after it, for the caller to append) go together: a replay and the streams tell the change
+    the roster shows."""
+    events, after = engine.take_over(state, seat, reason)
     entry = dict(game.roster[seat])
     entry.setdefault("bot", TAKEOVER_LEVEL)
     game.roster = [entry if i == seat else e for i, e in enumerate(game.roster)]
     game.save(update_fields=["roster", "updated_at"])
+    return events, after
 
 
 def _round_log(game: Game) -> list[engine.Event]:

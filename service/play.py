@@ -130,9 +130,7 @@ def _resign(write: GameWrite, seat: int) -> None:
     _require_active(write.game)
     _require_not_bot_played(write.game, seat)
     if write.game.bot_takeover:  # a basic bot plays on for the seat instead of its forfeit
-        events, after = engine.take_over(write.state, seat, "resign")
-        bots.take_over(write.game, seat)
-        write.append(events, after)
+        write.append(*bots.take_over(write.game, write.state, seat, "resign"))
         bots.play_turn(write)
         return
     events, after = engine.resign(write.state, seat, left=write.left())

@@ -196,9 +196,8 @@ class GameWrite:
         # played the seat's move at once); the bot plays on from the seat's next turn.
         events, after = engine.time_out(self.state, forfeit=not takeover)
         if takeover and after.status == "active":  # instead of the forfeit
-            more, after = engine.take_over(after, actor, "timeout")
+            more, after = bots.take_over(self.game, after, actor, "timeout")
             events = [*events, *more]
-            bots.take_over(self.game, actor)
         self.append(events, after)
         return True
 
