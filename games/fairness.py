@@ -42,7 +42,7 @@ from typing import Any, get_args, get_type_hints
 from games import engine
 from games.engine.cards import CARD_CODES, COLORS
 from games.engine.limits import PLAYERS
-from games.engine.options import HOUSE_RULES, Options, options_from_data
+from games.engine.options import HOUSE_RULES, Options, clock_setting, options_from_data
 
 ZERO_HASH = "0" * 64
 """The ``previous_hash`` of a game's first event."""
@@ -490,14 +490,7 @@ def _setting_differs(name: str, claimed: Any, played: Any) -> Iterator[str]:
 
 
 def _clock_differs(clock: Mapping[str, Any] | None, options: engine.Options) -> Iterator[str]:
-    played: dict[str, Any] = {"type": "move"}
-    if options.bank:
-        played = {
-            "type": "bank",
-            "initial": options.bank_initial,
-            "increment": options.bank_increment,
-            "max": options.bank_max,
-        }
+    played = clock_setting(options)
     claimed = {"type": "move"} if clock is None else clock
     if any(claimed.get(key) != value for key, value in played.items()):
         yield (

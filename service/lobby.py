@@ -19,7 +19,7 @@ from django.db.models import F
 
 from games import engine, eventstore, matching
 from games.engine import limits
-from games.engine.options import Bank, preset_rules
+from games.engine.options import Bank, clock_setting, preset_rules
 from games.engine.rules import check_deck, check_teams
 from games.models import TEAMS_KEY, Game, GameStatus, Seat
 from games.selectors import seat_of
@@ -172,14 +172,7 @@ def game_build(*, player: Player, spec: NewGame) -> tuple[Game, list[str]]:
         private=spec.private,
         spectator_chat=spec.spectator_chat,
         bots_welcome=spec.bots_welcome,
-        clock=None
-        if not options.bank
-        else {
-            "type": "bank",
-            "initial": options.bank_initial,
-            "increment": options.bank_increment,
-            "max": options.bank_max,
-        },
+        clock=clock_setting(options) if options.bank else None,  # None: the move clock
     )
     if spec.private:
         game.invite_code = matching.new_invite_code()

@@ -273,6 +273,19 @@ class Bank(NamedTuple):
     max: int
 
 
+def clock_setting(options: Options) -> dict[str, Any]:
+    """The clock as a game's settings show it (``settings.clock``): ``{"type": "move"}``, or the
+    bank clock's ``{"type": "bank", "initial", "increment", "max"}`` in seconds."""
+    if not options.bank:
+        return {"type": "move"}
+    return {
+        "type": "bank",
+        "initial": options.bank_initial,
+        "increment": options.bank_increment,
+        "max": options.bank_max,
+    }
+
+
 def check_bank(bank: Bank) -> Bank:
     """The bank clock if it makes sense; raise ``IllegalMove('invalid_clock')``."""
     for bound, value in zip((BANK_INITIAL, BANK_INCREMENT, BANK_MAX), bank, strict=True):

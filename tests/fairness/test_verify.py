@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import engine
-from games.engine.options import PRESETS, Bank
+from games.engine.options import PRESETS, Bank, clock_setting
 from games.fairness import ZERO_HASH, chain, commitment, new_salt, verify_export
 
 RULES = sorted(PRESETS["house"])
@@ -63,20 +63,12 @@ def export(
     stored = json.loads(json.dumps(log))
     hashes = chain(ZERO_HASH, 1, stored)
     options, teams = state.options, state.options.teams
-    clock: dict[str, Any] = {"type": "move"}
-    if options.bank:
-        clock = {
-            "type": "bank",
-            "initial": options.bank_initial,
-            "increment": options.bank_increment,
-            "max": options.bank_max,
-        }
     settings = {
         "max_players": state.players,
         "target_score": options.target_score,
         "turn_timeout": 60,
         "max_timeouts": options.max_timeouts,
-        "clock": clock,
+        "clock": clock_setting(options),
         "rules": options.rules(),
         **({"teams": teams} if teams else {}),
     }
