@@ -282,6 +282,19 @@ def random_salts(settings: Settings) -> None:
     settings.UNO_TEST_SALT = None
 
 
+def play_beside_a_bot(table: Table, person: int, rng: random.Random) -> None:
+    """The person plays a listed action on their turns; the bot plays the other seat at once,
+    in-process (``UNO_BOT_DELAY`` 0), until the game is finished (``play_to_end`` moves every
+    seat itself: a seat left to a bot refuses its player)."""
+    for _ in range(3000):
+        view = table.view(person)
+        if view["status"] != "active":
+            break
+        if view["you"]["legal_actions"] and table.actor() == person:
+            table.act(person, **choose(rng, view, prefer_play=0.95))
+    assert view["status"] == "finished", view["status"]
+
+
 @pytest.mark.django_db(transaction=True)  # the bot's moves follow the commits
 def test_a_game_a_bot_took_a_seat_of_at_its_last_timeout_verifies(
     players: list[Player], settings: Settings
@@ -293,14 +306,7 @@ def test_a_game_a_bot_took_a_seat_of_at_its_last_timeout_verifies(
     idle = table.actor()
     person = 1 - idle
     Game.objects.filter(pk=table.id).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-    rng = random.Random(4)
-    for _ in range(3000):  # the person plays; the bot plays the other seat at once, in-process
-        view = table.view(person)  # the first read applies the overdue timeout
-        if view["status"] != "active":
-            break
-        if view["you"]["legal_actions"] and table.actor() == person:
-            table.act(person, **choose(rng, view, prefer_play=0.95))
-    assert view["status"] == "finished", view["status"]
+    play_beside_a_bot(table, person, random.Random(4))  # its first read applies the timeout
     document = export_of(table)
     assert document["settings"]["bot_takeover"] is True
     assert any(e["type"] == "timed_out" for e in document["events"])
@@ -320,14 +326,7 @@ def test_a_game_a_bot_took_a_resigned_seat_of_verifies(
     leaving = 1 - table.actor()  # off its turn
     person = 1 - leaving
     assert table.client(leaving).post(table.url("resign")).status_code == 200
-    rng = random.Random(6)
-    for _ in range(3000):  # the person plays; the bot plays the other seat at once, in-process
-        view = table.view(person)
-        if view["status"] != "active":
-            break
-        if view["you"]["legal_actions"] and table.actor() == person:
-            table.act(person, **choose(rng, view, prefer_play=0.95))
-    assert view["status"] == "finished", view["status"]
+    play_beside_a_bot(table, person, random.Random(6))
     document = export_of(table)
     taken = [e for e in document["events"] if e["type"] == "seat_taken_over"]
     assert [(e["seat"], e["data"]) for e in taken] == [(leaving, {"reason": "resign"})]

@@ -36,17 +36,23 @@ def move_once(site: Site, game: str, tokens: list[str]) -> None:
     raise AssertionError("seat 0 had no turn")
 
 
-def test_a_player_who_left_their_seat_to_a_bot_watches_and_still_chats(
-    site: Site, open_page: OpenPage
-) -> None:
-    page = open_page(site)
+def ana_bea_and_cy(site: Site, page: Page) -> tuple[str, list[str]]:
+    """A started game of three with ``bot_takeover``: Ana registered in ``page`` (seat 0), Bea
+    and Cy over the API; the game's id and Bea's and Cy's tokens."""
     register(page, "ana")
     others = [site.register(name) for name in ("bea", "cy")]
     body = {"max_players": 3, "bot_takeover": True, "target_score": 100_000}
     game = str(site.api("POST", GAMES, site.token("ana"), body, 201)["id"])
     for token in others:
         site.api("POST", f"{GAMES}{game}/join/", token)
+    return game, others
 
+
+def test_a_player_who_left_their_seat_to_a_bot_watches_and_still_chats(
+    site: Site, open_page: OpenPage
+) -> None:
+    page = open_page(site)
+    game, others = ana_bea_and_cy(site, page)
     open_table(page, game)
     expect(hand(page).locator("[data-card]")).not_to_have_count(0)
     move_once(site, game, [site.token("ana"), *others])
@@ -77,12 +83,7 @@ def test_the_table_tells_at_once_when_a_bot_takes_over_another_seat(
     """A resignation off its turn under ``bot_takeover`` appended no event: the others' tables
     went on showing the seat as its player's, and their feeds said nothing."""
     page = open_page(site)
-    register(page, "ana")
-    others = [site.register(name) for name in ("bea", "cy")]
-    body = {"max_players": 3, "bot_takeover": True, "target_score": 100_000}
-    game = str(site.api("POST", GAMES, site.token("ana"), body, 201)["id"])
-    for token in others:
-        site.api("POST", f"{GAMES}{game}/join/", token)
+    game, others = ana_bea_and_cy(site, page)
     open_table(page, game)
     expect(hand(page).locator("[data-card]")).not_to_have_count(0)
 
