@@ -114,14 +114,17 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int | None:
     timeout = float(settings.UNO_WEBHOOK_TIMEOUT)
     kind = _PinnedTLS if where.scheme == "https" else _Pinned
     connection = kind(where.address, where.host, where.port, timeout)
-    deadline = threading.Timer(timeout, _cut, [connection])
+    passed = threading.Event()
+    deadline = threading.Timer(timeout, _cut, [connection, passed])
     deadline.daemon = True
     deadline.start()
     status: int | None = None
     try:
         connection.request("POST", where.path, body=body, headers=headers)
         response = connection.getresponse()
-        if deadline.is_alive():  # the headers came in time (or the timer is only now firing)
+        # http.client takes the end of the stream for the end of the headers, so headers cut
+        # at the deadline look whole: only the deadline's own mark says they were not in time.
+        if not passed.is_set():
             status = response.status
         response.read(_BODY_READ)  # cut short at the deadline too: the status is known
     except (OSError, http.client.HTTPException):
@@ -132,8 +135,10 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int | None:
     return status
 
 
-def _cut(connection: http.client.HTTPConnection) -> None:
-    """The deadline: end the connection's socket, so that a read waiting on it returns."""
+def _cut(connection: http.client.HTTPConnection, passed: threading.Event) -> None:
+    """The deadline: mark it passed, then end the connection's socket, so that a read waiting
+    on it returns (marked first: the read may return before this thread runs again)."""
+    passed.set()
     sock = connection.sock
     if sock is not None:
         with contextlib.suppress(OSError):  # closed already
