@@ -72,12 +72,17 @@ from unoservice.errors import DomainError
 
 def account_delete(*, user: User, password: str) -> None:
     """Delete ``user``'s account (module docstring). ``password`` must be theirs; a guest, who
-    has none, sends anything. A wrong one is ``invalid_credentials`` and changes nothing."""
+    has none, sends anything. A wrong one is ``invalid_credentials`` and changes nothing.
+
+    An account deleted while this call waited for its lock (a second tap, a second device: both
+    passed the sign-in before the first deleted it) is what the call asked for: it returns, as
+    the first did. Its password is gone with it, so there is nothing to check it against, and
+    the call changes nothing."""
     with transaction.atomic():
         lock_player(user.pk)
         user = User.objects.get(pk=user.pk)
         if hasattr(user, "deleted_account"):
-            raise DomainError("not_found", "No such player.")
+            return
         if not is_guest(user) and not user.check_password(password):
             raise DomainError("invalid_credentials", "The password is wrong.")
         _lock_ahead(user)

@@ -110,7 +110,8 @@ class PlayerDeleteApi(APIView):
             "messages are deleted. The games keep its seats under the name `deleted-…`; its "
             "profile answers 404 and it leaves the leaderboard. 204; every token of the account "
             "is refused afterwards. A wrong password is 400 `invalid_credentials` and changes "
-            "nothing. A bot account is deleted the same way, with its password."
+            "nothing. A bot account is deleted the same way, with its password. Two deletions "
+            "sent at once (a second tap, a second device) both answer 204."
         ),
         tags=TAGS,
         request=AccountDeleteSerializer,

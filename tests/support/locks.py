@@ -17,9 +17,9 @@ from players.locks import lock_notified
 WAIT = 30.0  # seconds: how long the other side may take to reach the lock it waits on
 
 
-def waiting(*locktypes: str) -> bool:
-    """Whether another connection waits for a lock (of one of ``locktypes``, if any are given).
-    The trigger takes advisory locks, one per player."""
+def waiting(*locktypes: str, at_least: int = 1) -> bool:
+    """Whether another connection waits for a lock (of one of ``locktypes``, if any are given),
+    or ``at_least`` such waits. The trigger takes advisory locks, one per player."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_locks WHERE NOT granted"
@@ -27,14 +27,14 @@ def waiting(*locktypes: str) -> bool:
             [list(locktypes), list(locktypes)],
         )
         (count,) = cursor.fetchone()
-    return bool(count)
+    return bool(count >= at_least)
 
 
-def await_waiting(other: Future[Any], what: str, *locktypes: str) -> None:
-    """Return once a connection waits for a lock (``waiting``); fail if ``other`` ends first
-    (it never met the lock) or nothing waits within ``WAIT``."""
+def await_waiting(other: Future[Any], what: str, *locktypes: str, at_least: int = 1) -> None:
+    """Return once a connection waits for a lock (``waiting``), or ``at_least`` waits; fail if
+    ``other`` ends first (it never met the lock) or nothing waits within ``WAIT``."""
     deadline = time.monotonic() + WAIT
-    while not waiting(*locktypes):
+    while not waiting(*locktypes, at_least=at_least):
         assert not other.done(), f"{what} ended without waiting: {other.exception()}"
         assert time.monotonic() < deadline, f"{what} never waited for a lock"
         threading.Event().wait(0.01)

@@ -790,7 +790,7 @@ export interface paths {
         put?: never;
         /**
          * Delete the caller's account
-         * @description For good, confirmed with the account's password (a guest, who has none, sends none). The caller's waiting games are left (the ones it made abandoned), its seat resigns every running game (a game left with one player ends), its open challenges are cancelled or declined, it withdraws from tournaments not over; its sessions and tokens, webhooks, Web Push subscriptions, notifications, vacations, blocks and chat messages are deleted. The games keep its seats under the name `deleted-…`; its profile answers 404 and it leaves the leaderboard. 204; every token of the account is refused afterwards. A wrong password is 400 `invalid_credentials` and changes nothing. A bot account is deleted the same way, with its password.
+         * @description For good, confirmed with the account's password (a guest, who has none, sends none). The caller's waiting games are left (the ones it made abandoned), its seat resigns every running game (a game left with one player ends), its open challenges are cancelled or declined, it withdraws from tournaments not over; its sessions and tokens, webhooks, Web Push subscriptions, notifications, vacations, blocks and chat messages are deleted. The games keep its seats under the name `deleted-…`; its profile answers 404 and it leaves the leaderboard. 204; every token of the account is refused afterwards. A wrong password is 400 `invalid_credentials` and changes nothing. A bot account is deleted the same way, with its password. Two deletions sent at once (a second tap, a second device) both answer 204.
          */
         post: operations["players_me_delete"];
         delete?: never;
