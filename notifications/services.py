@@ -33,9 +33,10 @@ def rename_in_notifications(user: User, games: Sequence[uuid.UUID]) -> int:
     ``others``, a seat taken, a winner, an invitation's or a challenge's ``by``): a deleted
     account's own name, or a claimed guest's ``guest-…`` one, stayed there, in the inbox, the
     player stream and the export. The rows are those of ``games`` (those ``user`` sat at, the
-    waiting ones it left included where the caller knows them) and of their challenges; return
-    how many changed."""
+    waiting ones it left included where the caller knows them), of the waiting games it left
+    before (``games_it_came_to``) and of their challenges; return how many changed."""
     counterparts = Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
+    games = [*games, *games_it_came_to(user)]
     rows = (
         Notification.objects.filter(
             Q(game_id__in=games)
@@ -57,6 +58,19 @@ def rename_in_notifications(user: User, games: Sequence[uuid.UUID]) -> int:
             changed.append(row)
     Notification.objects.bulk_update(changed, ["data"], batch_size=500)
     return len(changed)
+
+
+def games_it_came_to(user: User) -> list[uuid.UUID]:
+    """The games whose notifications tell of ``user`` taking a seat (``player_joined``) or
+    inviting someone (``invited``): a waiting game it left has no seat of its own, and its
+    notifications were the only ones not found by ``user``'s seats. Read once an account, at a
+    claim or a deletion: no index serves the notifications' data."""
+    told = Notification.objects.filter(
+        Q(kind=Kind.PLAYER_JOINED, data__player__id=user.pk)
+        | Q(kind=Kind.INVITED, data__by__id=user.pk),
+        game__isnull=False,
+    )
+    return list(told.values_list("game_id", flat=True).distinct())
 
 
 def _renamed(value: Any, user_id: int, name: str) -> Any:

@@ -33,8 +33,9 @@ log = logging.getLogger(__name__)
 def guest_claim(*, user: User, username: str, password: str) -> User:
     """The guest ``user`` becomes a full account named ``username`` (``players.services``: its
     tables show the new name), and the other players' notifications that named the guest name
-    it so too, in the same transaction: the inbox, the player stream and the export said the
-    ``guest-…`` name for good (as a deleted account's are renamed, ``service.accounts``)."""
+    it so too, in the same transaction (those of a waiting game it left as well): the inbox,
+    the player stream and the export said the ``guest-…`` name for good (as a deleted account's
+    are renamed, ``service.accounts``)."""
     with transaction.atomic():
         claimed = players.guest_claim(user=user, username=username, password=password)
         games = list(Seat.objects.filter(player=claimed).values_list("game_id", flat=True))

@@ -181,6 +181,24 @@ def test_a_bot_account_is_deleted_with_its_password(people: list[Player]) -> Non
     refused(alice.client.get(ME), 401, "not_authenticated")
 
 
+def test_a_deleted_account_is_renamed_in_a_waiting_game_it_had_left(people: list[Player]) -> None:
+    """A waiting game left before the deletion has no seat of the account: the host's
+    ``player_joined`` (whom the host saw come and go) kept the person's own name."""
+    alice, bob, _ = people
+    his = create_game(bob, max_players=3)
+    ok(alice.client.post(game_url(his["id"], "join")))
+    ok(alice.client.post(game_url(his["id"], "leave")))
+
+    assert delete(alice).status_code == 204
+
+    gone = User.objects.get(pk=alice.id).username
+    inbox = ok(bob.client.get("/api/v1/notifications/"))["results"]
+    assert "alice" not in json.dumps(inbox)
+    assert [n["data"]["player"] for n in inbox if n["kind"] == "player_joined"] == [
+        {"id": alice.id, "username": gone}
+    ]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_deletions_of_one_account_at_once_both_answer_204(make_player: MakeUser) -> None:
     """A person who taps "Delete" twice, or on two devices, sends two deletions that both pass

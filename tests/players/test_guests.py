@@ -148,6 +148,31 @@ def test_a_claimed_guest_is_named_anew_in_the_other_players_notifications(
     assert by_kind["challenge"]["by"] == ref
 
 
+def test_a_claimed_guest_is_named_anew_in_a_waiting_game_it_had_left(
+    api: APIClient, make_player: MakeUser
+) -> None:
+    """A guest that joined a waiting game and left it before the claim has no seat there: the
+    claim renamed only its games' notifications, found by their seats, and the host's
+    ``player_joined`` (whom the host saw come and go) still said the ``guest-…`` name."""
+    body, guest = new_guest(api)
+    hugo = make_player("hugo")
+    host = client_for(hugo)
+    waiting = host.post(GAMES, {"max_players": 3}, format="json").json()
+    assert guest.post(f"{GAMES}{waiting['id']}/join/").status_code == 200
+    assert guest.post(f"{GAMES}{waiting['id']}/leave/").status_code == 200
+    joined = Notification.objects.get(player=hugo, kind="player_joined")
+    assert joined.data["player"]["username"] == body["username"]
+
+    claimed = guest.post(CLAIM, {"username": "carla", "password": PASSWORD}, format="json")
+
+    assert claimed.status_code == 200, claimed.content
+    inbox = host.get("/api/v1/notifications/").json()["results"]
+    assert body["username"] not in str(inbox)
+    assert [n["data"]["player"] for n in inbox if n["kind"] == "player_joined"] == [
+        {"id": body["id"], "username": "carla"}
+    ]
+
+
 def names(viewer: APIClient, game: dict[str, Any]) -> list[str]:
     """The seats' names of ``game`` as ``viewer`` sees them."""
     seats = viewer.get(f"{GAMES}{game['id']}/").json()["seats"]
