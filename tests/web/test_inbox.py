@@ -1,6 +1,7 @@
 """The inbox in Chromium: the header's unread badge keeps its count on every page and through a
 language or colour-blind switch (it was emptied by each, until the next notification or a
-reload); a notification opened from the inbox is read."""
+reload); a notification opened from the inbox is read; a toast on screen through a language
+switch says its words in the new language."""
 
 from __future__ import annotations
 
@@ -107,3 +108,21 @@ def test_older_notifications_are_shown_on_asking(site: Site, open_page: OpenPage
     texts = shown.all_inner_texts()
     assert len(set(texts)) == 25, texts
     expect(page.get_by_role("button", name="Show older", exact=True)).to_be_hidden()
+
+
+def test_a_toast_on_screen_speaks_the_language_switched_to(site: Site, open_page: OpenPage) -> None:
+    """A toast shown before the switch kept its English words (and its button's name) for its
+    8 s under a page all in Portuguese."""
+    page = open_page(site, width=375)
+    register(page, "ana")
+    ana, bea = site.token("ana"), site.register("bea")
+    game = site.api("POST", GAMES, ana, {"max_players": 3}, 201)
+    site.api("POST", f"{GAMES}{game['id']}/join/", bea)  # ana hears that bea joined
+    toast = page.locator("#toasts .toast")
+    expect(toast).to_contain_text("A player joined · bea (2/3)")
+
+    page.get_by_role("button", name="Português").click()
+
+    expect(nav(page, "Salão")).to_be_visible()
+    expect(toast).to_contain_text("Entrou um jogador · bea (2/3)")
+    expect(toast.get_by_role("button", name="Fechar")).to_be_visible()

@@ -178,9 +178,17 @@ async function toast(note) {
   if (saidOnScreen(note)) return;
   const about = /** @type {Record<string, unknown>} */ (note.data && typeof note.data === 'object' ? note.data : {});
   const tournament = typeof about.tournament === 'string' ? about.tournament : false;
+  const link = h('a', { href: noteLink(note), onclick: () => void markRead(note.id) });
+  const dismiss = h('button', { type: 'button', class: 'link', onclick: () => item.remove() }, '×');
+  const words = () => {
+    const text = noteText(note, players);
+    if (link.textContent !== text) link.textContent = text; // not the same words again: the live region would say them twice
+    dismiss.setAttribute('aria-label', tr(WORDS.dismiss));
+  };
+  words();
   const item = h('div', { class: 'toast', 'data-kind': note.kind, 'data-game-id': note.game ?? false, 'data-tournament': tournament },
-    h('a', { href: noteLink(note), onclick: () => void markRead(note.id) }, noteText(note, players)),
-    h('button', { type: 'button', class: 'link', 'aria-label': tr(WORDS.dismiss), onclick: () => item.remove() }, '×'));
+    link, dismiss);
+  toastWords.set(item, words);
   // One toast a game: its newest news (a tournament's table is told as started, then as ready).
   for (const older of box.querySelectorAll('.toast')) {
     if (note.game && older instanceof HTMLElement && older.dataset.gameId === note.game) older.remove();
@@ -189,6 +197,15 @@ async function toast(note) {
   box.append(item);
   setTimeout(() => item.remove(), 8000);
 }
+
+/** @type {WeakMap<Element, () => void>} each toast's words, said again in the page's language */
+const toastWords = new WeakMap();
+
+// A language switch draws the header again: a toast on screen says its words in the new language
+// (it kept the old one for its 8 s under a page all in the new).
+addEventListener(HEADER_DRAWN, () => {
+  for (const item of document.querySelectorAll('#toasts .toast')) toastWords.get(item)?.();
+});
 
 addEventListener('hashchange', () => {
   for (const item of document.querySelectorAll('#toasts .toast')) {
