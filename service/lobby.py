@@ -21,7 +21,7 @@ from games import engine, eventstore, matching
 from games.engine import limits
 from games.engine.options import Bank, clock_setting, preset_rules
 from games.engine.rules import check_deck, check_teams
-from games.models import TEAMS_KEY, Game, GameStatus, Seat
+from games.models import TEAMS_KEY, Game, GameStatus, Seat, sees_its_seat
 from games.selectors import seat_of
 from notifications.outbox import Invited, Joined
 from players import safety
@@ -335,18 +335,25 @@ def take_seat(write: GameWrite, player: Player, *, start_when_full: bool = True)
 
 
 def game_leave(*, player: Player, game_id: str | uuid.UUID) -> Game:
-    """Leave a game that has not started; the seats after close up. An empty game is abandoned."""
+    """Leave a game that has not started; the seats after close up. The host (seat 0, who
+    starts the game and seats bots; ``created_by`` names them) is a person: when the host leaves,
+    the next person seated takes seat 0 (ahead of the bots before them). A game left without a
+    person (empty, or bots only: nobody could start it) is abandoned."""
     with game_write(game_id, viewer=player) as write:
         game = write.game
         number = require_seat(game, player)
         _require_waiting(game)
         Seat.objects.filter(game=game, number=number).delete()
-        for later in range(number + 1, len(game.roster)):
-            Seat.objects.filter(game=game, number=later).update(number=later - 1)
-        game.roster = [entry for i, entry in enumerate(game.roster) if i != number]
-        if not game.roster:
+        left = [entry for i, entry in enumerate(game.roster) if i != number]
+        people = [entry for entry in left if sees_its_seat(entry)]  # no bot plays it
+        if people:
+            host = people[0]
+            _seat_in_order(game, [host, *(entry for entry in left if entry is not host)])
+            game.created_by_id = host["id"]
+        else:
+            _seat_in_order(game, left)
             game.status = GameStatus.ABANDONED
-        game.save(update_fields=["roster", "status", "updated_at"])
+        game.save(update_fields=["roster", "status", "created_by", "updated_at"])
     return game
 
 
@@ -412,9 +419,15 @@ def _arrange_rematch(game: Game) -> None:
     arranged = sorted(game.roster, key=lambda entry: rank.get(entry["id"], len(rank)))
     if arranged == game.roster:
         return
+    _seat_in_order(game, arranged)
+    game.save(update_fields=["roster", "updated_at"])
+
+
+def _seat_in_order(game: Game, arranged: list[dict[str, Any]]) -> None:
+    """Number the seats of ``game`` (its ``Seat`` rows and its roster, which the caller saves)
+    in the order of ``arranged``, the roster's entries reordered."""
     # Out of the way first: (game, number) is unique at every statement.
     Seat.objects.filter(game=game).update(number=F("number") + limits.PLAYERS.high)
     for number, entry in enumerate(arranged):
         Seat.objects.filter(game=game, player_id=entry["id"]).update(number=number)
     game.roster = arranged
-    game.save(update_fields=["roster", "updated_at"])

@@ -142,6 +142,48 @@ def test_an_emptied_game_is_abandoned(players: list[Player]) -> None:
     refused(bob.client.post(game_url(game, "start")), 403, "not_a_player")
 
 
+def test_a_game_left_to_bots_is_abandoned(players: list[Player]) -> None:
+    # The contract's host is a person: "the creator starts the game". A game whose creator leaves
+    # with bots only after them was left waiting, hosted by a bot: nobody could start it or seat
+    # another bot, and it stayed in the lobby.
+    ada, bob, *_ = players
+    game = create_game(ada, max_players=4, bots=["basic", "random"])["id"]
+
+    view = ok(ada.client.post(game_url(game, "leave")))
+
+    assert view["status"] == "abandoned" and view["you"] is None
+    assert Game.objects.get(pk=game).status == GameStatus.ABANDONED
+    waiting = ok(bob.client.get(GAMES, {"status": "waiting"}))["results"]
+    assert game not in [listed["id"] for listed in waiting]
+    refused(bob.client.post(game_url(game, "join")), 409, "game_not_waiting")
+
+
+def test_a_creator_who_leaves_hands_the_game_to_the_next_person(players: list[Player]) -> None:
+    # A bot used to become the host (seat 0) when it sat next after the creator: the person
+    # seated after it was refused 403 permission_denied for start and bots, and the view's
+    # created_by still named the creator, who was gone.
+    ada, bob, cy, _ = players
+    game = create_game(ada, max_players=5, bots=["basic"])["id"]
+    ok(bob.client.post(game_url(game, "join")))
+    ok(cy.client.post(game_url(game, "join")))
+    bot = ok(ada.client.get(game_url(game)))["seats"][1]["player"]["id"]
+
+    view = ok(ada.client.post(game_url(game, "leave")))
+
+    assert view["status"] == "waiting" and seated(view) == [bob.id, bot, cy.id]
+    assert view["seats"][1]["bot"] == "basic" and view["created_by"] == bob.id
+    assert list(Seat.objects.filter(game_id=game).values_list("player_id", flat=True)) == [
+        bob.id,
+        bot,
+        cy.id,
+    ]
+    refused(cy.client.post(game_url(game, "start")), 403, "permission_denied")
+    view = ok(bob.client.post(game_url(game, "bots"), {"level": "random"}, format="json"))
+    assert [seat.get("bot") for seat in view["seats"]] == [None, "basic", None, "random"]
+    view = ok(bob.client.post(game_url(game, "start")))
+    assert view["status"] == "active" and view["you"]["seat"] == 0 and dealt(view)
+
+
 def test_resign_is_a_forfeit(players: list[Player]) -> None:
     ada, bob, cy, _ = players
     game = create_game(ada, max_players=3)["id"]
