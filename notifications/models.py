@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.fields.json import KeyTransform
 
 from games.models import Game
 
@@ -69,6 +70,18 @@ class Notification(models.Model):
                 fields=["id"],
                 name="notification_undispatched",
                 condition=models.Q(dispatched=False),
+            ),
+            # The games a player came to (``services.games_it_came_to``, at a claim or a
+            # deletion): a waiting game it left keeps no seat to find it by.
+            models.Index(
+                KeyTransform("id", KeyTransform("player", "data")),
+                name="notification_joined_player",
+                condition=models.Q(kind="player_joined"),
+            ),
+            models.Index(
+                KeyTransform("id", KeyTransform("by", "data")),
+                name="notification_invited_by",
+                condition=models.Q(kind="invited"),
             ),
         ]
         constraints = [

@@ -64,13 +64,13 @@ def games_it_came_to(user: User) -> list[uuid.UUID]:
     """The games whose notifications tell of ``user`` taking a seat (``player_joined``) or
     inviting someone (``invited``): a waiting game it left has no seat of its own, and its
     notifications were the only ones not found by ``user``'s seats. Read once an account, at a
-    claim or a deletion: no index serves the notifications' data."""
+    claim or a deletion, by the two partial indexes of those kinds' data."""
     told = Notification.objects.filter(
         Q(kind=Kind.PLAYER_JOINED, data__player__id=user.pk)
         | Q(kind=Kind.INVITED, data__by__id=user.pk),
         game__isnull=False,
     )
-    return list(told.values_list("game_id", flat=True).distinct())
+    return list(told.order_by().values_list("game_id", flat=True).distinct())
 
 
 def _renamed(value: Any, user_id: int, name: str) -> Any:
