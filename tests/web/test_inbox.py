@@ -1,14 +1,16 @@
 """The inbox in Chromium: the header's unread badge keeps its count on every page and through a
 language or colour-blind switch (it was emptied by each, until the next notification or a
 reload); a notification opened from the inbox is read; a toast on screen through a language
-switch says its words in the new language."""
+switch says its words in the new language, and covers neither a table's heading nor its hand."""
 
 from __future__ import annotations
 
 import re
 import uuid
 from datetime import timedelta
+from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Locator, Page, Route, expect
@@ -112,8 +114,9 @@ def test_older_notifications_are_shown_on_asking(site: Site, open_page: OpenPage
 
 def test_a_toast_on_screen_speaks_the_language_switched_to(site: Site, open_page: OpenPage) -> None:
     """A toast shown before the switch kept its English words (and its button's name) for its
-    8 s under a page all in Portuguese."""
-    page = open_page(site, width=375)
+    8 s under a page all in Portuguese. A desktop's: a phone's toasts lie over its header, switch
+    included, and a tap reaches the switch once they are dismissed (a keyboard's at once)."""
+    page = open_page(site)
     register(page, "ana")
     ana, bea = site.token("ana"), site.register("bea")
     game = site.api("POST", GAMES, ana, {"max_players": 3}, 201)
@@ -126,3 +129,44 @@ def test_a_toast_on_screen_speaks_the_language_switched_to(site: Site, open_page
     expect(nav(page, "Salão")).to_be_visible()
     expect(toast).to_contain_text("Entrou um jogador · bea (2/3)")
     expect(toast.get_by_role("button", name="Fechar")).to_be_visible()
+
+
+def _boxes(page: Page, selector: str) -> list[dict[str, Any]]:
+    return page.locator(selector).evaluate_all(
+        "(all) => all.map((e) => { const r = e.getBoundingClientRect();"
+        " return {what: e.className || e.textContent, top: r.top, bottom: r.bottom,"
+        " left: r.left, right: r.right}; })"
+    )
+
+
+def _apart(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    return (
+        one["bottom"] <= other["top"]
+        or other["bottom"] <= one["top"]
+        or one["right"] <= other["left"]
+        or other["right"] <= one["left"]
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), [(375, 667), (1280, 800)])
+def test_toasts_cover_neither_a_tables_heading_nor_its_hand(
+    site: Site, open_page: OpenPage, width: int, height: int
+) -> None:
+    """Just under the header, two toasts hid the table's round and turn (and on a desktop the
+    move feed's heading); at the foot of a short phone's screen they would hide its hand."""
+    page = open_page(site, width=width, height=height)
+    register(page, "ana")
+    ana, bea = site.token("ana"), site.register("bea")
+    table = site.api("POST", GAMES, ana, {"max_players": 2, "bots": ["basic"]}, 201)
+    page.goto(f"/#/game/{table['id']}")
+    expect(page.locator(".hand")).to_be_visible()
+    for _ in range(2):  # the most shown at once
+        game = site.api("POST", GAMES, ana, {"max_players": 3}, 201)
+        site.api("POST", f"{GAMES}{game['id']}/join/", bea)  # ana hears of a seat taken
+    toasts = page.locator("#toasts .toast")
+    expect(toasts).to_have_count(2)
+
+    expect(page.locator("#feed-title")).to_be_visible()
+    for toast in _boxes(page, "#toasts .toast"):
+        for covered in _boxes(page, ".table-head, .hand, main h1, main h2"):
+            assert _apart(toast, covered), (toast, covered)
