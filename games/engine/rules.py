@@ -971,7 +971,13 @@ def _challenge(turn: Turn, seat: int, action: dict[str, Any]) -> None:
     color = pending.previous_color
     assert target is not None and color is not None  # a wild_draw4 pending has both
     hand = turn.state.hands[target]
-    guilty = any(COLOR_OF[c] == color for c in hand)
+    # Guilt is judged on the hand the wild-draw4 was played from: the cards drawn since (a catch
+    # for an unsaid UNO, the only draw between the play and its answer) do not count.
+    held: Sequence[str] = hand
+    since = turn.state.penalty_drawn
+    if since is not None and since[0] == target:
+        held = _hand_after(hand, since[1])
+    guilty = any(COLOR_OF[c] == color for c in held)
     turn.emit(
         "challenged",
         seat,

@@ -152,3 +152,31 @@ def test_challenge_with_nothing_to_challenge_is_refused():
     t.act(0, "play", card="red-8")
     assert t.refused(1, "challenge").code == "nothing_to_challenge"
     assert types(t.log)[-2:] == ["card_played", "turn_changed"]
+
+
+def test_a_challenge_judges_the_hand_the_wild_draw4_was_played_from():
+    """Rule book: "challenged and guilty (held a card of the current colour)": the hand the
+    wild-draw4 was played from. Seat 0 plays its wild-draw4 from a hand with no red (the blue 7
+    is left) and says no UNO; seat 2 catches it and it draws two reds. Seat 1 challenges: seat 0
+    was innocent when it played, and the challenger draws 6 (before, the caught reds made it
+    guilty). The challenger is shown the hand as it is now."""
+    caught = ["red-8", "red-9"]
+    t = Scenario([INNOCENT, VICTIM, IDLE_2], "red-3", [*caught, *SIX])
+    under = [c for c in INNOCENT if c not in ("wild-draw4", "blue-7")]
+    t.set_table(
+        hands=(("wild-draw4", "blue-7"), *t.state.hands[1:]),
+        discard_pile=(*under, "red-3"),
+    )
+    t.act(0, "play", card="wild-draw4", color="green")
+    assert t.state.catchable == {0}
+    t.act(2, "catch", target=0)
+    assert t.hand(0) == ["blue-7", *caught]
+
+    events = t.act(1, "challenge")
+    challenged = the(events, "challenged")["data"]
+    assert challenged["guilty"] is False
+    assert challenged["hand"] == ["blue-7", *caught]
+    assert drawn(events, 1, reason="challenge") == SIX
+    assert t.hand(0) == ["blue-7", *caught]
+    assert t.state.color == "green"
+    assert (t.state.current, t.state.pending) == (2, None)
