@@ -97,6 +97,44 @@ def test_no_jump_in_with_a_card_just_drawn_as_a_penalty() -> None:
     assert_all_cards(t)
 
 
+def test_no_jump_in_with_a_penalty_card_when_another_seat_draws_a_penalty_after() -> None:
+    """Two penalties since the last move: seat 1's play closes seat 0's UNO window and seat 0
+    draws its unsaid UNO (uno_auto_penalty), the other red 6 among the cards; then seat 2
+    catches seat 1, who left one card without UNO. Seat 0's red 6 is still a card just drawn as
+    a penalty: it may not jump in on seat 1's red 6 (before, seat 1's penalty took the place of
+    seat 0's, and the red 6 could jump in). After the next move it is an ordinary card."""
+    t = HouseScenario(
+        [
+            ["red-4", "blue-9", "blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
+            ["red-6", "green-1", "green-2", "green-3", "green-4", "green-5", "green-6"],
+            ["yellow-1", "yellow-2", "yellow-skip", "yellow-draw2", "green-0", "blue-0", "wild"],
+        ],
+        "red-5",
+        draws=["red-6", "yellow-3", "yellow-4", "yellow-6", "green-9"],
+        jump_in=True,
+        uno_auto_penalty=True,
+    )
+    hands = t.state.hands
+    t.set_table(
+        hands=(("red-4", "blue-9"), ("red-6", "green-1"), hands[2]),
+        discard_pile=(*hands[0][2:], *hands[1][2:], "red-5"),
+    )
+    t.act(0, "play", card="red-4")  # one card left, UNO not said
+    t.act(1, "play", card="red-6")  # the same; seat 0 draws its penalty now
+    assert t.hand(0) == ["blue-9", "red-6", "yellow-3"]
+    assert plays(t.state, 0) == []
+    t.act(2, "catch", target=1)
+    assert t.hand(1) == ["green-1", "yellow-4", "yellow-6"]
+
+    assert plays(t.state, 0) == []
+    assert t.refused(0, "play", card="red-6").code == "not_your_turn"
+
+    t.act(2, "draw")  # the green 9 does not fit: seat 2's turn ends
+    assert t.state.current == 0
+    t.act(0, "play", card="red-6")
+    assert t.state.current == 1
+
+
 # --- seven_zero ------------------------------------------------------------------------------
 
 SEVEN_ZERO_HANDS = [
