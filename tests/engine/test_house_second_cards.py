@@ -23,8 +23,18 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.engine import event_view, legal_actions
-from tests.support.scenario import IDLE_1, IDLE_2, HouseScenario, assert_all_cards, plays, the
+from tests.support.scenario import (
+    IDLE_1,
+    IDLE_2,
+    HouseScenario,
+    assert_all_cards,
+    plays,
+    the,
+    types,
+)
 
 # --- eight_again ---------------------------------------------------------------------------------
 
@@ -313,3 +323,51 @@ def test_with_multi_play_cards_is_a_run_or_a_set() -> None:
     runs = HouseScenario([hand, IDLE_1, OTHER], "blue-2", color_runs=True, multi_play=True)
     runs.act(0, "play", cards=["blue-3", "blue-4"])
     assert runs.state.top_card == "blue-4"
+
+
+def test_with_seven_zero_a_zero_discards_then_the_hands_rotate() -> None:
+    """The engine's decision for `zero_discards_color` with `seven_zero`: the 0 discards the
+    rest of its colour from the hand first, then every hand passes on, the rest of seat 0's
+    hand to seat 1."""
+    hand = ["red-0", "red-3", "red-6", "blue-5", "green-6", "yellow-9", "wild"]
+    t = HouseScenario([hand, IDLE_1, IDLE_2], "red-5", zero_discards_color=True, seven_zero=True)
+    events = t.act(0, "play", card="red-0")
+    assert types(events)[:3] == ["card_played", "color_discarded", "hands_rotated"]
+    assert t.hand(1) == ["blue-5", "green-6", "yellow-9", "wild"]
+    assert t.hand(2) == IDLE_1 and t.hand(0) == IDLE_2
+    assert t.state.discard_pile == ("red-5", "red-3", "red-6", "red-0")
+    assert t.state.current == 1
+    assert_all_cards(t)
+
+
+RUN = ["red-2", "red-3", "red-4", "red-5", "red-6", "red-6"]
+NO_RED = ["yellow-8", "green-8", "blue-8", "yellow-9", "green-9", "blue-9"] * 2
+
+
+@pytest.mark.parametrize(
+    ("last", "rules", "fields"),
+    [
+        ("red-0", {"seven_zero": True}, {}),
+        ("red-1", {"one_rotates": True}, {}),
+        ("red-0", {"zero_swap": True}, {"target": 2}),
+    ],
+)
+def test_going_out_on_a_card_that_moves_hands_moves_none(
+    last: str, rules: dict[str, bool], fields: dict[str, int]
+) -> None:
+    """The engine's decision: a 0 or a 1 that empties the hand passes no hands on and swaps
+    none (the seat that went out would take cards back). With `elimination` the others play on
+    with the hands they hold."""
+    t = HouseScenario([[*RUN, last], IDLE_1, IDLE_2], "red-9", NO_RED, elimination=True, **rules)
+    for i, card in enumerate(RUN):
+        t.act(0, "play", card=card, uno=i == len(RUN) - 1)
+        t.draw_and_keep(1)
+        t.draw_and_keep(2)
+    assert t.hand(0) == [last] and t.state.current == 0
+    held = [t.hand(1), t.hand(2)]
+    events = t.act(0, "play", card=last, **fields)
+    assert not {"hands_rotated", "hands_swapped"} & set(types(events))
+    assert t.state.statuses[0] == "out" and t.hand(0) == []
+    assert [t.hand(1), t.hand(2)] == held
+    assert (t.state.round_number, t.state.current) == (1, 1)
+    assert_all_cards(t)

@@ -274,3 +274,30 @@ def test_refused_combinations_name_both_options(rules: dict[str, bool], named: t
     # Any two of the three combine.
     for left_out in rules:
         make_options({k: v for k, v in rules.items() if k != left_out})
+
+
+def test_action_on_action_binds_a_reverse_bounce_on_a_draw2() -> None:
+    """The engine's decision: under `action_on_action` a reverse is a different action card on
+    a draw2, so it does not bounce the penalty; on a wild-draw4 (no action card) it still
+    does."""
+    hands = [
+        ["red-draw2", "wild-draw4", "red-1", "red-2", "red-3", "red-4", "red-6"],
+        ["red-reverse", "blue-reverse", "blue-1", "blue-2", "blue-3", "blue-4", "blue-6"],
+        ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-6", "yellow-7", "yellow-8"],
+    ]
+    rules: dict[str, Any] = {"stacking": True, "reverse_bounce": True, "action_on_action": True}
+    t = HouseScenario(hands, "red-5", **rules)
+    t.act(0, "play", card="red-draw2")
+    assert plays(t.state, 1) == []
+    assert t.refused(1, "play", card="red-reverse").code == "illegal_card"
+    events = t.act(1, "draw")
+    assert len(drawn(events, 1, "take")) == 2
+    assert_all_cards(t)
+
+    four = HouseScenario(hands, "red-5", **rules)
+    four.act(0, "play", card="wild-draw4", color="blue")
+    four.act(1, "play", card="blue-reverse")
+    pending = four.state.pending
+    assert pending is not None
+    assert (pending.kind, pending.seat, pending.amount) == ("draw_penalty", 0, 4)
+    assert_all_cards(four)

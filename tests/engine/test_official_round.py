@@ -246,3 +246,21 @@ def test_drawing_nothing_from_exhausted_piles_is_still_the_players_move():
     assert t.hand(2) == list(hoard)
     assert t.state.current == 0
     assert t.refused(1, "catch", target=0).code == "nothing_to_catch"
+
+
+def test_the_default_target_is_500_and_reaching_it_ends_the_game():
+    """Rule book: "The first to reach `target_score` (default 500) wins the game." Seat 0's 328
+    points on 171 make 499: the game goes on; on 172 they make 500 exactly: it is over."""
+    short = red_run()
+    assert short.state.options.target_score == 500
+    short.set_table(scores=(171, 0, 0))
+    go_out(short, "red-7")
+    assert short.state.scores == (499, 0, 0)
+    assert (short.state.status, short.state.round_number) == ("active", 2)
+
+    reached = red_run()
+    reached.set_table(scores=(172, 0, 0))
+    events = go_out(reached, "red-7")
+    assert reached.state.scores == (500, 0, 0)
+    assert the(events, "game_ended")["data"] == {"winner_seat": 0, "reason": "target"}
+    assert reached.state.status == "finished"

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from games.engine import (
     COLORS,
     DECK,
@@ -209,3 +211,71 @@ def test_starter_number_play_starts_with_the_first_player():
     assert t.state.direction == 1
     assert t.state.pending is None
     assert [len(h) for h in t.state.hands] == [7, 7, 7]
+
+
+def test_starter_wild_draw4_goes_back_at_a_random_position_of_a_shuffled_deck():
+    """Deal 3: "`wild-draw4`: put it back into the draw pile at a random position ... and turn
+    the next one." With seed 55 the shuffled deck of three seats turns a wild-draw4 first: it
+    goes back among the 86 cards left (position 39, drawn from the game's random source and
+    written in the log) and the next card, a green 3, is the starter."""
+    events = start_game(3, make_options(), seed=55)
+    state = replay(events)
+    deck = the(events, "round_started")["data"]["deck"]
+    assert Counter(deck) == Counter(DECK)
+    assert deck[21] == "wild-draw4"
+    returned = the(events, "starter_returned")["data"]
+    assert returned == {"card": "wild-draw4", "position": 39}
+    rest = deck[22:]
+    assert rest[0] == "green-3"
+    assert the(events, "starter_turned")["data"]["card"] == "green-3"
+    assert state.top_card == "green-3" and state.color == "green" and state.current == 0
+    assert state.draw_pile == (*rest[1:39], "wild-draw4", *rest[39:])
+    assert_every_card_accounted(state)
+
+
+@pytest.mark.parametrize(
+    ("starter", "current", "direction", "seat_0_holds"),
+    [
+        ("yellow-reverse", 1, -1, 7),  # the dealer, seat 1, plays first
+        ("yellow-skip", 1, 1, 7),  # seat 0 is skipped
+        ("yellow-draw2", 1, 1, 9),  # seat 0 draws 2 and is skipped
+    ],
+)
+def test_starter_action_cards_with_two_players(starter, current, direction, seat_0_holds):
+    """Deal 3 at a table of two, where the dealer of round 1 is seat 1: a reverse starter lets
+    "the dealer play first", a skip skips seat 0, a draw2 makes seat 0 draw 2 and skips it."""
+    t = Scenario([HANDS_3[0], IDLE_2], starter, ["blue-7", "green-4"])
+    assert t.state.dealer == 1
+    assert (t.state.current, t.state.direction) == (current, direction)
+    assert len(t.hand(0)) == seat_0_holds
+    assert len(t.hand(1)) == 7
+    t.act(1, "play", card="yellow-1")
+    assert t.state.current == 0
+
+
+@pytest.mark.parametrize(
+    ("starter", "rules"),
+    [
+        ("red-8", {"eight_again": True}),
+        ("red-1", {"one_rotates": True}),
+        ("red-0", {"zero_swap": True, "zero_discards_color": True}),
+        ("red-0", {"zero_discards_color": True}),
+        ("red-2", {"two_gives": True}),
+    ],
+)
+def test_the_second_sets_effects_do_not_apply_to_the_starter_card(starter, rules):
+    """Deal 3: "Seven-zero and other house effects do not apply to the starter card": a starter
+    8 gives no extra turn, a 1 passes no hands, a 0 swaps and discards nothing, a 2 gives
+    nothing; seat 0 simply plays first."""
+    hands = [
+        ["red-3", "red-4", "red-6", "blue-1", "blue-2", "blue-3", "blue-4"],
+        IDLE_1,
+        IDLE_2,
+    ]
+    t = Scenario(hands, starter, **rules)
+    assert [t.hand(s) for s in range(3)] == hands
+    assert t.state.discard_pile == (starter,)
+    assert (t.state.current, t.state.pending) == (0, None)
+    assert types(t.log)[-2:] == ["starter_turned", "turn_changed"]
+    t.act(0, "play", card="red-3")
+    assert t.state.current == 1

@@ -270,3 +270,51 @@ def test_resign_before_naming_the_starter_colour_the_next_player_names_it():
     assert t.state.color == "blue"
     t.act(1, "play", card="blue-2")
     assert t.state.current == 2
+
+
+def test_a_forfeited_seat_takes_no_part_in_the_next_deal():
+    """Rule book: the forfeiting player "take[s] no further part"; "each later round the dealer
+    moves one seat clockwise". Seat 0 resigns in round 1; when seat 1 goes out, round 2 is
+    dealt to seats 2 and 1 only, by seat 1: the dealer's seat after seat 2 would be seat 0,
+    which has left (the engine's decision: the dealer moves on to the next seat still in)."""
+    t = Scenario([IDLE_1, SEAT_0, IDLE_2], "red-9")
+    t.resign(0)
+    assert t.state.current == 1
+    rest = [c for c in SEAT_0 if c != "red-8"]
+    t.set_table(
+        hands=((), ("red-8",), t.state.hands[2]),
+        discard_pile=(*rest, *t.state.discard_pile),
+    )
+    events = t.act(1, "play", card="red-8")
+    started = the(events, "round_started")["data"]
+    assert (started["number"], started["dealer"], started["seats"]) == (2, 1, [2, 1])
+    assert t.hand(0) == []
+    assert len(t.hand(1)) == len(t.hand(2)) == 7
+    assert t.state.statuses == ("forfeited", "playing", "playing")
+
+
+def test_a_seat_that_forfeits_facing_a_draw_penalty_leaves_it_unpaid():
+    """The engine's decision (the rule book is silent): a seat that leaves while it owes a
+    stacked penalty takes it with it; nobody else pays, and the next seat plays on."""
+    first = ["red-draw2", "red-1", "red-2", "red-3", "red-4", "red-6", "red-7"]
+    t = Scenario([first, IDLE_1, IDLE_2], "red-5", stacking=True)
+    t.act(0, "play", card="red-draw2")
+    assert t.state.pending is not None and t.state.pending.seat == 1
+    pile = len(t.state.draw_pile)
+    t.resign(1)
+    assert (t.state.current, t.state.pending) == (2, None)
+    assert len(t.hand(2)) == 7 and len(t.state.draw_pile) == pile + 7
+
+
+def test_the_wild_draw4_of_a_seat_that_forfeits_stands():
+    """The engine's decision: a wild-draw4 whose player leaves before the answer can no longer
+    be challenged (there is no hand to show): the next player draws the 4 and loses its turn."""
+    bluffer = ["wild-draw4", "red-1", "red-2", "red-4", "red-6", "red-7", "red-8"]
+    t = Scenario([bluffer, IDLE_1, IDLE_2], "red-5")
+    t.act(0, "play", card="wild-draw4", color="blue")
+    t.resign(0)
+    assert t.state.pending is not None and t.state.pending.kind == "draw_penalty"
+    assert t.refused(1, "challenge").code == "nothing_to_challenge"
+    events = t.act(1, "draw")
+    assert len(drawn(events, 1, reason="take")) == 4  # the pile was shuffled with seat 0's cards
+    assert (t.state.current, t.state.color) == (2, "blue")

@@ -242,3 +242,18 @@ def test_two_player_draw2_the_player_goes_again():
     t.act(0, "play", card="red-draw2")
     assert t.hand(1) == [*IDLE_1, "green-9", "yellow-4"]
     assert t.state.current == 0
+
+
+def test_two_player_wild_draw4_the_player_goes_again():
+    """Rule book: "`wild-draw4`: ... the next player draws 4 and loses their turn." With two
+    players, seat 1 accepts and seat 0 plays on, in the colour it named."""
+    hand = ["wild-draw4", "green-3", "blue-7", "yellow-9", "green-skip", "blue-draw2", "green-8"]
+    four = ["blue-1", "blue-2", "yellow-3", "yellow-4"]
+    t = Scenario([hand, IDLE_1], "red-3", four)
+    t.act(0, "play", card="wild-draw4", color="green")
+    assert t.state.actor == 1
+    events = t.act(1, "accept")
+    assert drawn(events, 1) == four
+    assert (t.state.current, t.state.color, t.state.pending) == (0, "green", None)
+    t.act(0, "play", card="green-8")
+    assert t.state.current == 1

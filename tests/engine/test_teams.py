@@ -110,3 +110,31 @@ def test_teams_that_cannot_be_played_are_refused(
 def test_six_players_in_three_teams() -> None:
     state = replay(start_game(6, make_options(teams=3), seed=1))
     assert [entry["team"] for entry in view(state, 0)["seats"]] == [0, 1, 2, 0, 1, 2]
+
+
+def test_partners_see_only_their_own_hands() -> None:
+    """Rule book: "Partners see only their own hands, like everyone else": seat 0 sees a
+    count of its partner's (seat 2's) cards."""
+    t = partners()
+    seen = view(t.state, 0)
+    assert seen["you"]["hand"] == S0
+    assert all("hand" not in entry for entry in seen["seats"])
+    assert seen["seats"][2]["hand_count"] == 7
+
+
+def test_penalty_scoring_the_lowest_team_wins_and_winner_seat_went_out() -> None:
+    """Rule book: "`winner_seat` names the seat that went out in the game's last round; in `penalty`
+    scoring the team with the lowest total wins." Given totals of 60 for team 0 and 0 for team
+    1 and a target of 100: seat 2 (team 0) goes out, team 0 reaches 103 and team 1 74; team 1
+    wins the game, seat 2 is the winner_seat."""
+    t = partners(target_score=100, scoring="penalty")
+    t.set_table(scores=(60, 0, 60, 0))
+    seat_2_goes_out(t)
+    mine = points([*S0, "green-9"])
+    theirs = points([*S1, "blue-9"]) + points(S3)
+    assert (mine, theirs) == (43, 74)
+    assert t.state.scores == (103, 74, 103, 74)
+    ended = the(t.log, "game_ended")["data"]
+    assert ended == {"winner_seat": 2, "reason": "target", "winner_team": 1}
+    seen = view(t.state, 0)
+    assert (seen["winner_seat"], seen["winner_team"]) == (2, 1)
