@@ -7,6 +7,9 @@
   the service reads from its clock)
 - ``apply(state, event) -> state``, ``replay(events) -> state``
 - ``view(state, seat)``, ``legal_actions(state, seat)``, ``event_view(event, seat, revealed)``
+
+The rule book is /work/shared/rules.md; where it is silent the engine decides as
+the official rules would, and ``games.engine.rules``' docstring lists each such decision.
 """
 
 from games.engine.cards import CARD_CODES, COLORS, DECK

@@ -1,7 +1,9 @@
 """The house-rule options of the rule book, their defaults, and the check that they make sense.
 
 All house rules are off by default; a game's ``rules`` object turns them on. Unknown options and
-combinations that make no sense are refused when the game is created.
+combinations that make no sense are refused when the game is created: the ones the rule book
+refuses (``REFUSED``, teams with ``elimination``) and ``reverse_bounce`` without ``stacking``,
+which the rule book gives only "with `stacking`" (there would be no penalty to bounce).
 
 ``Options`` is the one definition of a house rule: a field made by ``rule`` (its name, type,
 default, bound from ``engine.limits`` and help text). ``RULES`` reads them; from it come the

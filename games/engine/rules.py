@@ -9,29 +9,53 @@ Decisions the rule book leaves open, taken as the official rules would or as sta
 - UNO: a seat that ends its own play holding one card without saying UNO can be caught until the
   next move on the table (any seat's play, draw, pass, challenge, colour, or a timeout). A seat
   that comes to hold one card by a 7's swap or a 0's rotation has played nothing and cannot be
-  caught. ``uno`` on a play is accepted only when the play leaves one card.
+  caught. ``uno`` on a play is accepted only when the play leaves one card. A catch that draws
+  nothing (``uno_penalty`` 0, or both piles exhausted) leaves the seat one card: it may still
+  say UNO then, which changes nothing (the rule book's "have not been caught" guards a penalty
+  there is none of).
+- A wild-draw4 challenge judges the hand the card was played from: cards the challenged seat drew
+  since (a catch for its unsaid UNO, the only draw in between) do not count. The challenger is
+  shown the hand as it is at the challenge.
 - A card that empties a hand applies its draw at once: the next seat draws 2 (or 4, plus any
   stacked penalty) with no chance to stack or challenge, then the round is scored (or, with
   ``elimination``, goes on).
 - ``seven_zero``: a 7 always names a ``target`` seat; when the 7 is the seat's last card the round
   ends before any swap. A 0 passes every hand one seat on in the direction of play. With
-  ``multi_play`` several 7s or 0s act once.
+  ``multi_play`` several 7s or 0s act once. A card that empties the hand moves no hands (a 7 or a
+  ``zero_swap`` 0 swaps none, a 0 or a ``one_rotates`` 1 passes none): with ``elimination`` the
+  others play on with the hands they hold.
 - ``multi_play`` takes number cards only.
 - ``jump_in`` takes one number card identical to the top card, from a seat that is not the one to
-  act, while no decision is pending; play goes on from the jumper. Cards drawn as a penalty since
-  the last move may not jump in.
+  act, while no decision is pending; play goes on from the jumper. The seat that just played is
+  not the one to act and may jump in too, and so may any seat on a number starter. Cards drawn
+  as a penalty since the last move may not jump in, whoever drew a penalty after them.
 - ``draw_until_playable`` with ``force_play``: the playable card that ends the drawing must be
   played. A timeout always keeps a drawn card and passes, as the "Time" section says.
 - Drawing when both piles are exhausted draws nothing and is still the seat's move (an empty
   ``cards_drawn``): it closes the UNO catch window and resets the seat's timeout count.
 - A first player who forfeits before naming the colour of a starter wild passes that choice on to
-  the next seat.
+  the next seat. A seat that forfeits while it owes a draw penalty (stacked, or a wild-draw4 it
+  has not answered) takes it along: the next seat plays. A wild-draw4 whose player forfeits before
+  it is answered stands: the next seat owes the 4 and may not challenge (there is no hand to
+  show).
+- A forfeited seat is dealt no cards and plays no further part; the dealer moves one seat
+  clockwise each round, past the seats that have forfeited. Only seats still playing the round
+  act: a seat that has gone out (``elimination``) or forfeited may not catch, say UNO or jump in,
+  and is no target of a swap or a gift.
+- With two seats left holding cards (forfeits, ``elimination``) a reverse acts as a skip, as with
+  two players.
+- The draw pile is refilled (the discard pile but its top card, shuffled) when a card is to be
+  drawn and none is left, as often as one draw needs. A starter wild-draw4 (or, with
+  ``number_starter``, any other starter) goes back at a random one of the pile's places, its top
+  included (then it is turned and goes back again).
 - A timeout applies the action the rule book names and then, at ``max_timeouts`` consecutive
   timeouts, the forfeit. Forfeited cards are shuffled into the draw pile.
 - ``elimination``: the first seat to go out is the round's winner. With ``winner`` scoring it scores
   the cards left in the last hand; with ``penalty`` scoring every seat scores its own hand.
 - ``penalty`` scoring: when a seat reaches the target the game ends; the lowest total wins, ties to
   the lower seat number. ``winner`` scoring: the highest total wins, ties to the lower seat number.
+  A seat that has forfeited does not win at the target. With teams the same holds of the teams'
+  totals, ties to the lower team number.
 - The second set: an effect belongs to the play's last card (the top card), as with
   ``seven_zero``: several 8s or a run ending on an 8 take one extra turn, several 2s give once.
   ``two_gives``: ``target`` on a 2 names who receives ``give`` and comes only with a non-empty
