@@ -266,26 +266,16 @@ def _cards_drawn(state: GameState, seat: int, data: CardsDrawnData) -> None:
     if seat in catchable:
         w["catchable"] = catchable - {seat}
     if reason in PENALTY_DRAWS:
-        _penalty_drawn(state, seat, drawn)
+        # The latest penalty cards, which may not jump in. Two seats may draw a penalty between
+        # two moves (a seat's unsaid UNO drawn as a move closes its window, then a catch of the
+        # seat that moved). Only a copy of the top card matters, and the top card stays until
+        # the next play resets the record: of a number's two copies one is on top, so one seat
+        # at most drew the other. An earlier seat's record that holds it is kept.
+        old = state.penalty_drawn
+        if old is None or old[0] == seat or state.discard_pile[-1] not in old[1]:
+            w["penalty_drawn"] = (seat, drawn)
     w["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
     w["draw_pile"] = pile[count:]
-
-
-def _penalty_drawn(state: GameState, seat: int, drawn: tuple[str, ...]) -> None:
-    """Record ``drawn`` as the latest penalty cards (``penalty_drawn``, which ``jump_in`` reads).
-
-    Two seats may draw a penalty between two moves (a seat's unsaid UNO drawn as a move closes
-    its window, then a catch of the seat that moved). Only a copy of the top card matters (a
-    jump-in), and the top card stays until the next play resets the record: of a number's two
-    copies one is on top, so one seat at most drew the other. An earlier seat's record that
-    holds it is kept.
-    """
-    old = state.penalty_drawn
-    if old is not None and old[0] != seat:
-        pile = state.discard_pile
-        if pile and pile[-1] in old[1]:
-            return
-    fields_of(state)["penalty_drawn"] = (seat, drawn)
 
 
 def _settle_uno(state: GameState, seat: int, hand: tuple[str, ...], said: bool) -> None:
