@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games.engine.cards import COLOR_OF
+from games.engine.cards import COLOR_OF, NUMBER_CARDS
 from games.engine.events import PENALTY_DRAWS, VOLUNTARY_DRAWS, Event
 from games.engine.options import options_from_data
 from games.engine.shapes import (
@@ -266,14 +266,19 @@ def _cards_drawn(state: GameState, seat: int, data: CardsDrawnData) -> None:
     if seat in catchable:
         w["catchable"] = catchable - {seat}
     if reason in PENALTY_DRAWS:
-        # The latest penalty cards, which may not jump in. Two seats may draw a penalty between
-        # two moves (a seat's unsaid UNO drawn as a move closes its window, then a catch of the
-        # seat that moved). Only a copy of the top card matters, and the top card stays until
-        # the next play resets the record: of a number's two copies one is on top, so one seat
-        # at most drew the other. An earlier seat's record that holds it is kept.
+        # The latest penalty cards: they may not jump in, and a wild-draw4's challenge leaves
+        # its player's out. Two seats may draw a penalty between two moves (a seat's unsaid UNO
+        # drawn as a move closes its window, then a catch of the seat that moved). For a jump-in
+        # only a copy of the top card matters, a number card, which stays on top until the next
+        # play resets the record: of its two copies one is on top, so one seat at most drew the
+        # other. An earlier seat's record that holds it is kept.
         old = state.penalty_drawn
-        if old is None or old[0] == seat or state.discard_pile[-1] not in old[1]:
+        if old is None or old[0] == seat:
             w["penalty_drawn"] = (seat, drawn)
+        else:
+            top = state.discard_pile[-1]
+            if top not in old[1] or top not in NUMBER_CARDS:
+                w["penalty_drawn"] = (seat, drawn)
     w["hands"] = (*hands[:seat], hand, *hands[seat + 1 :])
     w["draw_pile"] = pile[count:]
 

@@ -301,3 +301,33 @@ def test_action_on_action_binds_a_reverse_bounce_on_a_draw2() -> None:
     assert pending is not None
     assert (pending.kind, pending.seat, pending.amount) == ("draw_penalty", 0, 4)
     assert_all_cards(four)
+
+
+def test_a_challenge_after_another_seats_unsaid_uno_judges_the_hand_played_from() -> None:
+    """Under `uno_auto_penalty` the wild-draw4 itself closes seat 2's UNO window: seat 2 draws
+    its penalty, a wild-draw4 among the cards. Seat 1 catches seat 0, who played the wild-draw4
+    leaving one card and said nothing, and seat 0 draws two reds. Seat 1's challenge still
+    judges the hand seat 0 played from (a blue 3: no red), not the reds it was caught with."""
+    six = ["green-1", "green-2", "green-4", "green-6", "yellow-1", "yellow-2"]
+    seat_2 = ["red-4", "green-9", "blue-4", "blue-6", "blue-8", "blue-9", "yellow-7"]
+    t = HouseScenario(
+        [IDLE_1, IDLE_2, seat_2],
+        "red-5",
+        ["wild-draw4", "yellow-5", "red-8", "red-9", *six],
+        uno_auto_penalty=True,
+    )
+    under = [c for c in IDLE_1 if c not in ("wild-draw4", "blue-3")] + seat_2[2:]
+    t.set_table(
+        hands=(("wild-draw4", "blue-3"), t.state.hands[1], ("red-4", "green-9")),
+        discard_pile=(*under, "red-5"),
+        current=2,
+    )
+    t.act(2, "play", card="red-4")  # one card left, UNO not said
+    events = t.act(0, "play", card="wild-draw4", color="green")
+    assert drawn(events, 2, "uno") == ["wild-draw4", "yellow-5"]
+    t.act(1, "catch", target=0)
+    assert t.hand(0) == ["blue-3", "red-8", "red-9"]
+    events = t.act(1, "challenge")
+    assert the(events, "challenged")["data"]["guilty"] is False
+    assert drawn(events, 1, "challenge") == six
+    assert (t.state.color, t.state.current) == ("green", 2)
