@@ -135,6 +135,32 @@ def test_no_jump_in_with_a_penalty_card_when_another_seat_draws_a_penalty_after(
     assert t.state.current == 1
 
 
+def test_jump_in_on_the_starter_and_by_the_seat_that_just_played() -> None:
+    """The engine's decisions: a number starter may be jumped in on, and the seat that just
+    played is not the one to act, so it may jump in with the other copy; play goes on from it,
+    so seat 1 is next again."""
+    seat_2 = ["blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "blue-8", "blue-9"]
+    starter = HouseScenario(
+        [JUMP_HANDS[0], ["green-1", *JUMP_HANDS[1][1:]], seat_2], "green-1", jump_in=True
+    )
+    assert plays(starter.state, 1) == [{"action": "play", "card": "green-1"}]
+    events = starter.act(1, "play", card="green-1")
+    assert events[0]["data"]["jump_in"] is True
+    assert starter.state.current == 2
+    assert_all_cards(starter)
+
+    twice = ["green-7", "green-7", "red-1", "red-2", "red-3", "red-4", "red-6"]
+    t = HouseScenario([twice, JUMP_HANDS[1], seat_2], "green-1", jump_in=True)
+    t.act(0, "play", card="green-7")
+    assert t.state.current == 1
+    assert plays(t.state, 0) == [{"action": "play", "card": "green-7"}]
+    events = t.act(0, "play", card="green-7")
+    assert events[0]["data"]["jump_in"] is True
+    assert t.state.current == 1
+    assert len(t.hand(1)) == 7
+    assert_all_cards(t)
+
+
 # --- seven_zero ------------------------------------------------------------------------------
 
 SEVEN_ZERO_HANDS = [
