@@ -266,15 +266,18 @@ def _cards_drawn(state: GameState, seat: int, data: CardsDrawnData) -> None:
     if seat in catchable:
         w["catchable"] = catchable - {seat}
     if reason in PENALTY_DRAWS:
-        # The latest penalty cards: they may not jump in, and a wild-draw4's challenge leaves
-        # its player's out. Two seats may draw a penalty between two moves (a seat's unsaid UNO
-        # drawn as a move closes its window, then a catch of the seat that moved). For a jump-in
-        # only a copy of the top card matters, a number card, which stays on top until the next
-        # play resets the record: of its two copies one is on top, so one seat at most drew the
-        # other. An earlier seat's record that holds it is kept.
+        # The penalty cards drawn since the last move: they may not jump in, and a wild-draw4's
+        # challenge leaves its player's out. One penalty may come in two draws, on either side
+        # of a reshuffle: the seat's record grows. Two seats may draw a penalty between two
+        # moves (a seat's unsaid UNO drawn as a move closes its window, then a catch of the seat
+        # that moved). For a jump-in only a copy of the top card matters, a number card, which
+        # stays on top until the next play resets the record: of its two copies one is on top,
+        # so one seat at most drew the other. An earlier seat's record that holds it is kept.
         old = state.penalty_drawn
-        if old is None or old[0] == seat:
+        if old is None:
             w["penalty_drawn"] = (seat, drawn)
+        elif old[0] == seat:
+            w["penalty_drawn"] = (seat, old[1] + drawn)
         else:
             top = state.discard_pile[-1]
             if top not in old[1] or top not in NUMBER_CARDS:

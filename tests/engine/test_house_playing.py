@@ -161,6 +161,36 @@ def test_jump_in_on_the_starter_and_by_the_seat_that_just_played() -> None:
     assert_all_cards(t)
 
 
+def test_no_jump_in_with_a_penalty_card_drawn_before_a_reshuffle() -> None:
+    """A catch that draws its cards on either side of a reshuffle: given a draw pile of one
+    card, the other green 7, seat 0 plays a green 7 leaving one card, is caught, draws the
+    green 7, the pile is refilled and it draws one more. Both are cards just drawn as a
+    penalty: the green 7 may not jump in (before, only the card drawn after the reshuffle was
+    barred)."""
+    t = HouseScenario(
+        [
+            ["green-7", "blue-9", "red-1", "red-2", "red-3", "red-4", "red-6"],
+            ["blue-1", "blue-2", "blue-3", "blue-4", "blue-6", "blue-8", "yellow-9"],
+            ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-6", "yellow-8", "green-7"],
+        ],
+        "green-1",
+        jump_in=True,
+    )
+    hands = t.state.hands
+    pile = t.state.draw_pile
+    t.set_table(
+        hands=(("green-7", "blue-9"), hands[1], (*hands[2][:-1], *pile[5:])),
+        draw_pile=("green-7",),
+        discard_pile=(*hands[0][2:], *pile[:5], "green-1"),
+    )
+    t.act(0, "play", card="green-7")  # one card left, UNO not said
+    events = t.act(1, "catch", target=0)
+    assert [e["type"] for e in events][1:] == ["cards_drawn", "pile_reshuffled", "cards_drawn"]
+    assert t.hand(0)[:2] == ["blue-9", "green-7"]
+    assert plays(t.state, 0) == []
+    assert t.refused(0, "play", card="green-7").code == "not_your_turn"
+
+
 # --- seven_zero ------------------------------------------------------------------------------
 
 SEVEN_ZERO_HANDS = [

@@ -8,6 +8,9 @@ number or symbol do not count; other wilds do not count). The player may still p
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
+
 from games.engine import event_view, legal_actions
 from tests.support.scenario import IDLE_2, Scenario, drawn, the, types
 
@@ -180,3 +183,30 @@ def test_a_challenge_judges_the_hand_the_wild_draw4_was_played_from():
     assert t.hand(0) == ["blue-7", *caught]
     assert t.state.color == "green"
     assert (t.state.current, t.state.pending) == (2, None)
+
+
+def test_a_challenge_leaves_out_every_card_of_a_catch_split_by_a_reshuffle():
+    """As above, the catch drawing its two cards on either side of a reshuffle: given a draw
+    pile of one red 8 and only reds under the red 3, seat 0 is caught and draws the red 8, the
+    pile is refilled, and it draws a second red. Neither counts against it (before, the cards
+    drawn before the reshuffle did)."""
+    t = Scenario([INNOCENT, VICTIM, IDLE_2], "red-3")
+    seat_0 = ("wild-draw4", "blue-7")
+    under = ("red-1", "red-1", "red-2", "red-2", "red-4", "red-4", "red-5", "red-5", "red-7")
+    left = Counter(chain(t.state.draw_pile, t.state.discard_pile, INNOCENT, IDLE_2))
+    left.subtract([*seat_0, *under, "red-3", "red-8"])
+    t.set_table(
+        hands=(seat_0, tuple(VICTIM), tuple(left.elements())),
+        draw_pile=("red-8",),
+        discard_pile=(*under, "red-3"),
+    )
+    t.act(0, "play", card="wild-draw4", color="green")
+    events = t.act(2, "catch", target=0)
+    assert types(events) == ["uno_caught", "cards_drawn", "pile_reshuffled", "cards_drawn"]
+    assert t.hand(0)[:2] == ["blue-7", "red-8"] and t.hand(0)[2] in under
+
+    events = t.act(1, "challenge")
+    assert the(events, "challenged")["data"]["guilty"] is False
+    assert len(drawn(events, 1, reason="challenge")) == 6
+    assert len(t.hand(0)) == 3
+    assert (t.state.color, t.state.current) == ("green", 2)
