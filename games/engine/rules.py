@@ -28,7 +28,8 @@ Decisions the rule book leaves open, taken as the official rules would or as sta
 - ``jump_in`` takes one number card identical to the top card, from a seat that is not the one to
   act, while no decision is pending; play goes on from the jumper. The seat that just played is
   not the one to act and may jump in too, and so may any seat on a number starter. Cards drawn
-  as a penalty since the last move may not jump in, whoever drew a penalty after them.
+  as a penalty since the last move may not jump in, drawn before a reshuffle or after it, and
+  whoever drew a penalty after them.
 - ``draw_until_playable`` with ``force_play``: the playable card that ends the drawing must be
   played. A timeout always keeps a drawn card and passes, as the "Time" section says.
 - Drawing when both piles are exhausted draws nothing and is still the seat's move (an empty
