@@ -116,6 +116,21 @@ def test_uno_penalty_is_the_number_of_cards_a_caught_player_draws(
     assert_all_cards(t)
 
 
+def test_a_catch_that_draws_nothing_leaves_one_card_and_uno_may_be_said() -> None:
+    """The engine's decision: with `uno_penalty` 0 the caught seat draws nothing and still holds
+    one card; it may say UNO after all, which changes nothing (it can be caught only once)."""
+    t = HouseScenario([SKIPS, SEAT_1], "red-5", uno_penalty=0)
+    for card in SKIPS[:-1]:
+        t.act(0, "play", card=card)
+    events = t.act(1, "catch", target=0)
+    assert drawn(events, 0) == [] and t.hand(0) == ["green-3"]
+    assert not t.state.catchable
+    t.act(0, "uno")
+    assert t.state.uno == {0} and t.hand(0) == ["green-3"]
+    assert t.refused(1, "catch", target=0).code == "nothing_to_catch"
+    assert_all_cards(t)
+
+
 BLUFF_HANDS = [
     ["wild-draw4", "red-1", "red-2", "red-3", "red-4", "red-6", "red-7"],
     ["green-1", "green-2", "green-3", "green-4", "green-6", "green-7", "green-8"],
