@@ -148,7 +148,7 @@ def _apart(one: dict[str, Any], other: dict[str, Any]) -> bool:
     )
 
 
-@pytest.mark.parametrize(("width", "height"), [(375, 667), (1280, 800)])
+@pytest.mark.parametrize(("width", "height"), [(375, 667), (900, 640), (1280, 800)])
 def test_toasts_cover_neither_a_tables_heading_nor_its_hand(
     site: Site, open_page: OpenPage, width: int, height: int
 ) -> None:
