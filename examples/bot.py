@@ -62,6 +62,10 @@ class Bot:
                         if not message.data:  # a retry hint
                             continue
                         last, body = message.id, message.json()
+                        if message.event == "stream_ended":  # the token's sign-in ended
+                            log.error("signed out: %s", body["detail"])
+                            self.done.set()
+                            return
                         if message.event == "snapshot":
                             log.info("snapshot: %s", body)
                             for game in body["games"]:
@@ -95,6 +99,8 @@ class Bot:
                 async with self.stream(f"games/{game}", last or view["version"]) as source:
                     source.response.raise_for_status()
                     async for message in source.aiter_sse():
+                        if message.event == "stream_ended":  # the game ended, or the sign-in
+                            break  # the view read next says which
                         if message.event != "chat" and message.data:  # not a retry hint
                             last = int(message.id)
                             await self.act(game)

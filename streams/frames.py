@@ -32,3 +32,17 @@ def chat_frame(message: Any) -> bytes:
     catch-up is untouched; the message's own id is in its data (reconnect with ``chat_after``)."""
     body = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
     return f"event: {CHAT_EVENT}\ndata: {body}\n\n".encode()
+
+
+# A stream's last message when reconnecting would not help: ``event: stream_ended``, ``data:
+# {"code", "detail"}`` (an error code of the API, as its error bodies have it), without an
+# ``id:`` line (a browser's Last-Event-ID stays the last event's). A stream that ends without
+# it dropped (or its process stops: ``sse.closing_frame``), and the client reconnects.
+STREAM_ENDED = "stream_ended"
+
+
+def ended_frame(code: str, detail: str) -> bytes:
+    """Why the stream ends for good: its sign-in ended (``not_authenticated``: a reconnection
+    would get that 401), or its game did (``game_not_active``: no event will follow)."""
+    body = json.dumps({"code": code, "detail": detail}, separators=(",", ":"), ensure_ascii=False)
+    return f"event: {STREAM_ENDED}\ndata: {body}\n\n".encode()

@@ -21,7 +21,7 @@ from django.contrib.auth.models import User
 
 from games import selectors
 from streams import hub
-from streams.frames import event_frame
+from streams.frames import ended_frame, event_frame
 
 log = logging.getLogger(__name__)
 K = TypeVar("K")
@@ -33,6 +33,12 @@ OPENING = f"retry: {RETRY_MS}\n\n".encode()
 # A stream ended because its process stops asks its client to come back after a random wait in
 # this range (milliseconds), so that thousands of clients do not reconnect in the same instant.
 CLOSING_RETRY_MS = (100, 1500)
+
+
+# The last message of a game stream whose game ended: a reconnection would only hear this again.
+GAME_OVER = ended_frame(
+    "game_not_active", "The game is over (finished, or abandoned): no event will follow."
+)
 
 
 def closing_frame() -> bytes:
@@ -61,8 +67,9 @@ async def game_stream(
     game_id: str, viewer: User, after: int, chat: ChatFeed | None = None
 ) -> AsyncIterator[bytes]:
     """The events of ``game_id`` after seq ``after`` as ``viewer`` may see them, as they commit;
-    it ends after the last event of a game that ended. With ``chat``, the game's chat messages
-    too, as ``chat`` frames (no ``id:``), in the order of their ids, each once.
+    it ends after the last event of a game that ended, with ``GAME_OVER``. With ``chat``, the
+    game's chat messages too, as ``chat`` frames (no ``id:``), in the order of their ids, each
+    once.
 
     The hub hands the stream its bytes (``streams.hub``); only a stream that starts behind what
     the hub keeps reads the log itself, until it catches up. A chat notice makes the stream read
@@ -94,12 +101,14 @@ async def game_stream(
                     watcher.cursor = page.rows[-1].seq
                 joined = game_log.join(watcher)
                 if not joined and not page.rows and page.ended and watcher.cursor >= page.version:
+                    yield GAME_OVER
                     return
                 continue
             if watcher.pending:
                 yield watcher.take()
                 continue
             if watcher.ended:
+                yield GAME_OVER
                 return
             if watcher.failed:
                 log.warning("game stream of %s ended: the hub could not read", game_id)
@@ -117,11 +126,12 @@ async def game_stream(
 
 
 async def while_true(
-    stream: AsyncIterator[bytes], still: Callable[[], bool], every: float
+    stream: AsyncIterator[bytes], still: Callable[[], bool], every: float, last: bytes
 ) -> AsyncIterator[bytes]:
     """``stream``'s frames while ``still()`` holds: asked in a database thread as frames pass
     (an idle stream sends a keep-alive at least every ``UNO_STREAM_KEEPALIVE``), at most every
-    ``every`` seconds; once it does not, the stream ends (its sign-in ended, say)."""
+    ``every`` seconds; once it does not, the stream sends ``last`` (why it ends: its sign-in
+    ended, say) and ends."""
     processes = hub.current()
     asked = time.monotonic()
     try:
@@ -130,6 +140,7 @@ async def while_true(
             if now - asked >= every:
                 asked = now
                 if not await processes.run(still):
+                    yield last
                     return
             yield frame
     finally:
@@ -230,10 +241,14 @@ def game_backlog(
     game_id: str, viewer: User, after: int, chat: ChatFeed | None = None
 ) -> Iterator[bytes]:
     """Under a WSGI server (no event loop to wait on): what the log holds now, then the end; the
-    client reconnects after ``retry`` with its last id, so it still misses nothing."""
+    client reconnects after ``retry`` with its last id, so it still misses nothing. Once the
+    log's last event of a game that ended is sent, ``GAME_OVER`` says there is no need to."""
     yield OPENING
     if chat is not None:
         found = chat.read(chat.cursor)
         if found is not None:
             yield found[0]
-    yield frames_of(hub.read_log(game_id, after), viewer)
+    page = hub.read_log(game_id, after)
+    yield frames_of(page, viewer)
+    if page.ended and (page.rows[-1].seq if page.rows else after) >= page.version:
+        yield GAME_OVER

@@ -10,13 +10,13 @@ from games.engine.errors import ENGINE_CODES
 from unoservice.errors import ENGINE_STATUSES, ERROR_CODES, SERVICE_CODES, Code
 
 ROOT = Path(__file__).resolve().parent.parent
-# Calls whose first argument is an error code.
-RAISERS = {"DomainError", "IllegalMove", "_illegal", "error_body", "_error"}
+# Calls whose first argument is an error code (``ended_frame``: a stream's last message says one).
+RAISERS = {"DomainError", "IllegalMove", "_illegal", "error_body", "_error", "ended_frame"}
 
 
 def codes_in_source() -> dict[str, str]:
     found: dict[str, str] = {}
-    for package in ("games", "players", "unoservice"):
+    for package in ("games", "players", "unoservice", "streams", "service"):
         for path in (ROOT / package).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
                 if not isinstance(node, ast.Call) or not node.args:

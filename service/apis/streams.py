@@ -43,6 +43,7 @@ from service.apis.challenges import challenge_view
 from service.player_stream import NOTIFICATIONS
 from streams import sse
 from streams.authentication import StreamTicketAuthentication
+from streams.frames import STREAM_ENDED, ended_frame
 from streams.serializers import (
     GameStreamQuerySerializer,
     PlayerStreamQuerySerializer,
@@ -133,12 +134,21 @@ def under_asgi(request: Request) -> bool:
     return bool(request.META.get(ASYNC_STREAMS))
 
 
+# The last message of a stream whose sign-in ended: the 401 its reconnection would get, said on
+# the stream, so that a client tells a sign-out from a network drop without trying again.
+SIGNED_OUT = ended_frame(
+    "not_authenticated",
+    "The sign-in this stream was opened under has ended (signed out, ended from the session "
+    "list, a password change): sign in again.",
+)
+
+
 def signed_in(request: Request, stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
     """``stream`` while the session it was opened under lasts: ending a session (logout, the
     session list, a reused refresh token) ends its open streams too, within
     ``UNO_STREAM_SESSION_CHECK`` seconds. A stream opened without a session (an old DRF key, a
     ticket made with one) lasts while the key does: a password change or the account's deletion
-    ends it too (it had gone on streaming)."""
+    ends it too (it had gone on streaming). Its last message says so (``SIGNED_OUT``)."""
     # request.auth: the access token's row, the redeemed stream ticket (both say the session),
     # an old key's row (its key), or None (the admin's cookie).
     session_id = getattr(request.auth, "session_id", None)
@@ -149,7 +159,7 @@ def signed_in(request: Request, stream: AsyncIterator[bytes]) -> AsyncIterator[b
         still = partial(
             old_key_signs_in, api.caller(request).pk, getattr(request.auth, "key", None)
         )
-    return sse.while_true(stream, still, settings.UNO_STREAM_SESSION_CHECK)
+    return sse.while_true(stream, still, settings.UNO_STREAM_SESSION_CHECK, SIGNED_OUT)
 
 
 def event_stream(content: AsyncIterator[bytes] | Iterator[bytes]) -> StreamingHttpResponse:
@@ -171,20 +181,35 @@ SSE_MESSAGE = {
     "type": "object",
     "properties": {
         "id": {"type": "string", "description": "The seq, or the notification id."},
-        "event": {"type": "string", "description": "The event's type, or the notification's kind."},
+        "event": {
+            "type": "string",
+            "description": f"The event's type, the notification's kind, or `{STREAM_ENDED}`.",
+        },
         "data": {
             "type": "string",
-            "description": "The event (or notification) JSON.",
+            "description": "The event (or notification, or why the stream ended) JSON.",
         },
     },
 }
+
+
+# How every stream ends, said once for the three (their descriptions end with it).
+STREAM_ENDING = (
+    "A stream that ends for a reason a reconnection would meet again says why first: one "
+    f'`event: {STREAM_ENDED}` message, without `id:`, `data: {{"code", "detail"}}` (an error '
+    "code, as the error bodies have it): `not_authenticated` when the sign-in it was opened "
+    "under ended (logout, the session list, a reused refresh token, a password change, the "
+    "account's deletion: sign in again); on a game stream, `game_not_active` after the last "
+    "event of a game that ended (finished, or abandoned). A stream that ends without it "
+    "dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`."
+)
 
 
 def stream_answer(description: str) -> dict[Any, OpenApiResponse]:
     return {
         (200, EVENT_STREAM): OpenApiResponse(
             response=SSE_MESSAGE,
-            description=description,
+            description=f"{description} {STREAM_ENDING}",
             examples=[
                 OpenApiExample(
                     "Two messages and a keep-alive",
@@ -220,7 +245,8 @@ class GameStreamApi(StreamApi):
             "log serves it to the caller>`, in order, each once, only after its write committed. "
             "From `after` or `Last-Event-ID` on; with neither, from the game's current version "
             "(new events only). A comment line (`: keep-alive`) at least every 15 s. After the "
-            "last event of a game that ended, the stream ends. The table chat comes on the same "
+            f"last event of a game that ended, the stream ends (`event: {STREAM_ENDED}`, "
+            "`game_not_active`). The table chat comes on the same "
             "stream as `event: chat` messages without an `id:` line (Last-Event-ID stays the "
             "last seq), `data: <the ChatMessage JSON>`, filtered for the caller (channels, "
             "blocks, mute); from `chat_after` on, or new messages only."

@@ -26,6 +26,7 @@ from service.apis.streams import (
     event_stream,
     json_errors,
     last_event_id,
+    signed_in,
     stream_answer,
     under_asgi,
 )
@@ -234,5 +235,6 @@ class TournamentStreamApi(StreamApi):
         api.caller(request)
         key = str(tournaments.tournament_get(tournament_id).pk)
         if under_asgi(request):
-            return event_stream(sse.tournament_stream(key, resume, CHANGES))
+            # A signed-out phone stops following the tournament too, as it does its games.
+            return event_stream(signed_in(request, sse.tournament_stream(key, resume, CHANGES)))
         return event_stream(sse.feed_backlog(key, resume, CHANGES))

@@ -242,6 +242,15 @@ def test_an_idle_stream_gets_keep_alive_comments(
     assert comments == ["keep-alive"] * 3
 
 
+def assert_game_over(stream: Stream) -> None:
+    """The stream's next event says the game ended (no ``id:``: Last-Event-ID stays the last
+    seq), and the stream ends: a client knows not to reconnect."""
+    said = stream.next_event()
+    assert (said.event, said.id) == ("stream_ended", None), said
+    assert said.json["code"] == "game_not_active" and said.json["detail"], said.data
+    assert stream.next_event() is END
+
+
 def test_the_stream_of_a_finished_game_ends_after_its_last_event(
     server: Server, make_seat: Any, streams: list[Stream]
 ) -> None:
@@ -253,11 +262,13 @@ def test_the_stream_of_a_finished_game_ends_after_its_last_event(
     version = body["version"]
 
     received = live.events_until(version)
-    assert live.next_event() is END
+    assert_game_over(live)
     # Opened afterwards, it sends the whole log (revealed, as the log serves a finished game).
     late = watch(server, game, seats[1], streams, "?after=0")
     replay = late.events_until(version)
-    assert late.next_event() is END
+    assert_game_over(late)
+    # Reconnected after the last event, it says at once that nothing will follow.
+    assert_game_over(watch(server, game, seats[0], streams, f"?after={version}"))
     assert as_log(replay) == event_log(server, game, seats[1])
     assert [f["seq"] for f in as_log(received)] == list(range(1, version + 1))
 
@@ -285,7 +296,7 @@ def test_the_stream_of_a_waiting_game_ends_when_its_host_deletes_their_account(
 
     assert status == 204, body
     assert view(quick_server, game, guest)["status"] == "abandoned"
-    assert stream.next_event() is END
+    assert_game_over(stream)
 
 
 @pytest.mark.parametrize(

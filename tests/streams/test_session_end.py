@@ -1,7 +1,9 @@
 """Ending a session ends what it opened: its unredeemed stream tickets open nothing, and its open
 streams end (within ``UNO_STREAM_SESSION_CHECK``; at the next frame on this suite's server), while
 the player's other sessions' streams go on. A stolen phone whose session is ended from the
-session list stops seeing the game live too."""
+session list stops seeing the game live too. The stream says why before it ends (``event:
+stream_ended``, ``not_authenticated``): a client tells a sign-out from a network drop without
+reconnecting to meet a 401."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from tests.support.streams import (
     open_stream,
 )
 from tests.support.streams import Seat as StreamSeat
+from tests.support.tournaments import body_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,13 +54,18 @@ def still_open(stream: Stream) -> bool:
 
 def until_it_ends(stream: Stream) -> list[Message]:
     """The messages up to the stream's end, which must come within ``WAIT`` seconds (keep-alives
-    come every fraction of a second on this server: a stream left open never ends this)."""
+    come every fraction of a second on this server: a stream left open never ends this); its
+    last says the sign-in ended, and is returned without it."""
     deadline = time.monotonic() + WAIT
     messages = []
     while (message := stream.next()) is not END:
         messages.append(message)
         assert time.monotonic() < deadline, "the stream goes on after its session ended"
-    return messages
+    assert messages, "the stream ended without a word"
+    *before, last = messages
+    assert (last.event, last.id) == ("stream_ended", None), messages[-3:]
+    assert last.json["code"] == "not_authenticated" and last.json["detail"], last.data
+    return before
 
 
 @pytest.fixture
@@ -180,3 +188,28 @@ def test_an_old_keys_streams_end_with_the_key(
     )
     assert status == 204, body
     until_it_ends(bobs)
+
+
+def test_a_logout_ends_the_tournament_stream_it_opened(
+    watchful_server: Server, ada: User, streams: list[Stream]
+) -> None:
+    """The tournament stream needs a sign-in to open, as the others do, but went on streaming
+    after the logout; it ends now, saying why, as a game stream does."""
+    pair = sign_in(watchful_server, ada)
+    body = body_of(name="Signed-out cup", table_size=2, rounds=1, settings=None)
+    status, made = watchful_server.request("POST", "/api/v1/tournaments/", pair["access"], body)
+    assert status == 201, made
+    path = f"/api/v1/tournaments/{made['id']}/stream/"
+    by_token = open_stream(watchful_server, path, token=pair["access"])
+    by_ticket = open_stream(
+        watchful_server, f"{path}?ticket={ticket_of(watchful_server, pair['access'])}"
+    )
+    streams += [by_token, by_ticket]
+    assert by_token.status == 200 and by_ticket.status == 200
+    assert still_open(by_token) and still_open(by_ticket)
+
+    status, _ = watchful_server.request("POST", "/api/v1/auth/logout/", pair["access"])
+    assert status in (200, 204)
+
+    until_it_ends(by_token)
+    until_it_ends(by_ticket)

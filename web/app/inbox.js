@@ -130,6 +130,8 @@ async function open() {
   source = new EventSource(`/api/v1/players/me/stream/?ticket=${encodeURIComponent(ticket)}`);
   for (const kind of Object.keys(NOTIFICATION_TITLES)) source.addEventListener(kind, onNotification);
   source.onopen = () => { failures = 0; };
+  // Signed out (docs/api.md): the new ticket's 401 says so now.
+  source.addEventListener('stream_ended', () => { source?.close(); source = null; void open(); });
   source.onerror = () => {
     // A reconnect would repeat the used ticket: reopen with a new one, then catch up the count.
     source?.close();

@@ -351,6 +351,8 @@ export function tournamentPage(root, id) {
     if (closed) return;
     source = new EventSource(`/api/v1/tournaments/${encodeURIComponent(id)}/stream/?ticket=${encodeURIComponent(ticket)}&after=${version}`);
     source.addEventListener('tournament_changed', () => void load().catch(() => {}));
+    // Signed out (docs/api.md, "How a stream ends"): the new ticket's 401 says so now, not in 2 s.
+    source.addEventListener('stream_ended', () => { source?.close(); source = null; void follow(); });
     source.onerror = () => {
       source?.close();
       source = null;

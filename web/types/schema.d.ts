@@ -493,7 +493,7 @@ export interface paths {
         };
         /**
          * The game's events as they happen (Server-Sent Events)
-         * @description Each message is `id: <seq>`, `event: <type>`, `data: <the event JSON, as the event log serves it to the caller>`, in order, each once, only after its write committed. From `after` or `Last-Event-ID` on; with neither, from the game's current version (new events only). A comment line (`: keep-alive`) at least every 15 s. After the last event of a game that ended, the stream ends. The table chat comes on the same stream as `event: chat` messages without an `id:` line (Last-Event-ID stays the last seq), `data: <the ChatMessage JSON>`, filtered for the caller (channels, blocks, mute); from `chat_after` on, or new messages only.
+         * @description Each message is `id: <seq>`, `event: <type>`, `data: <the event JSON, as the event log serves it to the caller>`, in order, each once, only after its write committed. From `after` or `Last-Event-ID` on; with neither, from the game's current version (new events only). A comment line (`: keep-alive`) at least every 15 s. After the last event of a game that ended, the stream ends (`event: stream_ended`, `game_not_active`). The table chat comes on the same stream as `event: chat` messages without an `id:` line (Last-Event-ID stays the last seq), `data: <the ChatMessage JSON>`, filtered for the caller (channels, blocks, mute); from `chat_after` on, or new messages only.
          */
         get: operations["games_stream"];
         put?: never;
@@ -6197,7 +6197,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream. */
+            /** @description The event stream. A stream that ends for a reason a reconnection would meet again says why first: one `event: stream_ended` message, without `id:`, `data: {"code", "detail"}` (an error code, as the error bodies have it): `not_authenticated` when the sign-in it was opened under ended (logout, the session list, a reused refresh token, a password change, the account's deletion: sign in again); on a game stream, `game_not_active` after the last event of a game that ended (finished, or abandoned). A stream that ends without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6206,9 +6206,9 @@ export interface operations {
                     "text/event-stream": {
                         /** @description The seq, or the notification id. */
                         id?: string;
-                        /** @description The event's type, or the notification's kind. */
+                        /** @description The event's type, the notification's kind, or `stream_ended`. */
                         event?: string;
-                        /** @description The event (or notification) JSON. */
+                        /** @description The event (or notification, or why the stream ended) JSON. */
                         data?: string;
                     };
                 };
@@ -8058,7 +8058,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The notification stream. */
+            /** @description The notification stream. A stream that ends for a reason a reconnection would meet again says why first: one `event: stream_ended` message, without `id:`, `data: {"code", "detail"}` (an error code, as the error bodies have it): `not_authenticated` when the sign-in it was opened under ended (logout, the session list, a reused refresh token, a password change, the account's deletion: sign in again); on a game stream, `game_not_active` after the last event of a game that ended (finished, or abandoned). A stream that ends without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8067,9 +8067,9 @@ export interface operations {
                     "text/event-stream": {
                         /** @description The seq, or the notification id. */
                         id?: string;
-                        /** @description The event's type, or the notification's kind. */
+                        /** @description The event's type, the notification's kind, or `stream_ended`. */
                         event?: string;
-                        /** @description The event (or notification) JSON. */
+                        /** @description The event (or notification, or why the stream ended) JSON. */
                         data?: string;
                     };
                 };
@@ -9217,7 +9217,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tournament's log as it grows. */
+            /** @description The tournament's log as it grows. A stream that ends for a reason a reconnection would meet again says why first: one `event: stream_ended` message, without `id:`, `data: {"code", "detail"}` (an error code, as the error bodies have it): `not_authenticated` when the sign-in it was opened under ended (logout, the session list, a reused refresh token, a password change, the account's deletion: sign in again); on a game stream, `game_not_active` after the last event of a game that ended (finished, or abandoned). A stream that ends without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9226,9 +9226,9 @@ export interface operations {
                     "text/event-stream": {
                         /** @description The seq, or the notification id. */
                         id?: string;
-                        /** @description The event's type, or the notification's kind. */
+                        /** @description The event's type, the notification's kind, or `stream_ended`. */
                         event?: string;
-                        /** @description The event (or notification) JSON. */
+                        /** @description The event (or notification, or why the stream ended) JSON. */
                         data?: string;
                     };
                 };
