@@ -18,7 +18,7 @@ import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -52,6 +52,19 @@ SWEEP_TASK = "notifications.sweep"
 # The kinds Web Push carries for a player who chose none (``PushChoice``): those they act on.
 PUSHED = frozenset({Kind.YOUR_TURN, Kind.DEADLINE_SOON, Kind.GAME_FINISHED})
 DRAIN_BATCH = 100
+# A notice that is written in place of another kind's to its player: an accepted challenge's
+# stands for the challenger's ``game_started`` of its game (``outbox.told_otherwise``). A webhook
+# or a browser that takes the kind it stands for takes it (once, however many of the two it
+# takes): one that took ``game_started`` alone heard nothing of a challenge's game until a turn.
+STANDS_FOR: dict[str, str] = {Kind.CHALLENGE_ACCEPTED: Kind.GAME_STARTED}
+
+
+def takes(kinds: Collection[str], kind: str) -> bool:
+    """Whether a webhook (or a player's push choice) of ``kinds`` takes a notification of
+    ``kind``: its own kind, or the one it stands for (``STANDS_FOR``)."""
+    return kind in kinds or STANDS_FOR.get(kind) in kinds
+
+
 # A pending attempt due longer ago than this lost its task: the sweep makes it.
 LOST_AFTER = timedelta(seconds=30)
 
@@ -134,12 +147,13 @@ def _take(size: int) -> list[_Taken]:
             f' EXISTS (SELECT 1 FROM {hooks} AS w WHERE w."player_id" = n."player_id"'
             ' AND w."disabled_at" IS NULL),'
             f' EXISTS (SELECT 1 FROM {subscriptions} AS s WHERE s."player_id" = n."player_id")'
-            " AND jsonb_exists(COALESCE("
+            " AND jsonb_exists_any(COALESCE("
             f'(SELECT c."kinds" FROM {choices} AS c WHERE c."player_id" = n."player_id"),'
-            ' %s::jsonb), n."kind")'
+            # ``takes``: the kind, or the kind it stands for (the map gives none: the kind again).
+            ' %s::jsonb), ARRAY[n."kind", COALESCE(%s::jsonb ->> n."kind", n."kind")])'
         )
         with db.cursor() as cursor:
-            cursor.execute(sql, [size, json.dumps(sorted(PUSHED))])
+            cursor.execute(sql, [size, json.dumps(sorted(PUSHED)), json.dumps(STANDS_FOR)])
             return sorted(_Taken(*row) for row in cursor.fetchall())
     # Elsewhere (SQLite: one writer at a time) a row is taken by the update that changes it.
     waiting = list(
@@ -163,7 +177,7 @@ def _take(size: int) -> list[_Taken]:
             player,
             kind,
             player in hooked,
-            player in subscribed and kind in chosen.get(player, PUSHED),
+            player in subscribed and takes(chosen.get(player, PUSHED), kind),
         )
         for pk, player, kind in waiting
         if Notification.objects.filter(pk=pk, dispatched=False).update(dispatched=True)
@@ -184,7 +198,7 @@ def _drain_batch(size: int) -> int:
             WebhookDelivery(webhook=hook, notification_id=n.id, attempt=1, at=now)
             for n in batch
             for hook in hooks[n.player_id]
-            if n.kind in hook.kinds
+            if takes(hook.kinds, n.kind)
         )
         pushes = [n.id for n in batch if n.pushed]
         if attempts or pushes:

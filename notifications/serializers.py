@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from games.engine.limits import MAX_INT
 from notifications import limits
-from notifications.delivery import PUSHED
+from notifications.delivery import PUSHED, STANDS_FOR
 from notifications.models import DeliveryStatus, Kind
 from unoservice.api import StrictBooleanField, StrictCharField, StrictIntegerField, StrictSerializer
 
@@ -70,6 +70,13 @@ class MarkedSerializer(serializers.Serializer):
     )
 
 
+# What a webhook or a push choice takes besides its kinds (``delivery.STANDS_FOR``), in words.
+TAKEN_TOO = "; ".join(
+    f"`{kind}` takes `{notice}` too, which is written in its place to a challenger"
+    for notice, kind in STANDS_FOR.items()
+)
+
+
 class WebhookCreateSerializer(StrictSerializer):
     url = StrictCharField(max_length=limits.URL_LENGTH, help_text="http:// or https://")
     kinds = serializers.ListField(
@@ -77,7 +84,7 @@ class WebhookCreateSerializer(StrictSerializer):
         min_length=1,
         max_length=len(KIND_CHOICES),
         required=False,
-        help_text="The kinds delivered; every kind by default.",
+        help_text=f"The kinds delivered; every kind by default ({TAKEN_TOO}).",
     )
 
 
@@ -139,7 +146,10 @@ class PushKindsChooseSerializer(StrictSerializer):
         child=serializers.ChoiceField(choices=KIND_CHOICES),
         allow_empty=True,
         max_length=len(KIND_CHOICES),
-        help_text="The kinds to push; empty: none (the inbox and webhooks still get every one).",
+        help_text=(
+            "The kinds to push; empty: none (the inbox and webhooks still get every one). "
+            f"{TAKEN_TOO[0].upper()}{TAKEN_TOO[1:]}."
+        ),
     )
 
 

@@ -85,3 +85,34 @@ def test_only_the_chosen_kinds_are_pushed(
     assert [r.path for r in late] == ["/push/ana"]  # the earlier kinds never came
     assert browsers[ana.pk].decrypt(late[0].body)["kind"] == "game_finished"
     assert len(receiver.requests) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_choice_of_game_started_pushes_the_start_of_a_challenges_game(
+    users: list[User], receiver: Receiver, vapid: str
+) -> None:
+    """The challenger's ``game_started`` of a challenge's game is its ``challenge_accepted``
+    notice: a browser that chose ``game_started`` (and not that kind) was pushed nothing of it;
+    it is pushed that notice now, once, and one that chose both is pushed it once too."""
+    ana, bo, cy = users[:3]
+    base = receiver.url.rsplit("/", 1)[0]
+    browsers = {ana.pk: Browser.new(f"{base}/push/ana"), cy.pk: Browser.new(f"{base}/push/cy")}
+    subscribe(ana, browsers[ana.pk])
+    subscribe(cy, browsers[cy.pk])
+    choose(ana, ["game_started"])
+    choose(cy, ["game_started", "challenge_accepted"])
+
+    for challenger in (ana, cy):
+        made = client_for(challenger).post(
+            "/api/v1/challenges/", {"to": bo.username}, format="json"
+        )
+        assert made.status_code == 201, made.json()
+        accepted = client_for(bo).post(f"/api/v1/challenges/{made.json()['id']}/accept/")
+        assert accepted.status_code == 200, accepted.json()
+
+    # Pushed in the acceptances' requests (no broker): all there is has come.
+    assert sorted(r.path for r in receiver.requests) == ["/push/ana", "/push/cy"]
+    for request in receiver.requests:
+        owner = ana if request.path == "/push/ana" else cy
+        pushed = browsers[owner.pk].decrypt(request.body)
+        assert pushed["kind"] == "challenge_accepted" and pushed["data"]["seat"] == 0, pushed

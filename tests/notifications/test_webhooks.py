@@ -192,6 +192,38 @@ def test_a_webhook_gets_only_the_kinds_it_asked_for(users: list[User], receiver:
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_webhook_of_game_started_hears_of_a_game_an_accepted_challenge_started(
+    users: list[User], receiver: Receiver
+) -> None:
+    """The challenger is told of the game's start by ``challenge_accepted`` alone (it stands for
+    their ``game_started``): a webhook that took ``game_started`` and not that kind heard nothing
+    of the game until the challenger's turn, which may be the second. It gets that notice now; a
+    webhook that takes both gets it once."""
+    ana, bo = users[:2]
+    base = receiver.url.rsplit("/", 1)[0]
+    started_only = register(ana, f"{base}/started", kinds=["game_started"])
+    both = register(ana, f"{base}/both", kinds=["game_started", "challenge_accepted"])
+    register(ana, f"{base}/turns", kinds=["your_turn"])
+
+    made = client_for(ana).post("/api/v1/challenges/", {"to": bo.username}, format="json")
+    assert made.status_code == 201, made.json()
+    accepted = client_for(bo).post(f"/api/v1/challenges/{made.json()['id']}/accept/")
+    assert accepted.status_code == 200, accepted.json()
+    game = accepted.json()["game"]
+
+    (notice,) = Notification.objects.filter(player=ana, game=game, kind="challenge_accepted")
+    assert not Notification.objects.filter(player=ana, game=game, kind="game_started").exists()
+    # The deliveries are made in the acceptance's request (no broker): all there is has come.
+    got = {r.path: r for r in receiver.requests if r.path in ("/started", "/both")}
+    assert sorted(r.path for r in receiver.requests if r.path != "/turns") == ["/both", "/started"]
+    for path, hook in (("/started", started_only), ("/both", both)):
+        body = verified(hook["secret"], got[path])
+        assert got[path].headers["webhook-id"] == str(notice.pk)
+        assert body["kind"] == "challenge_accepted" and body["game"] == game, body
+        assert body["data"]["seat"] == 0 and body["data"]["others"][0]["id"] == bo.pk, body
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_redirect_is_not_followed(users: list[User], receiver: Receiver) -> None:
     receiver.otherwise = 302
     register(users[0], receiver.url, kinds=["player_joined"])

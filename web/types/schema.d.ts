@@ -1991,7 +1991,7 @@ export interface components {
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         PushKindsChooseRequest: {
-            /** @description The kinds to push; empty: none (the inbox and webhooks still get every one). */
+            /** @description The kinds to push; empty: none (the inbox and webhooks still get every one). `game_started` takes `challenge_accepted` too, which is written in its place to a challenger. */
             kinds: components["schemas"]["NotificationKindEnum"][];
         };
         PushSubscription: {
@@ -2415,7 +2415,7 @@ export interface components {
         WebhookCreateRequest: {
             /** @description http:// or https:// */
             url: string;
-            /** @description The kinds delivered; every kind by default. */
+            /** @description The kinds delivered; every kind by default (`game_started` takes `challenge_accepted` too, which is written in its place to a challenger). */
             kinds?: components["schemas"]["NotificationKindEnum"][];
         };
         WebhookCreated: {
