@@ -5,7 +5,8 @@ recycled worker) would wait for it until gunicorn kills the worker: the streams'
 see nothing for that long, and then reconnect all at once. This worker ends every stream of the
 process first (``streams.hub.close_all``: each sends what it holds, a ``retry`` hint spread over
 a few hundred milliseconds, and ends), then lets uvicorn wait for the ordinary requests in flight.
-Browsers reconnect with ``Last-Event-ID`` to another worker and miss nothing.
+Browsers reconnect with ``Last-Event-ID`` to another worker and miss nothing. Bytes that are not
+an HTTP request get the API's JSON error (``unoservice.http_protocols``), not uvicorn's text.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import sys
 from gunicorn.arbiter import Arbiter
 from uvicorn.server import Server
 from uvicorn_worker import UvicornWorker
+
+from unoservice.http_protocols import JsonErrorsHTTP
 
 
 class StreamsServer(Server):
@@ -30,7 +33,11 @@ class StreamsServer(Server):
 
 class StreamsWorker(UvicornWorker):
     """``uvicorn_worker.UvicornWorker`` serving through ``StreamsServer``; requests still in
-    flight get gunicorn's ``graceful_timeout`` to finish."""
+    flight get gunicorn's ``graceful_timeout`` to finish. Its HTTP protocol is uvicorn's
+    ``auto`` one, answering malformed requests with JSON (``JsonErrorsHTTP``)."""
+
+    # uvicorn_worker passes these to uvicorn's Config (its own: loop and http "auto").
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "http": JsonErrorsHTTP}
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
