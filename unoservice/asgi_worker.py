@@ -18,7 +18,7 @@ from gunicorn.arbiter import Arbiter
 from uvicorn.server import Server
 from uvicorn_worker import UvicornWorker
 
-from unoservice.http_protocols import JsonErrorsHTTP
+from unoservice.http_protocols import UVICORN_SETTINGS
 
 
 class StreamsServer(Server):
@@ -34,10 +34,11 @@ class StreamsServer(Server):
 class StreamsWorker(UvicornWorker):
     """``uvicorn_worker.UvicornWorker`` serving through ``StreamsServer``; requests still in
     flight get gunicorn's ``graceful_timeout`` to finish. Its HTTP protocol is uvicorn's
-    ``auto`` one, answering malformed requests with JSON (``JsonErrorsHTTP``)."""
+    ``auto`` one, answering malformed requests with JSON, and it serves no WebSocket
+    (``UVICORN_SETTINGS``)."""
 
     # uvicorn_worker passes these to uvicorn's Config (its own: loop and http "auto").
-    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "http": JsonErrorsHTTP}
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, **UVICORN_SETTINGS}
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)

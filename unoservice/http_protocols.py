@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -79,3 +80,12 @@ else:
             self.transport.close()
 
     JsonErrorsHTTP = JsonErrorsHttpTools
+
+
+# What every uvicorn of the service is given (``unoservice.serve``, ``asgi_worker.StreamsWorker``),
+# said once. ``ws``: "none", since the service has no WebSocket endpoint. With uvicorn's default
+# ("auto": the websockets package, installed with uvicorn[standard]) a request asking to upgrade
+# (``Upgrade: websocket``) on any path was handed to Django's ASGI handler as a WebSocket, which
+# it does not take: uvicorn answered 500 "Internal Server Error" in plain text, and logged an
+# error. Without a WebSocket protocol uvicorn serves it as the plain request it also is.
+UVICORN_SETTINGS: dict[str, Any] = {"http": JsonErrorsHTTP, "ws": "none"}

@@ -14,7 +14,7 @@ import contextlib
 import uvicorn
 
 from unoservice.asgi_worker import StreamsServer
-from unoservice.http_protocols import JsonErrorsHTTP
+from unoservice.http_protocols import UVICORN_SETTINGS
 from unoservice.local_beat import start_if_no_broker
 
 # Seconds the requests still in flight get once the streams have ended.
@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None) -> None:
         port=args.port,
         proxy_headers=False,  # Django decides (DJANGO_NUM_PROXIES), as under gunicorn
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
-        http=JsonErrorsHTTP,  # malformed HTTP refused with the API's JSON error, as the workers do
+        # Malformed HTTP refused with the API's JSON error, no WebSocket: as the workers.
+        **UVICORN_SETTINGS,
     )
     # uvicorn raises the Ctrl-C it caught again once it has shut down, for the caller: here the
     # end of the program, not a traceback.

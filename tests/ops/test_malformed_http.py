@@ -134,3 +134,33 @@ def test_nginx_refuses_malformed_http_with_json() -> None:
             front.port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
         )
         assert status == "HTTP/1.1 200 OK", body
+
+
+# A browser's (or a scanner's) request to open a WebSocket, on a path of the API (``close``: the
+# answer ends the connection, which the reader waits for).
+UPGRADE = (
+    b"GET /api/v1/games/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, close\r\n"
+    b"Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    b"Sec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+def assert_served_as_http(port: int) -> None:
+    """The service has no WebSocket: the request is answered as the GET it also is (the game
+    list's refusal without a sign-in, JSON). uvicorn handed it to Django as a WebSocket, which
+    Django does not take, and answered 500 in plain text."""
+    status, headers, body = answer_to(port, UPGRADE)
+    assert status == "HTTP/1.1 401 Unauthorized", (status, body)
+    assert headers["content-type"] == "application/json", headers
+    assert json.loads(body)["code"] == "not_authenticated"
+
+
+def test_the_procfile_server_serves_a_websocket_upgrade_as_a_plain_request(
+    procfile_server: Server,
+) -> None:
+    assert_served_as_http(procfile_server.port)
+
+
+def test_make_runs_server_serves_a_websocket_upgrade_as_a_plain_request(tmp_path: Path) -> None:
+    with make_run_server(tmp_path) as server:
+        assert_served_as_http(server.port)
