@@ -3,16 +3,19 @@ only after it committed; resuming loses nothing; the stream of a finished game e
 
 from __future__ import annotations
 
+import json
 import random
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 import pytest
 from django.db import connection, transaction
+from django.http import StreamingHttpResponse
 
 from games import engine
 from service.unit_of_work import game_write
 from streams import hub
-from tests.support.players import PASSWORD
+from tests.support.players import PASSWORD, client_for
 from tests.support.streams import (
     END,
     GAMES,
@@ -28,6 +31,7 @@ from tests.support.streams import (
     view,
     watch,
 )
+from tests.support.timeouts import started_game
 
 
 def test_two_seats_and_a_spectator_each_see_every_event_once_in_order_redacted_for_them(
@@ -358,3 +362,26 @@ def test_many_streams_of_every_seat_and_spectators_on_one_game_each_get_their_ow
         assert not [frame for frame in received if hidden_cards_shown(frame, seat)]
         dealt = [f["data"] for f in received if f["type"] == "round_started"]
         assert all(("hand" in d) == (seat is not None) for d in dealt), dealt
+
+
+def test_the_wsgi_servers_stream_says_when_a_game_is_over(make_seat: Any) -> None:
+    """Under a WSGI server (no event loop to wait on) a stream sends what the log holds and
+    ends, and the client reconnects after ``retry``: an active game's says nothing more, a
+    finished game's says, after its last event, that no event will follow."""
+    ada, bob = make_seat("ada"), make_seat("bob")
+    game = started_game([ada.user, bob.user], turn_timeout=3600)
+    url = f"{GAMES}{game.pk}/stream/?after=0"
+
+    def backlog() -> bytes:
+        answer = client_for(ada.user).get(url, HTTP_ACCEPT="text/event-stream")
+        assert answer.status_code == 200 and isinstance(answer, StreamingHttpResponse)
+        return b"".join(cast(Iterable[bytes], answer.streaming_content))
+
+    assert b"stream_ended" not in backlog()
+    resigned = client_for(bob.user).post(f"{GAMES}{game.pk}/resign/")
+    assert resigned.status_code == 200 and resigned.json()["status"] == "finished"
+
+    frames = backlog().decode().split("\n\n")
+    assert frames[-2].startswith("event: stream_ended\ndata: "), frames[-3:]
+    assert json.loads(frames[-2].split("data: ", 1)[1])["code"] == "game_not_active"
+    assert '"type":"game_ended"' in frames[-3], frames[-3]
