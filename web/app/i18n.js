@@ -97,6 +97,7 @@ const STRINGS = {
   catch: ['Catch', 'Apanhar'],
   catch_name: ['Catch {name}', 'Apanhar {name}'],
   challenge: ['Challenge', 'Desafiar'],
+  actions: ['Actions', 'Ações'],
   accept: ['Accept', 'Aceitar'],
   select_several: ['Select several', 'Escolher várias'],
   play_selected: ['Play selected', 'Jogar escolhidas'],

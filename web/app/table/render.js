@@ -346,7 +346,7 @@ function actionBar(state, legal, send, on) {
       ? h('button', { type: 'button', class: 'primary', 'data-key': 'play-selected', onclick: () => on.playSelected() }, t('play_selected'))
       : null,
   ];
-  return h('div', { class: 'actions', role: 'group', 'aria-label': 'Actions' }, buttons);
+  return h('div', { class: 'actions', role: 'group', 'aria-label': t('actions') }, buttons);
 }
 
 /**
