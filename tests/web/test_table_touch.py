@@ -1,6 +1,8 @@
-"""The table as a player meets it on a phone (375 px, touch) and in Portuguese: the group of the
-turn's actions was named `Actions` in English on a Portuguese page (what a screen reader says on
-reaching `Comprar`)."""
+"""The table as a player meets it on a phone (375 px, touch) and in Portuguese. Played through in
+Chromium, its small buttons were under a finger's 44 px: the colour picker's `Cancel` (30 px, next
+to `Blue`), `Resign` and its confirmation's `Cancel` (30 px), a seat's `Catch` (36 px, a race
+against the other players); and the group of the turn's actions was named `Actions` in English
+on a Portuguese page (what a screen reader says on reaching `Comprar`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.web import scripted
 from tests.web.conftest import OpenPage
-from tests.web.pages import open_table, sign_in
+from tests.web.pages import button, hand, open_table, sign_in
 from tests.web.site import Site
 
 FINGER = 44  # px: the least a tap target's height and width
@@ -23,6 +25,36 @@ def assert_tappable(target: Locator, what: str) -> None:
 
 def phone(open_page: OpenPage, site: Site) -> Page:
     return open_page(site, width=375, height=667)
+
+
+def test_the_tables_small_buttons_take_a_finger_on_a_phone(site: Site, open_page: OpenPage) -> None:
+    game, tokens = scripted.started(site)  # Ana (seat 0) moves first and holds a wild
+    ana = phone(open_page, site)
+    sign_in(ana, "ana")
+    open_table(ana, game)
+
+    hand(ana).locator('[data-card="wild"]').click()
+    picker = ana.get_by_role("group", name="Choose a colour")
+    assert_tappable(picker.get_by_role("button", name="Cancel", exact=True), "the picker's Cancel")
+    picker.get_by_role("button", name="Cancel", exact=True).click()
+    expect(picker).to_have_count(0)
+
+    assert_tappable(button(ana, "Resign"), "Resign")
+    button(ana, "Resign").click()
+    assert_tappable(button(ana, "Cancel"), "Resign's Cancel")
+    assert_tappable(button(ana, "Resign"), "Resign's confirmation")
+    button(ana, "Cancel").click()
+
+    # Ana plays down to one card without saying UNO: Bea, on her phone, may catch her.
+    *before, (seat, uno_play), _, _ = scripted.MOVES
+    for moving, action in before:
+        site.act(game, tokens[moving], action)
+    assert seat == 0 and uno_play.pop("uno") is True
+    site.act(game, tokens[0], uno_play)
+    bea = phone(open_page, site)
+    sign_in(bea, "bea")
+    open_table(bea, game)
+    assert_tappable(bea.get_by_role("button", name="Catch ana", exact=True), "Catch")
 
 
 def test_the_actions_group_is_named_in_portuguese(site: Site, open_page: OpenPage) -> None:
