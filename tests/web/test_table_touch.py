@@ -6,7 +6,7 @@ on a Portuguese page (what a screen reader says on reaching `Comprar`)."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.web import scripted
 from tests.web.conftest import OpenPage
@@ -66,3 +66,33 @@ def test_the_actions_group_is_named_in_portuguese(site: Site, open_page: OpenPag
     actions = page.get_by_role("group", name="Ações", exact=True)
     expect(actions.get_by_role("button", name="Comprar", exact=True)).to_be_visible()
     expect(page.get_by_role("group", name="Actions", exact=True)).to_have_count(0)
+
+
+# Every link and button of the header, with its height.
+HEADER_TARGETS = """() => [...document.querySelectorAll('#header a, #header button')]
+  .filter((el) => el.getClientRects().length)
+  .map((el) => [el.textContent.trim(), Math.round(el.getBoundingClientRect().height)])"""
+
+
+def test_the_header_takes_a_finger_on_a_tablet(site: Site, browser: Browser) -> None:
+    """A tablet (768 px, touch) has the phone's 44 px header targets, not a mouse's 30 px ones:
+    `Sign out` beside `English` was a 30 px line there."""
+    site.register("ana")
+    tablet = browser.new_context(
+        base_url=site.url,
+        viewport={"width": 768, "height": 1024},
+        has_touch=True,
+        is_mobile=True,
+        locale="en-GB",
+    )
+    try:
+        page = tablet.new_page()
+        sign_in(page, "ana")
+        header = page.get_by_role("banner")
+        for switch_to, back in (("Português", "English"), ("English", "Português")):
+            small = [(name, px) for name, px in page.evaluate(HEADER_TARGETS) if px < FINGER]
+            assert not small, small
+            header.get_by_role("button", name=switch_to, exact=True).click()
+            expect(header.get_by_role("button", name=back, exact=True)).to_be_visible()
+    finally:
+        tablet.close()
