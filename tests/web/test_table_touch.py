@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from tests.web import scripted
 from tests.web.conftest import OpenPage
 from tests.web.pages import button, hand, open_table, sign_in
-from tests.web.site import Site
+from tests.web.site import GAMES, Site
 
 FINGER = 44  # px: the least a tap target's height and width
 
@@ -55,6 +55,18 @@ def test_the_tables_small_buttons_take_a_finger_on_a_phone(site: Site, open_page
     sign_in(bea, "bea")
     open_table(bea, game)
     assert_tappable(bea.get_by_role("button", name="Catch ana", exact=True), "Catch")
+
+
+def test_leaving_a_game_that_waits_for_players_takes_a_finger_on_a_phone(
+    site: Site, open_page: OpenPage
+) -> None:
+    """`Leave`, under the invite link of a game waiting for players, was 30 px tall."""
+    token = site.register("ana")
+    game = site.api("POST", GAMES, token, {"max_players": 3, "private": True}, status=201)
+    page = phone(open_page, site)
+    sign_in(page, "ana")
+    open_table(page, str(game["id"]))
+    assert_tappable(button(page, "Leave"), "Leave")
 
 
 def test_the_actions_group_is_named_in_portuguese(site: Site, open_page: OpenPage) -> None:
