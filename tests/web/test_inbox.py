@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Locator, Page, Route, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from notifications.models import Notification
 from tests.web.conftest import OpenPage
-from tests.web.pages import register
+from tests.web.pages import register, sign_in
 from tests.web.site import GAMES, Site
 
 
@@ -170,3 +170,45 @@ def test_toasts_cover_neither_a_tables_heading_nor_its_hand(
     for toast in _boxes(page, "#toasts .toast"):
         for covered in _boxes(page, ".table-head, .hand, main h1, main h2"):
             assert _apart(toast, covered), (toast, covered)
+
+
+@pytest.mark.parametrize(("width", "height"), [(375, 667), (768, 1024)])
+def test_a_toast_over_the_header_is_dismissed_with_a_finger(
+    site: Site, browser: Browser, width: int, height: int
+) -> None:
+    """On a phone or a tablet a toast lies over the header's tools (`Sign out`, the language,
+    colour-blind mode) for 8 s; its `Dismiss`, the way to them before then, was 21 by 30 px. It is a
+    44 px square now, within the toast's height, and a tap on it gives the tools back."""
+    site.register("ana")
+    ana, bea = site.token("ana"), site.register("bea")
+    touch = browser.new_context(
+        base_url=site.url,
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        locale="en-GB",
+    )
+    try:
+        page = touch.new_page()
+        # The page's notifications' stream open first: it toasts what comes after.
+        with page.expect_response(lambda answer: "/players/me/stream/" in answer.url):
+            sign_in(page, "ana")
+        game = site.api("POST", GAMES, ana, {"max_players": 3}, 201)
+        site.api("POST", f"{GAMES}{game['id']}/join/", bea)  # ana hears that bea joined
+        toast = page.locator("#toasts .toast")
+        dismiss = toast.get_by_role("button", name="Dismiss", exact=True)
+        expect(dismiss).to_be_visible()
+        box, around = dismiss.bounding_box(), toast.bounding_box()
+        assert box is not None and around is not None
+        assert box["width"] >= 44 and box["height"] >= 44, box
+        assert (
+            around["y"] <= box["y"] and box["y"] + box["height"] <= around["y"] + around["height"]
+        )
+
+        sign_out = page.get_by_role("banner").get_by_role("button", name="Sign out", exact=True)
+        dismiss.tap()
+        expect(toast).to_have_count(0)
+        sign_out.tap()  # reached: nothing lies over it
+        expect(page.get_by_role("banner").get_by_role("link", name="Sign in")).to_be_visible()
+    finally:
+        touch.close()
