@@ -119,13 +119,17 @@ class BlockAdmin(admin.ModelAdmin):
 
 
 def _refuse_reserved_name(username: str, user: User | None) -> str:
-    """A name staff give may not have a guest's or a deleted account's form
-    (``reserved_name_refusal``), as on the API, unless it is the name the account already has."""
+    """A name staff give may not have a guest's, a deleted account's or a built-in bot's form
+    (``reserved_name_refusal``), as on the API, unless it is the name such an account already
+    has."""
     refusal = reserved_name_refusal(username)
     if refusal is None:
         return username
     own = user is not None and user.pk is not None and user.username == username
-    if not (own and (Guest.objects.filter(user=user).exists() or hasattr(user, "deleted_account"))):
+    generated = Guest.objects.filter(user=user).exists() or any(
+        hasattr(user, kind) for kind in ("deleted_account", "bot")
+    )
+    if not (own and generated):
         raise ValidationError(refusal.capitalize(), code="username_reserved")
     return username
 

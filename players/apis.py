@@ -144,8 +144,8 @@ class PlayerRegisterApi(APIView):
             201: RegisteredPlayerSerializer,
             400: error_response(
                 "Malformed body, a username Django refuses, or a password the validators refuse "
-                f"(`invalid`); a username of a guest's form, beginning with `{GUEST_PREFIX}` "
-                "(`username_reserved`).",
+                f"(`invalid`); a username of a guest's form, beginning with `{GUEST_PREFIX}`, "
+                "or of a built-in bot's, `bot-<level>-<number>` (`username_reserved`).",
                 "invalid",
                 "username_reserved",
             ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
 
@@ -99,12 +101,30 @@ DELETED_NAME_RESERVED = (
 )
 
 
+# A built-in bot's name (``service.bots.bot_user``): ``bot-<level>-<n>``. Nobody may choose one
+# (ignoring case, as usernames are compared): the contract promises that ``bot-basic-1`` and its
+# kin are the server's bots, there to challenge, and a person registered as ``bot-strong-1`` on a
+# new service received the challenges meant for the bot (and played as it, unmarked).
+BOT_NAME = re.compile(rf"bot-(?:{'|'.join(BOT_LEVELS)})-[0-9]+", re.ASCII)
+BOT_NAME_RESERVED = (
+    "names of the form 'bot-<level>-<number>' are the names of the server's bots; choose another."
+)
+
+
+def is_bot_name(username: str) -> bool:
+    """Whether ``username`` has the form of a built-in bot's name."""
+    return BOT_NAME.fullmatch(username.casefold()) is not None
+
+
 def reserved_name_refusal(username: str) -> str | None:
-    """Why ``username`` may not be chosen (a guest's or a deleted account's form), or None."""
+    """Why ``username`` may not be chosen (a guest's, a deleted account's or a built-in bot's
+    form), or None."""
     if is_guest_name(username):
         return GUEST_NAME_RESERVED
     if username.casefold().startswith(DELETED_PREFIX):
         return DELETED_NAME_RESERVED
+    if is_bot_name(username):
+        return BOT_NAME_RESERVED
     return None
 
 

@@ -39,7 +39,8 @@ def username_field(*, validate: bool) -> StrictCharField:
         validators=[UnicodeUsernameValidator()] if validate else [],
         help_text=(
             f"Up to 150 letters, digits and @/./+/-/_; not beginning with `{GUEST_PREFIX}` "
-            "(guests' generated names: 400 `username_reserved`)."
+            "(guests' generated names) nor of the form `bot-<level>-<number>` (the server's "
+            "bots' names): 400 `username_reserved`."
             if validate
             else ""
         ),

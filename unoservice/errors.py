@@ -102,7 +102,9 @@ SERVICE_CODES: dict[str, Code] = {
     "version_conflict": Code(409, "The game has moved past the action's expected_version."),
     "username_taken": Code(409, "The username is taken, ignoring case."),
     "username_reserved": Code(
-        400, "The username has the form of guests' generated names, which nobody may choose."
+        400,
+        "The username has the form of the names the service gives (guests', deleted accounts', "
+        "its bots'), which nobody may choose.",
     ),
     "not_a_guest": Code(409, "Only a guest account can be claimed; this one has a password."),
     "link_invalid": Code(

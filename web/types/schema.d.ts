@@ -1442,7 +1442,7 @@ export interface components {
         };
         /** @description Refuses fields it does not know, so a typo is an error rather than silently ignored. */
         ClaimRequest: {
-            /** @description Up to 150 letters, digits and @/./+/-/_; not beginning with `guest-` (guests' generated names: 400 `username_reserved`). */
+            /** @description Up to 150 letters, digits and @/./+/-/_; not beginning with `guest-` (guests' generated names) nor of the form `bot-<level>-<number>` (the server's bots' names): 400 `username_reserved`. */
             username: string;
             password: string;
         };
@@ -2057,7 +2057,7 @@ export interface components {
         };
         /** @description A new account (an unknown field is refused). */
         RegistrationRequest: {
-            /** @description Up to 150 letters, digits and @/./+/-/_; not beginning with `guest-` (guests' generated names: 400 `username_reserved`). */
+            /** @description Up to 150 letters, digits and @/./+/-/_; not beginning with `guest-` (guests' generated names) nor of the form `bot-<level>-<number>` (the server's bots' names): 400 `username_reserved`. */
             username: string;
             password: string;
             /** @description Optional: an address to confirm, where a forgotten password's reset goes. It is mailed a link, and is the account's once the link is opened (as POST /api/v1/players/me/email/ does). */
@@ -6744,7 +6744,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegisteredPlayer"];
                 };
             };
-            /** @description Malformed body, a username Django refuses, or a password the validators refuse (`invalid`); a username of a guest's form, beginning with `guest-` (`username_reserved`). Codes: invalid, username_reserved. */
+            /** @description Malformed body, a username Django refuses, or a password the validators refuse (`invalid`); a username of a guest's form, beginning with `guest-`, or of a built-in bot's, `bot-<level>-<number>` (`username_reserved`). Codes: invalid, username_reserved. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7433,7 +7433,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnProfile"];
                 };
             };
-            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `username_reserved`: The username has the form of guests' generated names, which nobody may choose. Codes: invalid, username_reserved. */
+            /** @description `invalid`: A malformed action: an unknown field, card code, colour or seat. `username_reserved`: The username has the form of the names the service gives (guests', deleted accounts', its bots'), which nobody may choose. Codes: invalid, username_reserved. */
             400: {
                 headers: {
                     [name: string]: unknown;
