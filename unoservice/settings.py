@@ -286,6 +286,9 @@ UNO_THROTTLE_RATES = {
     "replays": env_rate("UNO_THROTTLE_REPLAYS", "120/minute"),
     # A player's whole data as one file (GET players/me/export/): reads every part of the account.
     "exports": env_rate("UNO_THROTTLE_EXPORTS", "10/hour"),
+    # Reports to staff (POST reports/), per player: each lands in staff's queue, and nothing else
+    # bounded how many one account could file.
+    "reports": env_rate("UNO_THROTTLE_REPORTS", "20/hour"),
     # The account mails a request sends (players/mail.py): per player for an address's
     # confirmation, per client address for a password's reset, which anyone may ask.
     "mails": env_rate("UNO_THROTTLE_MAILS", "10/hour"),

@@ -102,6 +102,11 @@ class PlayerBlockListApi(APIView):
 
 
 class ReportListApi(APIView):
+    # Filing only (rates: settings.UNO_THROTTLE_RATES): every report lands in staff's queue, so
+    # one account could bury the others' under as many as it liked.
+    throttle_scope = "reports"
+    throttle_methods = frozenset({"POST"})
+
     @extend_schema(
         operation_id="reports_create",
         summary="Report a player to staff",
@@ -109,7 +114,7 @@ class ReportListApi(APIView):
             "A reason from the list, an optional note, and the game (one the caller may see) "
             "and the seq it happened at. Staff see it in the admin with the game's chat around "
             "that seq and may silence the player's chat for a time; nobody else sees it but "
-            "its author."
+            "its author. Throttled per player (429 `throttled`)."
         ),
         tags=TAGS,
         request=ReportCreateSerializer,

@@ -1033,7 +1033,7 @@ export interface paths {
         put?: never;
         /**
          * Report a player to staff
-         * @description A reason from the list, an optional note, and the game (one the caller may see) and the seq it happened at. Staff see it in the admin with the game's chat around that seq and may silence the player's chat for a time; nobody else sees it but its author.
+         * @description A reason from the list, an optional note, and the game (one the caller may see) and the seq it happened at. Staff see it in the admin with the game's chat around that seq and may silence the player's chat for a time; nobody else sees it but its author. Throttled per player (429 `throttled`).
          */
         post: operations["reports_create"];
         delete?: never;
@@ -8832,6 +8832,17 @@ export interface operations {
             /** @description `unsupported_media_type`: The body is not JSON. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `throttled`: Too many requests; wait as Retry-After says. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before a retry. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
