@@ -35,7 +35,7 @@ from rest_framework.utils.mediatypes import media_type_matches, order_by_precede
 
 from games import selectors
 from games.engine import limits
-from games.models import Challenge
+from games.models import Challenge, Game
 from players.authentication import AccessTokenAuthentication
 from players.sessions import old_key_signs_in, session_open
 from service import attention, challenges, chat, clock, player_stream
@@ -162,6 +162,27 @@ def signed_in(request: Request, stream: AsyncIterator[bytes]) -> AsyncIterator[b
     return sse.while_true(stream, still, settings.UNO_STREAM_SESSION_CHECK, SIGNED_OUT)
 
 
+def still_sees(game_id: str, viewer: User) -> bool:
+    """Whether ``viewer`` may still see the game (``selectors.may_see``), read again."""
+    try:
+        selectors.get_game(game_id, viewer)
+    except DomainError:
+        return False
+    return True
+
+
+def while_it_sees(game: Game, viewer: User, stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """A private game's stream while its viewer may still see the game: one who left it (a
+    waiting game's seat) went on receiving its events and its chat on a stream opened while
+    seated, a private game's to someone it no longer shows to (404 on every other call). Asked
+    as the session is (``signed_in``), within ``UNO_STREAM_SESSION_CHECK`` seconds. A public
+    game never becomes private: its streams need not ask."""
+    if not game.private:
+        return stream
+    sees = partial(still_sees, str(game.pk), viewer)
+    return sse.while_true(stream, sees, settings.UNO_STREAM_SESSION_CHECK)
+
+
 def event_stream(content: AsyncIterator[bytes] | Iterator[bytes]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(content, content_type=EVENT_STREAM)
     response["Cache-Control"] = "no-cache"
@@ -266,7 +287,8 @@ class GameStreamApi(StreamApi):
         after = resume if resume is not None else query.get("after", game.version)
         talk = chat.stream_feed(game, viewer, query.get("chat_after"))
         if under_asgi(request):
-            stream = signed_in(request, sse.game_stream(str(game.pk), viewer, after, talk))
+            shown = while_it_sees(game, viewer, sse.game_stream(str(game.pk), viewer, after, talk))
+            stream = signed_in(request, shown)
             return event_stream(attention.watched(stream, viewer.pk, str(game.pk)))
         return event_stream(sse.game_backlog(str(game.pk), viewer, after, talk))
 
