@@ -3,7 +3,8 @@
 A ticket travels in a URL (``?ticket=``) because ``EventSource`` cannot send an ``Authorization``
 header; tokens never do. It is good for one connection, for ``UNO_STREAM_TICKET_SECONDS``, and
 belongs to the session (sign-in) it was issued under: once that session ends (logout, the session
-list, a reused refresh token) the ticket opens nothing.
+list, a reused refresh token) the ticket opens nothing; one issued with an old DRF key opens
+nothing once the account has no key (a password change or a logout deleted it).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
 
+from players.sessions import old_key_signs_in
 from streams.models import StreamTicket
 
 TICKET_BYTES = 32
@@ -70,5 +72,10 @@ def ticket_redeem(ticket: str) -> Redeemed | None:
     # Of two connections racing with one ticket, only the one whose DELETE removed it gets in.
     deleted, _ = StreamTicket.objects.filter(digest=digest).delete()
     if not deleted or not found.player.is_active:
+        return None
+    # A ticket made without a session (an old DRF key's, or the admin's cookie) opens nothing
+    # once that sign-in is gone: the key deleted by a password change or a logout opened a
+    # stream with a ticket made just before, as a session's ticket does not.
+    if found.session_id is None and not old_key_signs_in(found.player_id, None):
         return None
     return Redeemed(found.player, found.session_id)
