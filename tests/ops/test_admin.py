@@ -162,3 +162,23 @@ def user_fields(user: User) -> dict[str, object]:
         "is_active": "on",
         "date_joined": user.date_joined.strftime("%Y-%m-%d %H:%M:%S"),
     }
+
+
+def test_staff_keep_clear_of_the_bots_names_but_a_bot_keeps_its_own(
+    make_player: MakePlayer,
+) -> None:
+    """A built-in bot's form of name (``bot-<level>-<n>``) is refused in the admin as on the API,
+    but a bot's own name stays its name when staff edit it."""
+    from players.admin import UserChange
+    from service.bots import bot_user
+
+    page = add_user(superuser_client(make_player), "Bot-Strong-3")
+    assert "are the names of the server" in page
+    assert not User.objects.filter(username__iexact="bot-strong-3").exists()
+
+    plain = make_player("plain").user
+    renamed = UserChange(data={**user_fields(plain), "username": "bot-basic-9"}, instance=plain)
+    assert not renamed.is_valid()
+    bot = bot_user("basic", set())
+    kept = UserChange(data={**user_fields(bot), "is_active": ""}, instance=bot)
+    assert kept.is_valid(), kept.errors
