@@ -15,7 +15,7 @@ from django.db import connection, transaction
 
 from games import standings as scoring
 from games import tournament_log as log
-from games.models import Tournament, TournamentEntry
+from games.models import Tournament, TournamentEntry, TournamentFormat
 from games.serializers import bank_of
 from games.tournament_fold import Folded, apply, fold
 from players.models import Rating
@@ -80,11 +80,48 @@ def ratings_of(players: list[int]) -> dict[int, float]:
     return {player: shown(rows.get(player)).ordinal for player in players}
 
 
-def standings_of(tournament: Tournament, folded: Folded) -> list[scoring.Standing]:
-    """The standings: computed in one place (``games.standings``) from the finished tables."""
-    return scoring.standings(
-        tournament.format, folded.results, folded.players, ratings_of(folded.players)
-    )
+def standings_of(
+    tournament: Tournament, folded: Folded, hidden: Collection[int] = ()
+) -> list[scoring.Standing]:
+    """The standings: computed in one place (``games.standings``) from the finished tables;
+    those of the rounds ``hidden`` left out (``sealed_rounds``: as anyone may see them)."""
+    results = [result for result in folded.results if result.round not in hidden]
+    return scoring.standings(tournament.format, results, folded.players, ratings_of(folded.players))
+
+
+# A duplicate round's results stay unsaid until the round is revealed (``round_finished``), as its
+# games stay sealed: every table plays a deal with the same cards by seat, so a table's places or
+# winner, told while another table still plays that deal, say how strong each seat's hand is
+# (and the standings' wins say who won). The log keeps them; the detail, its standings and the
+# public stream show them once the round is revealed.
+SEALED_RESULT = ("places", "winner")
+
+
+def sealed_rounds(tournament: Tournament, folded: Folded) -> set[int]:
+    """The rounds whose results are not shown yet: a duplicate tournament's unrevealed ones."""
+    if tournament.format != TournamentFormat.DUPLICATE:
+        return set()
+    return {table.round for table in folded.tables} - folded.revealed_rounds
+
+
+def entries_shown(tournament_id: str, rows: list[TournamentEntry]) -> list[dict[str, Any]]:
+    """``rows`` as the public stream shows them (``entry_json``): a ``table_finished`` of a
+    duplicate round not yet revealed without its places and winner (``SEALED_RESULT``)."""
+    results = {int(row.data["round"]) for row in rows if row.type == log.TABLE_FINISHED}
+    hidden: set[int] = set()
+    duplicate = Tournament.objects.filter(pk=tournament_id, format=TournamentFormat.DUPLICATE)
+    if results and duplicate.exists():
+        revealed = TournamentEntry.objects.filter(
+            tournament_id=tournament_id, type=log.ROUND_FINISHED
+        ).values_list("data__round", flat=True)
+        hidden = results - {int(number) for number in revealed}
+    shown = []
+    for row in rows:
+        body = entry_json(row)
+        if row.type == log.TABLE_FINISHED and int(row.data["round"]) in hidden:
+            body["data"] = {k: v for k, v in row.data.items() if k not in SEALED_RESULT}
+        shown.append(body)
+    return shown
 
 
 def standing_json(

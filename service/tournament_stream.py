@@ -1,11 +1,12 @@
 """A tournament stream's feed: its log's entries, as ``streams.sse.tournament_stream`` serves them
 (each message ``id: <seq>``, ``event: tournament_changed``, ``data: <the entry JSON>``: ``seq``,
-``type``, ``at``, ``data``; no entry holds a card)."""
+``type``, ``at``, ``data``; no entry holds a card, and a duplicate round's results wait for its
+reveal: ``tournament_records.entries_shown``)."""
 
 from __future__ import annotations
 
 from games.models import Tournament
-from service.tournament_records import entries_after, entry_json
+from service.tournament_records import entries_after, entries_shown
 from streams import hub
 from streams.frames import frame
 from streams.sse import Feed
@@ -19,7 +20,8 @@ def read(tournament_id: str, after: int) -> tuple[bytes, int] | None:
     rows = entries_after(tournament_id, after, hub.READ_LIMIT)
     if not rows:
         return None
-    return b"".join(frame(row.seq, EVENT, entry_json(row)) for row in rows), rows[-1].seq
+    shown = entries_shown(tournament_id, rows)
+    return b"".join(frame(body["seq"], EVENT, body) for body in shown), rows[-1].seq
 
 
 def latest(tournament_id: str) -> int:

@@ -38,6 +38,7 @@ from service.tournament_records import (
     append,
     ends_at,
     folded_log,
+    sealed_rounds,
     standing_json,
     standings_of,
     table_spec,
@@ -291,7 +292,8 @@ def tournament_detail(tournament: Tournament, viewer: User | None = None) -> dic
     bots = {p for t in folded.tables for s, p in enumerate(t.seats) if s in t.bots}
     ids = list({*folded.players, *bots})
     names = dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
-    table = standings_of(tournament, folded)
+    sealed = sealed_rounds(tournament, folded)
+    table = standings_of(tournament, folded, sealed)
     body = _summary(tournament)
     programs = players_services.bot_accounts_among(folded.players)
     body["player_count"] = len(folded.active)
@@ -311,7 +313,9 @@ def tournament_detail(tournament: Tournament, viewer: User | None = None) -> dic
                     "seats": t.seats,
                     "bots": t.bots,
                     "finished": t.result is not None,
-                    "places": None if t.result is None else list(t.result.places),
+                    "places": None
+                    if t.result is None or t.round in sealed
+                    else list(t.result.places),
                 }
                 for t in tables
             ],

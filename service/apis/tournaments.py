@@ -217,7 +217,9 @@ class TournamentStreamApi(StreamApi):
             "Each message is `id: <seq of the tournament's log>`, `event: tournament_changed`, "
             '`data: {"seq", "type", "at", "data"}` (the log entry: `player_joined`, '
             "`round_paired` with the tables and seats, `table_finished` with the places, ...), "
-            "in order, each once, after its write committed. From `after` or `Last-Event-ID` "
+            "in order, each once, after its write committed; a duplicate round's "
+            "`table_finished` comes without `places` and `winner` until the round is revealed "
+            "(`round_finished`: the detail shows them then). From `after` or `Last-Event-ID` "
             "on; with neither, new entries only. A comment line (`: keep-alive`) at least "
             "every 15 s. Re-read the detail for the standings."
         ),
