@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.html import format_html_join
 
 from games.models import ChatMessage
-from players.models import Block, ChatSilence, Guest, Report, reserved_name_refusal
+from players.models import Block, ChatSilence, Guest, Report, is_bot_name, reserved_name_refusal
 
 SILENCE_HOURS = (24, 24 * 7)
 CHAT_AROUND = 10  # events either side of a report's seq whose chat lines staff see
@@ -129,7 +129,9 @@ def _refuse_reserved_name(username: str, user: User | None) -> str:
     generated = Guest.objects.filter(user=user).exists() or any(
         hasattr(user, kind) for kind in ("deleted_account", "bot")
     )
-    if not (own and generated):
+    # A person who registered a bot's form of name before it was reserved keeps it when staff
+    # edit something else (renaming them is up to staff).
+    if not (own and (generated or is_bot_name(username))):
         raise ValidationError(refusal.capitalize(), code="username_reserved")
     return username
 

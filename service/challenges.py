@@ -38,6 +38,7 @@ from games.timekeeping import is_live
 from notifications import delivery, outbox
 from notifications.models import Kind, Notification
 from players import safety
+from players.models import is_bot_name
 from players.selectors import player_named
 from service import bots, lobby
 from service.unit_of_work import game_write
@@ -104,14 +105,20 @@ def _notify(player: User, kind: Kind, challenge: Challenge, by: User, **data: An
 
 def _challenged(name: str) -> User:
     """The player named ``name``; the first built-in bot of a level (``bot-strong-1``) is there
-    to challenge even before any game seated it (it was 404 on a new service)."""
-    try:
+    to challenge even before any game seated it (it was 404 on a new service).
+
+    A name of the bots' form (``is_bot_name``) names a bot only: a person who registered one
+    before such names were reserved (``players.models.BOT_NAME``) received the challenges meant
+    for the bot; ``bot-<level>-1`` then names the level's first bot, whatever its number."""
+    if not is_bot_name(name):
         return player_named(username=name)
-    except DomainError:
-        level = name.removeprefix("bot-").removesuffix("-1")
-        if name != f"bot-{level}-1" or level not in LEVELS:
-            raise
-        return bots.bot_user(level, set())
+    bot = User.objects.filter(username__iexact=name, bot__isnull=False).first()
+    if bot is not None:
+        return bot
+    level = name.casefold().removeprefix("bot-").removesuffix("-1")
+    if name.casefold() != f"bot-{level}-1" or level not in LEVELS:
+        raise DomainError("not_found", f"No player is named {name!r}.")
+    return bots.bot_user(level, set())
 
 
 def challenge_create(

@@ -45,3 +45,23 @@ def test_a_challenge_to_the_first_bot_of_a_level_reaches_the_bot(players: list[P
     assert made["status"] == "accepted"  # a bot accepts at once; a person would not
     seats = ok(ada.client.get(game_url(made["game"])))["seats"]
     assert seats[1]["player"]["username"] == "bot-strong-1" and seats[1]["bot"] == "strong"
+
+
+def test_a_name_taken_before_it_was_reserved_gets_no_challenge_meant_for_the_bot(
+    players: list[Player],
+) -> None:
+    """A person who registered ``bot-strong-1`` before the bots' names were reserved keeps the
+    name, but a challenge to it goes to the level's first bot (now ``bot-strong-2``)."""
+    from players.admin import UserChange
+
+    squatter = User.objects.create_user("bot-strong-1", password=None)
+    made = ok(players[0].client.post(CHALLENGES, {"to": "BOT-strong-1"}, format="json"), 201)
+    assert made["status"] == "accepted" and made["challenged"]["id"] != squatter.pk
+    seat = ok(players[0].client.get(game_url(made["game"])))["seats"][1]
+    assert seat["bot"] == "strong" and seat["player"]["username"] == "bot-strong-2"
+    assert not squatter.notifications.exists()
+    refused(players[0].client.post(CHALLENGES, {"to": "bot-strong-7"}, "json"), 404, "not_found")
+
+    # Staff editing the person's account leave the name as it is.
+    fields = {"username": squatter.username, "is_active": "on", "date_joined": "2026-01-01"}
+    assert UserChange(data=fields, instance=squatter).is_valid()
