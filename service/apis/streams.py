@@ -171,6 +171,13 @@ def still_sees(game_id: str, viewer: User) -> bool:
     return True
 
 
+# The last message of a private game's stream whose viewer may no longer see the game: the 404
+# its reconnection would get.
+NOT_SHOWN = ended_frame(
+    "not_found", "You may no longer see this private game (you left it): its stream ends."
+)
+
+
 def while_it_sees(game: Game, viewer: User, stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
     """A private game's stream while its viewer may still see the game: one who left it (a
     waiting game's seat) went on receiving its events and its chat on a stream opened while
@@ -180,7 +187,7 @@ def while_it_sees(game: Game, viewer: User, stream: AsyncIterator[bytes]) -> Asy
     if not game.private:
         return stream
     sees = partial(still_sees, str(game.pk), viewer)
-    return sse.while_true(stream, sees, settings.UNO_STREAM_SESSION_CHECK)
+    return sse.while_true(stream, sees, settings.UNO_STREAM_SESSION_CHECK, NOT_SHOWN)
 
 
 def event_stream(content: AsyncIterator[bytes] | Iterator[bytes]) -> StreamingHttpResponse:
@@ -221,7 +228,8 @@ STREAM_ENDING = (
     "code, as the error bodies have it): `not_authenticated` when the sign-in it was opened "
     "under ended (logout, the session list, a reused refresh token, a password change, the "
     "account's deletion: sign in again); on a game stream, `game_not_active` after the last "
-    "event of a game that ended (finished, or abandoned). A stream that ends without it "
+    "event of a game that ended (finished, or abandoned), and `not_found` once a private "
+    "game's viewer may no longer see it (they left it). A stream that ends without it "
     "dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`."
 )
 
