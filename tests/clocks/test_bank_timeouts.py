@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.models import Event, Game
 from service.tasks import sweep_overdue_games, time_out_game
 from tests.support.players import client_for
-from tests.support.timeouts import pass_time, started_game
+from tests.support.timeouts import pass_time, start_game, started_game
 
 WAIT = 30.0  # seconds: a bound for a machine under load, not an expected duration
 
@@ -43,7 +43,10 @@ def test_a_bank_that_runs_out_makes_the_worker_act_and_restarts_it(
     worker: Any, django_user_model: type[User]
 ) -> None:
     users = [django_user_model.objects.create_user(f"banker{i}") for i in range(2)]
-    game = started_game(users, bank=bank(1, 2, 5))
+    # The seat and version of the start as it committed: the bank of a second may have run out,
+    # and the worker moved, before any read after it (a slow machine), which would then name the
+    # next seat and a version past the timeout awaited.
+    game = start_game(users, bank=bank(1, 2, 5))
     idle, version = game.current_seat, game.version
 
     timed_out = wait_for(

@@ -15,12 +15,23 @@ from players.models import Vacation
 from service.lobby import NewGame, game_create, game_join
 
 
-def started_game(seated: list[User], **settings: Any) -> Game:
-    """A started game of ``seated`` players (seat order = list order), created through services."""
+def start_game(seated: list[User], **settings: Any) -> Game:
+    """A game of ``seated`` players (seat order = list order) started through services, as the
+    write that started it committed it: its seat to act and version are those the first clock
+    ran from, even when a clock of a second has run out and a worker has acted since (a read
+    after the start could already see the worker's move)."""
     spec = NewGame(max_players=len(seated), seed=7, **settings)
     game = game_create(player=seated[0], spec=spec)
     for user in seated[1:]:
         game = game_join(player=user, game_id=game.pk)
+    assert game.status == "active"
+    return game
+
+
+def started_game(seated: list[User], **settings: Any) -> Game:
+    """A started game of ``seated`` players (seat order = list order), created through services
+    and read again from the database."""
+    game = start_game(seated, **settings)
     game.refresh_from_db()
     assert game.status == "active"
     return game

@@ -14,7 +14,7 @@ from django.db import connection
 from games.models import Event, Game
 from service import play
 from service.tasks import sweep_overdue_games, time_out_game
-from tests.support.timeouts import make_overdue, started_game
+from tests.support.timeouts import make_overdue, start_game, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 WAIT = 30.0  # seconds: a bound for a machine under load, not an expected duration
@@ -35,7 +35,9 @@ def timeouts_of(game: Game) -> list[Event]:
 
 def test_an_idle_player_times_out_by_itself(players: Any, worker: Any) -> None:
     """A game with a 1-second timeout: the worker draws for the idle seat and the log shows it."""
-    game = started_game(players[:2], turn_timeout=1)
+    # The seat to act as the start committed it: by a read after it (a slow machine) the second
+    # may have run out and the worker moved on to the next seat.
+    game = start_game(players[:2], turn_timeout=1)
     idle_seat = game.current_seat
 
     wait_for(lambda: bool(timeouts_of(game)))
