@@ -49,8 +49,15 @@ def guest(transactional_db: None) -> Iterator[tuple[int, APIClient]]:
 
 
 def _request_waits_for_a_lock() -> bool:
+    """A session of the test database waits for a lock (pg_locks shows the whole server's: a
+    lock another test run waits for says nothing of this request)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+        # pg_stat_activity is read once a transaction, and this polls inside one: read it again.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_locks WHERE NOT granted"
+            " AND pid IN (SELECT pid FROM pg_stat_activity WHERE datname = current_database())"
+        )
         (waiting,) = cursor.fetchone()
     return bool(waiting)
 

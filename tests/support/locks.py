@@ -18,11 +18,18 @@ WAIT = 30.0  # seconds: how long the other side may take to reach the lock it wa
 
 
 def waiting(*locktypes: str, at_least: int = 1) -> bool:
-    """Whether another connection waits for a lock (of one of ``locktypes``, if any are given),
-    or ``at_least`` such waits. The trigger takes advisory locks, one per player."""
+    """Whether another connection to the test database waits for a lock (of one of
+    ``locktypes``, if any are given), or ``at_least`` such waits. The trigger takes advisory
+    locks, one per player. Only this database's sessions count: pg_locks shows the whole
+    server's, and a lock another suite waits for (a second test run beside this one) is no sign
+    that this test's other side has reached its lock."""
     with connection.cursor() as cursor:
+        # pg_stat_activity is read once a transaction, and the callers poll inside one (holding
+        # the lock the other side waits for): without this a session that came since is unseen.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
         cursor.execute(
             "SELECT count(*) FROM pg_locks WHERE NOT granted"
+            " AND pid IN (SELECT pid FROM pg_stat_activity WHERE datname = current_database())"
             " AND (cardinality(%s::text[]) = 0 OR locktype = ANY(%s::text[]))",
             [list(locktypes), list(locktypes)],
         )
