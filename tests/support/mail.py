@@ -115,7 +115,9 @@ class Mailbox:
 def running_mailbox(port: int | None = None) -> Iterator[Mailbox]:
     """An SMTP server on loopback (on ``port``, or a free one) for as long as the block runs."""
     box = Mailbox("127.0.0.1", port or free_port())
-    controller = Controller(box, hostname=box.host, port=box.port)
+    # aiosmtpd gives its thread 5 s to start and answer a first connection, which "might
+    # happen if the system is too busy" (its words): the suite's bound for a loaded machine.
+    controller = Controller(box, hostname=box.host, port=box.port, ready_timeout=WAIT)
     controller.start()
     try:
         yield box
