@@ -119,11 +119,14 @@ def test_a_turn_change_queues_its_reminder_for_80_percent(users: list[User], bro
 def test_a_worker_writes_the_reminder_once_however_often_the_task_comes(
     users: list[User], worker_env: dict[str, str], tmp_path: Path
 ) -> None:
-    game = near_its_deadline(started_game(users[:2], turn_timeout=100), 10)
+    game = started_game(users[:2], turn_timeout=100)
     from service.tasks import remind
 
     workers = start_workers(2, worker_env, tmp_path)
     try:
+        # Only once the workers answer: their start (seconds on a loaded machine) must not eat
+        # the 10 s the reminder is due in, or no task finds it due.
+        near_its_deadline(game, 10)
         for _ in range(4):
             remind.delay(str(game.pk), game.version)
         wait_for(lambda: reminders_of(game), what="the reminder")
