@@ -36,9 +36,11 @@ def test_the_worker_fills_the_free_seats_and_starts_the_game(
     players: list[Player], worker: Any
 ) -> None:
     ada, bob = players[:2]
-    view = _match(ada, players=4, fill_with_bots_after=3)
+    # Bob's 3 s, not Ada's: counted from Ada's match, the worker could fill the table before
+    # Bob's request came (a slow machine), and Bob would open a game of his own.
+    view = _match(ada, players=4, fill_with_bots_after=600)
     assert view["status"] == "waiting"
-    assert _match(bob, players=4)["id"] == view["id"]
+    assert _match(bob, players=4, fill_with_bots_after=3)["id"] == view["id"]
     # Awaited through the event log's long poll: the start's events wake it.
     page = ok(ada.client.get(game_url(view["id"], "events"), {"after": 0, "wait": LONG_POLL}))
     assert [e["type"] for e in page["events"]][:1] == ["game_started"]
