@@ -9,7 +9,7 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
-from rest_framework.exceptions import NotAuthenticated
+from rest_framework.exceptions import NotAuthenticated, Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -61,8 +61,10 @@ from players.sessions import (
 )
 from unoservice import api
 from unoservice.api import APIView
+from unoservice.errors import DomainError
 from unoservice.pages import page_response
 from unoservice.schema import UNAUTHORIZED, error_response, errors_for
+from unoservice.throttling import signin_failures
 
 TAGS = ["players"]
 EXAMPLE_STATS = {"games_played": 12, "games_won": 5, "games_active": 2}
@@ -306,7 +308,11 @@ class TokenIssueApi(APIView):
             "Trade a username and password for a new session (one per device) and its pair: "
             "an access token to send as `Authorization: Token <access>` until "
             "`access_expires_at`, and a single-use refresh token for the next pair "
-            "(`POST /api/v1/auth/refresh/`). `token` is `access` again, for older clients."
+            "(`POST /api/v1/auth/refresh/`). `token` is `access` again, for older clients. "
+            "Besides the count per client address, failed sign-ins are counted per username "
+            "(any case, from any address): past `UNO_THROTTLE_SIGNIN_FAILURES` in its window "
+            "(10 in 15 minutes), that username is refused with 429 `throttled` and "
+            "`Retry-After`, its right password too, until the oldest failure leaves the window."
         ),
         tags=TAGS,
         auth=[],
@@ -330,7 +336,23 @@ class TokenIssueApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = api.validated(CredentialsSerializer, request.data)
-        pair = token_issue(**data, **_device(request))
+        # Before the password is checked, and whatever it is: a refusal that let the right one
+        # through would tell a guesser when they found it, which is what the limit withholds.
+        failures = signin_failures(data["username"])
+        wait = failures.begin()
+        if wait is not None:
+            raise Throttled(wait, "Too many failed sign-ins for this username.")
+        failed = False
+        try:
+            pair = token_issue(**data, **_device(request))
+        except DomainError as exc:
+            failed = exc.code == "invalid_credentials"
+            raise
+        finally:
+            # A sign-in that succeeds is not counted (a player's many devices and bot programs
+            # sign in often); one that fails for another reason (the database) is no guess.
+            if not failed:
+                failures.succeeded()
         return Response(AuthTokenSerializer(pair_body(pair)).data)
 
 

@@ -279,6 +279,12 @@ REST_FRAMEWORK = {
 UNO_THROTTLE_RATES = {
     "registration": env_rate("UNO_THROTTLE_REGISTRATION", "20/hour"),
     "token": env_rate("UNO_THROTTLE_TOKEN", "30/minute"),
+    # Failed sign-ins per username (any case), from any address (unoservice.throttling's
+    # FailureLimit; players.apis.TokenIssueApi, the admin's login form): a password guessed from
+    # many addresses. Past it the username is refused, even with its password, until the oldest
+    # failure leaves the window: short, so whoever trips it for someone else locks them out of
+    # new sign-ins for minutes, not days (their signed-in devices go on). docs/deploy.md.
+    "signin_failures": env_rate("UNO_THROTTLE_SIGNIN_FAILURES", "10/15m"),
     "actions": env_rate("UNO_THROTTLE_ACTIONS", "300/minute"),
     "admin_login": env_rate("UNO_THROTTLE_ADMIN_LOGIN", "10/minute"),
     "games": env_rate("UNO_THROTTLE_GAMES", "60/hour"),

@@ -5,11 +5,12 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from unoservice import metrics, ops, webclient
-from unoservice.throttling import throttled
+from unoservice.throttling import signin_limited, throttled
 
 urlpatterns: list[URLPattern | URLResolver] = [
     # The admin's login form is throttled like the token endpoint: staff may give decks and seeds.
-    path("admin/login/", throttled("admin_login")(admin.site.login)),
+    # Per address, and its failures per username with the token endpoint's.
+    path("admin/login/", throttled("admin_login")(signin_limited(admin.site.login))),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
