@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in: a new session
-         * @description Trade a username and password for a new session (one per device) and its pair: an access token to send as `Authorization: Token <access>` until `access_expires_at`, and a single-use refresh token for the next pair (`POST /api/v1/auth/refresh/`). `token` is `access` again, for older clients.
+         * @description Trade a username and password for a new session (one per device) and its pair: an access token to send as `Authorization: Token <access>` until `access_expires_at`, and a single-use refresh token for the next pair (`POST /api/v1/auth/refresh/`). `token` is `access` again, for older clients. Besides the count per client address, failed sign-ins are counted per username (any case, from any address): past `UNO_THROTTLE_SIGNIN_FAILURES` in its window (10 in 15 minutes), that username is refused with 429 `throttled` and `Retry-After`, its right password too, until the oldest failure leaves the window.
          */
         post: operations["auth_token"];
         delete?: never;
