@@ -17,12 +17,22 @@ commit to a worker on the broker (the notifications queue), or sends it in-proce
 (``make run``, where Django's console backend prints the mail). The row goes once the mail is
 sent: the beat's sweep (``send_due``) hands again a mail whose task was lost (the broker was
 down) and a failed one's next attempt (the SMTP server could not be reached).
+
+A password's reset is asked with an address alone, by anyone, and the request must not show
+whether an account has it, in its answer or in its time: looking the accounts up and writing
+their mails in the request took measurably longer for an address that has one (and without a
+broker the SMTP exchange ran in the request too). So the request writes one row whatever the
+address, ``RESET_ASKED`` with no account (``ask_reset``), and hands it as any other; the worker
+looks the address up and writes a ``RESET_PASSWORD`` mail for each active account that has it
+confirmed, or nothing (``_expand``). Without a broker that runs on a thread of its own, after
+the request's commit, so that the request does the same work there too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from datetime import datetime, timedelta
 from functools import partial
 from smtplib import SMTPRecipientsRefused, SMTPResponseException
@@ -33,7 +43,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import EmailMessage
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.http import base36_to_int, int_to_base36
 from kombu.exceptions import OperationalError as BrokerError
@@ -48,6 +58,8 @@ Language = Literal["en", "pt"]
 MailKind = Literal["confirm_email", "reset_password"]
 CONFIRM_EMAIL: MailKind = "confirm_email"
 RESET_PASSWORD: MailKind = "reset_password"
+# Not a mail: a reset asked for an address, which the worker turns into a mail per account.
+RESET_ASKED = "reset_asked"
 SEND_TASK = "players.deliver_account_mail"
 EMAIL_LINK_SECONDS = 3 * 24 * 3600
 MAIL_ATTEMPTS = 9  # with UNO_MAIL_RETRY_SECONDS' doubling delays: about 2 hours of tries
@@ -194,16 +206,46 @@ def queue(kind: MailKind, user: User, address: str, base_url: str, language: Lan
     transaction.on_commit(partial(hand, row.pk))
 
 
-def hand(mail_id: int) -> None:
-    """Have the mail sent: by a worker, or in this process without a broker (``make run``)."""
+def ask_reset(address: str, base_url: str, language: Language) -> None:
+    """A reset asked for ``address``: one row and one hand after the caller's commit, the same
+    whether or not an account has the address (module docstring); the worker looks it up."""
+    row = AccountMail.objects.create(
+        player=None,
+        kind=RESET_ASKED,
+        address=address,
+        base_url=base_url,
+        language=language,
+        due_at=timezone.now() + timedelta(seconds=settings.UNO_MAIL_RETRY_SECONDS),
+    )
+    transaction.on_commit(partial(hand, row.pk, here=False))
+
+
+def hand(mail_id: int, *, here: bool = True) -> None:
+    """Have the mail sent: by a worker, or in this process without a broker (``make run``): in
+    this thread, or, not ``here`` (a reset asked, whose work must not be the request's), on a
+    thread of its own."""
     if app.conf.task_always_eager:
-        deliver(mail_id)
+        if here:
+            deliver(mail_id)
+        else:
+            threading.Thread(target=_deliver_aside, args=(mail_id,), daemon=True).start()
         return
     try:
         app.send_task(SEND_TASK, args=[mail_id], retry=False)
     except BrokerError as exc:
         why = type(exc).__name__
         log.warning("account mail %s not queued (%s): the sweep sends it", mail_id, why)
+
+
+def _deliver_aside(mail_id: int) -> None:
+    """``deliver`` on a thread of this process (no broker); the thread's database connection
+    is closed when it is done. A failure is logged: the row stays for the sweep."""
+    try:
+        deliver(mail_id)
+    except Exception:
+        log.exception("account mail %s not delivered in-process: the sweep sends it", mail_id)
+    finally:
+        connection.close()
 
 
 def deliver(mail_id: int) -> bool:
@@ -218,12 +260,26 @@ def deliver(mail_id: int) -> bool:
             return False
         kind, language = _kind(row.kind), _language(row.language)
         try:
+            if row.kind == RESET_ASKED or row.player_id is None:  # no account: a reset asked
+                return _expand(row, language) > 0
             sent = send(kind, row.player_id, row.address, row.base_url, language)
         except Exception as exc:  # SMTP's failures, and any other: counted, never retried forever
             _failed(row, exc, now)
             return False
         row.delete()
         return sent
+
+
+def _expand(row: AccountMail, language: Language) -> int:
+    """A reset asked (``row``, locked): a reset mail to every active account whose confirmed
+    address it is (any case), each handed after the commit; the row goes. How many."""
+    confirmed = User.objects.filter(email__iexact=row.address, is_active=True).exclude(email="")
+    accounts = list(confirmed.order_by("pk"))  # by players_email_upper (players/migrations)
+    for user in accounts:
+        queue(RESET_PASSWORD, user, user.email, row.base_url, language)
+    log.info("password reset %s asked: %d account mail(s)", row.pk, len(accounts))
+    row.delete()
+    return len(accounts)
 
 
 def _kind(stored: str) -> MailKind:

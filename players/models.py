@@ -347,7 +347,11 @@ class AccountMail(models.Model):
     to a broker that is down when it is asked for nor to a worker that stops while it sends. The
     token is not here: the sender makes it from the account as it is then."""
 
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # None for a reset asked for an address (players.mail.RESET_ASKED): the worker, not the
+    # request, finds the accounts that have it, so the request's work tells nobody who does.
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True
+    )
     kind = models.CharField(max_length=16)
     address = models.CharField(max_length=254)
     base_url = models.TextField()  # where the link goes (players.recovery_apis.public_url)

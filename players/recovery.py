@@ -5,7 +5,8 @@
   the account's, so a reset never goes to a stranger. Setting one asks for the password, as a
   password change does: whoever holds a token alone cannot redirect the account's resets.
 - A reset is asked with the address alone, and answered alike whether or not an account has it
-  (``password_reset_request``): the answer tells nobody who plays here. Every active account
+  (``password_reset_request``), after the same work: neither the answer nor its time tells
+  anybody who plays here (a worker looks the address up). Every active account
   with that confirmed address is mailed a link of its own; its token sets a new password once
   (``password_reset``), and every session of the account ends with it, as with a change.
 
@@ -76,15 +77,13 @@ def email_confirm(*, token: str) -> User:
     return user
 
 
-def password_reset_request(*, email: str, base_url: str, language: mail.Language) -> int:
-    """Mail a reset link to every active account whose confirmed address is ``email`` (any
-    case); how many, which the caller must not be told."""
-    confirmed = User.objects.filter(email__iexact=email, is_active=True).exclude(email="")
+def password_reset_request(*, email: str, base_url: str, language: mail.Language) -> None:
+    """Have a reset link mailed to every active account whose confirmed address is ``email``
+    (any case). The request does the same work whatever the address (one row written, one task
+    handed): the worker looks the accounts up (``players.mail``), so neither the answer nor its
+    time tells whether any has it."""
     with transaction.atomic():
-        accounts = list(confirmed.order_by("pk"))  # by players_email_upper (players/migrations)
-        for user in accounts:
-            mail.queue(mail.RESET_PASSWORD, user, user.email, base_url, language)
-    return len(accounts)
+        mail.ask_reset(email, base_url, language)
 
 
 def password_reset(*, token: str, new_password: str) -> tuple[User, int]:

@@ -152,7 +152,8 @@ class PasswordResetRequestApi(APIView):
             "Every account whose confirmed address this is (any case) is mailed a link "
             "(`<web client>/#/reset/<token>`) to choose a new password, for "
             f"{settings.PASSWORD_RESET_TIMEOUT // 3600} hours. The answer is 202 `{{}}` whether "
-            "or not an account has the address: it tells nobody who plays here."
+            "or not an account has the address, after the same work (a worker looks the "
+            "address up, then mails): neither it nor its time tells who plays here."
         ),
         tags=TAGS,
         auth=[],

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from celery.signals import before_task_publish
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
+from players.mail import SEND_TASK
 from players.models import AccountMail
-from tests.support.mail import running_mailbox
+from tests.support.mail import running_mailbox, shapes_of
 from tests.support.notifications import database_url_of_tests, start_workers, wait_for
 from tests.support.players import PASSWORD
 from tests.support.streams import Server, free_port, start_server, stop_server
@@ -60,6 +65,47 @@ def test_a_reset_mail_waits_for_the_smtp_server_and_then_arrives(
     assert mail.token_in("reset") not in log
 
 
+def test_the_worker_looks_a_reset_up_and_the_request_does_the_same_work_for_every_address(
+    mail_env: dict[str, str], tmp_path: Path, settings: Settings
+) -> None:
+    """Whether an address has an account is found by the worker: the request does the same
+    work for an address of an account and for one of nobody's (the same SQL, one task handed,
+    counted as it is published, not timed), and only the account's address is mailed."""
+    settings.UNO_PUBLIC_URL = PUBLIC_URL
+    User.objects.create_user("ana", password=PASSWORD, email="ana@example.com")
+    published: list[tuple[Any, int]] = []
+
+    def count(sender: Any = None, body: Any = None, **_: Any) -> None:
+        published.append((sender, len(body[0])))  # (task, how many arguments)
+
+    def ask(address: str) -> tuple[list[str], list[tuple[Any, int]]]:
+        published.clear()
+        with CaptureQueriesContext(connection) as queries:
+            answer = APIClient().post(RESET, {"email": address}, format="json")
+        assert (answer.status_code, answer.json()) == (202, {})
+        return shapes_of(queries.captured_queries), list(published)
+
+    with running_mailbox() as mailbox:
+        workers = start_workers(1, {**mail_env, **mailbox.env}, tmp_path)
+        before_task_publish.connect(count, weak=False)
+        try:
+            known = ask("ana@example.com")
+            unknown = ask("nobody@example.com")
+            mail = mailbox.wait_for("ana@example.com")
+            wait_for(lambda: not AccountMail.objects.exists(), what="both resets to be done")
+        finally:
+            before_task_publish.disconnect(count)
+            workers.stop()
+        assert mailbox.to("nobody@example.com") == []
+
+    assert known == unknown
+    assert known[1] == [(SEND_TASK, 1)]
+    assert mail.link_in("reset").startswith(f"{PUBLIC_URL}/#/reset/")
+    log = workers.logs[0].read_text()
+    assert "1 account mail(s)" in log and "0 account mail(s)" in log
+    assert "nobody@example.com" not in log
+
+
 @pytest.fixture
 def server_without_broker(mail_env: dict[str, str], tmp_path: Path) -> Iterator[Server]:
     """The web process with a broker that does not answer (nothing listens on its port)."""
@@ -82,8 +128,10 @@ def test_a_mail_asked_for_while_the_broker_is_down_is_sent_by_the_sweep(
     User.objects.create_user("ana", password=PASSWORD, email="ana@example.com")
     status, body = server_without_broker.request("POST", RESET, body={"email": "ana@example.com"})
     assert (status, body) == (202, {})
-    kept = AccountMail.objects.get()  # the mail waits in the table, not in the broker
-    assert (kept.kind, kept.attempts) == ("reset_password", 0)
+    # The reset asked waits in the table, not in the broker: the address, no account yet (the
+    # worker looks it up).
+    kept = AccountMail.objects.get()
+    assert (kept.kind, kept.attempts, kept.player_id) == ("reset_asked", 0, None)
     assert "the sweep sends it" in server_without_broker.log.read_text()
 
     with running_mailbox() as mailbox:

@@ -123,3 +123,9 @@ def running_mailbox(port: int | None = None) -> Iterator[Mailbox]:
         yield box
     finally:
         controller.stop()
+
+
+def shapes_of(queries: list[dict[str, Any]]) -> list[str]:
+    """Captured SQL (``CaptureQueriesContext``) with its values blanked (addresses, times, ids):
+    what a request did, not with what, to compare two requests' work without timing them."""
+    return [re.sub(r"'[^']*'|\b\d+\b", "?", query["sql"]) for query in queries]

@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a forgotten password's reset
-         * @description Every account whose confirmed address this is (any case) is mailed a link (`<web client>/#/reset/<token>`) to choose a new password, for 24 hours. The answer is 202 `{}` whether or not an account has the address: it tells nobody who plays here.
+         * @description Every account whose confirmed address this is (any case) is mailed a link (`<web client>/#/reset/<token>`) to choose a new password, for 24 hours. The answer is 202 `{}` whether or not an account has the address, after the same work (a worker looks the address up, then mails): neither it nor its time tells who plays here.
          */
         post: operations["auth_password_reset"];
         delete?: never;
