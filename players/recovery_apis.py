@@ -28,6 +28,7 @@ from unoservice import api
 from unoservice.api import APIView
 from unoservice.errors import DomainError
 from unoservice.schema import error_response, errors_for
+from unoservice.throttling import signin_failures
 
 TAGS = ["players"]
 EXAMPLE_TOKEN = "eyJ1Ijo3LCJlIjoiYWxpY2VAZXhhbXBsZS5jb20iLCJ3IjoiIn0:1tQ2cN:7x0m2…"
@@ -207,5 +208,9 @@ class PasswordResetApi(APIView):
     )
     def post(self, request: Request) -> Response:
         user, ended = password_reset(**api.validated(PasswordResetSerializer, request.data))
+        # Whoever opened the link holds the account's mailbox: the owner, not the guesser whose
+        # failures may have made the name refuse sign-ins. They sign in with the new password at
+        # once (the guesser, failing again, is limited again).
+        signin_failures(user.get_username()).clear()
         body = {"username": user.get_username(), "sessions_ended": ended}
         return Response(PasswordResetDoneSerializer(body).data)

@@ -183,6 +183,11 @@ class FailureLimit:
             cache.delete(self._taken)
             self._taken = None
 
+    def clear(self) -> None:
+        """Forget every failure of the key (its owner proved who they are otherwise)."""
+        cache.delete_many(self._slots)
+        self._taken = None
+
 
 def signin_failures(username: str) -> FailureLimit:
     """The failed sign-ins of ``username``, counted ignoring case as usernames are unique (a

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -255,6 +256,29 @@ def test_a_reset_request_does_the_same_work_for_every_address(
     assert known == unknown
     # What the worker (here a thread of its own) did with them: a mail for the account only.
     assert len(mailbox.to("ana@example.com")) == 2 and mailbox.to("nobody@example.com") == []
+
+
+def test_a_reset_lifts_the_failed_sign_ins_limit_of_its_account(
+    make_player: MakeUser, mailbox: Mailbox, settings: Settings
+) -> None:
+    """Someone failing to sign in as ana makes her name refuse sign-ins for the window; the
+    link mailed to her address proves she is ana: after the reset she signs in at once."""
+    ana = make_player("ana")
+    confirmed(ana, "ana@example.com", mailbox)
+    rates = {"signin_failures": "3/15m"}
+    settings.UNO_THROTTLE_RATES = {**settings.UNO_THROTTLE_RATES, **rates}
+    cache.clear()
+    assert [sign_in("ana", f"guess-{i}") for i in range(4)] == [400, 400, 400, 429]
+    assert sign_in("ana", PASSWORD) == 429
+
+    ok(ask_reset("ana@example.com"), 202)
+    token = mailbox.wait_for("ana@example.com", count=2).token_in("reset")
+    body = {"token": token, "new_password": NEW_PASSWORD}
+    ok(APIClient().post(RESET_CONFIRM, body, format="json"))
+    assert sign_in("ana", NEW_PASSWORD) == 200
+    # The guesser, failing again, is limited again.
+    assert [sign_in("ana", f"guess-{i}") for i in range(4)] == [400, 400, 400, 429]
+    cache.clear()
 
 
 def test_each_account_of_an_address_gets_a_link_of_its_own(
