@@ -80,6 +80,10 @@ def test_two_people_register_meet_and_play_a_whole_round_by_clicking(
         for card in final["last_round"]["hands"]["1"]:
             expect(page.locator(f'[data-card="{card}"]').first).to_be_attached()
         assert_no_foreign_cards(page, site, game_id, token)
+        # The feed's last lines may come after the finished board: once the game is over the
+        # stream stops, and lines its frames had not brought yet are read from the log. Awaited
+        # (its newest line is the last event) before the feeds are read below.
+        assert_feed_matches_log(page, site, game_id, token)
 
     # The feed tells each of them the round in words, "you" for their own moves; Bea's own
     # draws show her cards, Ana's lines of them only the count.
