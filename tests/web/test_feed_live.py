@@ -117,10 +117,15 @@ def test_a_skip_is_told_by_name(site: Site, open_page: OpenPage) -> None:
     page.reload()
     open_table(page, game)
     at_version(page, version)
-    expect(page.locator("[data-region=feed]")).to_have_attribute("aria-live", "polite")
+    feed = page.locator("[data-region=feed]")
+    expect(feed).to_have_attribute("aria-live", "polite")
     for seat, action in scripted.MOVES[3:5]:
         version = site.act(game, tokens[seat], action)["version"]
         at_version(page, version)
+    # The table may show a version before the feed has its lines: a read of the view (after a
+    # reconnection, or the tab shown again) can bring the board there ahead of the stream's
+    # frames, which bring the lines. Awaited, as in the test above, before the feed is read.
+    expect(feed.locator("li").first).to_have_attribute("data-seq", str(version))
     told = announced(page)
     said = [told[seq]["said"] for seq in sorted(told) if told[seq]["said"]]
     assert said == [
