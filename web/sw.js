@@ -13,7 +13,7 @@ const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (
 // its dates are written in, kept once for the page and this worker.
 importScripts('/app/locales.js', '/app/notes.js');
 
-const CACHE = 'uno-shell-v41';
+const CACHE = 'uno-shell-v42';
 const SHELL = [
   '/',
   '/manifest.webmanifest',
