@@ -194,6 +194,18 @@ def send(kind: MailKind, user_id: int, address: str, base_url: str, language: La
 def queue(kind: MailKind, user: User, address: str, base_url: str, language: Language) -> None:
     """Write the mail's row in the caller's transaction and hand it to a worker after the
     commit (a rolled back request sends none; a broker that is down leaves it to the sweep)."""
+    _write(kind, user, address, base_url, language, here=True)
+
+
+def ask_reset(address: str, base_url: str, language: Language) -> None:
+    """A reset asked for ``address``: one row and one hand after the caller's commit, the same
+    whether or not an account has the address (module docstring); the worker looks it up."""
+    _write(RESET_ASKED, None, address, base_url, language, here=False)
+
+
+def _write(
+    kind: str, user: User | None, address: str, base_url: str, language: Language, *, here: bool
+) -> None:
     row = AccountMail.objects.create(
         player=user,
         kind=kind,
@@ -203,21 +215,7 @@ def queue(kind: MailKind, user: User, address: str, base_url: str, language: Lan
         # Still here then, it lost its task (the broker was down): the sweep hands it again.
         due_at=timezone.now() + timedelta(seconds=settings.UNO_MAIL_RETRY_SECONDS),
     )
-    transaction.on_commit(partial(hand, row.pk))
-
-
-def ask_reset(address: str, base_url: str, language: Language) -> None:
-    """A reset asked for ``address``: one row and one hand after the caller's commit, the same
-    whether or not an account has the address (module docstring); the worker looks it up."""
-    row = AccountMail.objects.create(
-        player=None,
-        kind=RESET_ASKED,
-        address=address,
-        base_url=base_url,
-        language=language,
-        due_at=timezone.now() + timedelta(seconds=settings.UNO_MAIL_RETRY_SECONDS),
-    )
-    transaction.on_commit(partial(hand, row.pk, here=False))
+    transaction.on_commit(partial(hand, row.pk, here=here))
 
 
 def hand(mail_id: int, *, here: bool = True) -> None:
