@@ -71,7 +71,9 @@ def others(players: list[Player], outsider: Player, settings: Settings) -> Other
         subscription.pk,
         session,
         challenge["id"],
-        list(Notification.objects.filter(player=bob.user).values_list("id", flat=True)),
+        # bob's unread ones: the game's end made his turn notice read, when the deal (random
+        # here) had given him the first turn
+        list(Notification.objects.filter(player=bob.user, read=False).values_list("id", flat=True)),
         finished["id"],
         waiting["id"],
     )
