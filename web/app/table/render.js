@@ -176,7 +176,8 @@ function seatsList(state, legal, send) {
         'data-seat': s.seat, 'aria-current': current ? 'true' : false,
       },
       h('div', { class: 'seat-name' },
-        // By id, which any reader's page finds (a name only among their games and the leaderboard).
+        // By id: a name is found only among the reader's own games and the leaderboard (a
+        // spectator, or anyone at a table of guests or bots, was told "Not found.").
         h('a', { href: `#/players/${s.player.id}?game=${v.id}&seq=${v.version}` }, s.player.username),
         mine ? h('span', { class: 'tag' }, t('you')) : null,
         s.bot ? h('span', { class: 'tag' }, `${t('bot')} ${t(/** @type {'bot_basic'} */ (`bot_${s.bot}`))}`) : null,
@@ -288,9 +289,7 @@ function prompt(state, send, on) {
         h('button', { type: 'button', onclick: choose(base) }, t('give_nothing')),
         cancel()));
   }
-  // UNO! is pressed before a play that leaves one card.
-  const uno = unoArmed ? 'uno_armed' : legalActions(state).some((a) => /** @type {PlayAction} */ (a).uno) && 'uno_first';
-  if (!pending || !yours) return uno ? h('p', { class: 'prompt muted' }, t(uno)) : null;
+  if (!pending || !yours) return unoArmed ? h('p', { class: 'prompt muted' }, t('uno_armed')) : null;
   if (pending.type === 'wild_draw4') {
     return h('p', { class: 'prompt' }, t('pending_wd4', { name: nameOf(v, pending.from_seat), n: pending.amount }));
   }
