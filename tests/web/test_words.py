@@ -72,8 +72,7 @@ def test_a_guests_name_at_registration_is_refused_in_portuguese(
     page.get_by_label("Palavra-passe").fill("a long enough password")
     button(page, "Registar").click()
     expect(alert(page)).to_have_text(
-        'Os nomes começados por "guest-" ou "deleted-", e os nomes como "bot-basic-1", são dados '
-        "pelo serviço: escolha outro."
+        'Nomes como "guest-…", "deleted-…" ou "bot-basic-1" são do serviço: escolha outro.'
     )
 
 

@@ -208,7 +208,7 @@ export const REFUSALS = {
   token_expired: ['Your session has expired: sign in again.', 'A sessão expirou: entre de novo.'],
   token_reused: ['This session was ended: sign in again.', 'Esta sessão foi terminada: entre de novo.'],
   username_taken: ['That username is taken.', 'Esse nome de utilizador já está ocupado.'],
-  username_reserved: ['Names beginning with "guest-" or "deleted-", and names like "bot-basic-1", are given by the service: choose another.', 'Os nomes começados por "guest-" ou "deleted-", e os nomes como "bot-basic-1", são dados pelo serviço: escolha outro.'],
+  username_reserved: ['Names like "guest-…", "deleted-…" or "bot-basic-1" are the service’s: choose another.', 'Nomes como "guest-…", "deleted-…" ou "bot-basic-1" são do serviço: escolha outro.'],
   not_a_guest: ['This account is kept already.', 'Esta conta já está guardada.'],
   link_invalid: ['This link is malformed, expired or already used: ask for a new one.', 'Esta ligação está mal formada, expirou ou já foi usada: peça uma nova.'],
   already_on_vacation: ['You are on vacation already.', 'Já está de férias.'],
