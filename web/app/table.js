@@ -48,10 +48,8 @@ export async function tablePage(root, gameId) {
   render(root, table);
   board.append(h('p', { class: 'muted' }, t('loading')));
 
-  // The feed: the events known (from frames, or read from the log for what no frame brings), and
-  // the lines shown: every seq from `feedFrom` to `shownTo`, in order. Its module (feed.js) is
-  // loaded once the board first shows, while the events its first lines need are read: the
-  // lines never came with the first paint, so the board does not wait for their code.
+  // The feed: the events known (from frames, or read from the log), and the lines shown: every
+  // seq from `feedFrom` to `shownTo`. feed.js loads once the board shows: never in its first paint.
   /** @type {(ReturnType<typeof import('./feed.js').feedRegion> & {lines: typeof import('./feed.js')}) | null} */
   let feed = null;
   let feedLoading = false;
@@ -246,8 +244,7 @@ export async function tablePage(root, gameId) {
     }
     const { chatPanel } = await import('./chat.js');
     if (left || chat) return;
-    // A seated player posts (one who left their seat to a bot too: they watch without a hand, as
-    // a spectator does, and the server takes their messages as a player's).
+    // A seated player posts (one who left their seat to a bot too: the server takes it as a player's).
     const seated = view.seats.some((s) => s.player.id === session()?.id);
     chat = chatPanel(gameId, seated || !!view.settings.spectator_chat);
     side.prepend(chat.section);

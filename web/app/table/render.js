@@ -176,8 +176,7 @@ function seatsList(state, legal, send) {
         'data-seat': s.seat, 'aria-current': current ? 'true' : false,
       },
       h('div', { class: 'seat-name' },
-        // By id: a name is found only among the reader's own games and the leaderboard (a
-        // spectator, or anyone at a table of guests or bots, was told "Not found.").
+        // By id, which any reader's page finds (a name only among their games and the leaderboard).
         h('a', { href: `#/players/${s.player.id}?game=${v.id}&seq=${v.version}` }, s.player.username),
         mine ? h('span', { class: 'tag' }, t('you')) : null,
         s.bot ? h('span', { class: 'tag' }, `${t('bot')} ${t(/** @type {'bot_basic'} */ (`bot_${s.bot}`))}`) : null,
