@@ -60,6 +60,10 @@ def _server(django_db_blocker: Any, tmp: Path, mail: Mailbox, port: int | None =
             "UNO_THROTTLE_REGISTRATION": "off",
             "UNO_THROTTLE_TOKEN": "off",
             "UNO_THROTTLE_MAILS": "off",
+            # per username (sign-ins failed on purpose) and per player: tested in tests/players
+            # and tests/authz, lifted here like the others
+            "UNO_THROTTLE_SIGNIN_FAILURES": "off",
+            "UNO_THROTTLE_REPORTS": "off",
             "UNO_WEBHOOKS_ALLOW_PRIVATE": "1",
             **mail.env,
         },
