@@ -36,6 +36,7 @@ from playwright.sync_api import (
 from streams.hub import LISTENER_NAME
 from tests.support.mail import Mailbox, running_mailbox
 from tests.support.streams import Server, database_url, free_port, start_server, stop_server
+from tests.web import scripted
 from tests.web.site import CHROMIUM, CHROMIUM_ARGS, WAIT, Site
 
 # The server's keep-alives every 15 s, as in production: no awaited update depends on them.
@@ -100,9 +101,11 @@ def web_server(
 
 
 @pytest.fixture
-def site(web_server: Server, transactional_db: None) -> Site:
-    """The session's server, on an empty database."""
-    return Site(web_server)
+def site(web_server: Server, transactional_db: None) -> Iterator[Site]:
+    """The session's server, on an empty database. Afterwards, the scripted game's moves are
+    checked unchanged: a test that changed them made every later one play another game."""
+    yield Site(web_server)
+    assert repr(scripted.MOVES) == scripted.AS_WRITTEN, "a test changed scripted.MOVES"
 
 
 @pytest.fixture

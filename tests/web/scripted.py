@@ -34,6 +34,10 @@ MOVES: tuple[tuple[int, dict[str, Any]], ...] = (
     (0, {"action": "play", "card": "green-skip"}),
 )
 
+# The moves as written: every test shares them, so a test that changes an action (rather than a
+# copy of it) changes every later test's game; the ``site`` fixture checks them against this.
+AS_WRITTEN = repr(MOVES)
+
 
 def create(site: Site, staff_token: str, **settings: Any) -> dict[str, Any]:
     """The scripted game for two, created by a staff player (seat 0); its view."""
