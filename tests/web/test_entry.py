@@ -121,15 +121,18 @@ def test_a_guest_keeping_the_account_is_told_what_is_wrong(site: Site, open_page
     button(page, "Play as guest").click()
     expect(guest_header(page)).to_be_visible()
     guest_header(page).click()
-    alert = page.locator(".keep-account [role=alert]")
+    # The form's own fields: until the profile is drawn, the sign-up page's fields of the same
+    # names may still be on screen.
+    form = page.locator(".keep-account")
+    alert = form.locator("[role=alert]")
 
-    page.get_by_label("Username").fill("Taken")
-    page.get_by_label("Password").fill(PASSWORD)
+    form.get_by_label("Username").fill("Taken")
+    form.get_by_label("Password").fill(PASSWORD)
     button(page, "Keep my account").click()
     expect(alert).to_have_text("That username is taken.")  # username_taken, in the page's words
 
-    page.get_by_label("Username").fill("fresh")
-    page.get_by_label("Password").fill("12345678")
+    form.get_by_label("Username").fill("fresh")
+    form.get_by_label("Password").fill("12345678")
     button(page, "Keep my account").click()
     expect(alert).to_have_text("Password: too common; cannot be only digits.")
     expect(guest_header(page)).to_be_visible()  # still a guest
