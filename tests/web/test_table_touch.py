@@ -69,6 +69,29 @@ def test_leaving_a_game_that_waits_for_players_takes_a_finger_on_a_phone(
     assert_tappable(button(page, "Leave"), "Leave")
 
 
+def test_the_table_says_to_press_uno_before_the_next_to_last_card(
+    site: Site, open_page: OpenPage
+) -> None:
+    """With two cards, `UNO!` (a toggle for the next play) came with no word of what it is for:
+    a player who played first and looked for UNO after was caught by a bot a second later. The
+    table says to press it first; pressed, that it goes with the card."""
+    game, tokens = scripted.started(site)
+    for seat, action in scripted.MOVES[:7]:  # Ana is left with green-3 and green-skip
+        site.act(game, tokens[seat], action)
+    page = phone(open_page, site)
+    sign_in(page, "ana")
+    open_table(page, game)
+    expect(page.locator(".prompt")).to_have_text(
+        "Down to one card? Press UNO! first, then the card."
+    )
+    button(page, "UNO!").click()
+    expect(page.locator(".prompt")).to_have_text("UNO! is said with your next card")
+    hand(page).locator('[data-card="green-3"]').click()
+    expect(page.get_by_role("list", name="Players").locator('[data-seat="0"]')).to_contain_text(
+        "UNO"
+    )
+
+
 def test_the_actions_group_is_named_in_portuguese(site: Site, open_page: OpenPage) -> None:
     game, _ = scripted.started(site)
     page = phone(open_page, site)

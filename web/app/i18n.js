@@ -94,6 +94,7 @@ const STRINGS = {
   pass: ['Pass', 'Passar'],
   uno: ['UNO!', 'UNO!'],
   uno_armed: ['UNO! is said with your next card', 'UNO! será dito com a próxima carta'],
+  uno_first: ['Down to one card? Press UNO! first, then the card.', 'Vai ficar com uma carta? Carregue em UNO! e depois na carta.'],
   catch: ['Catch', 'Apanhar'],
   catch_name: ['Catch {name}', 'Apanhar {name}'],
   challenge: ['Challenge', 'Desafiar'],

@@ -288,7 +288,9 @@ function prompt(state, send, on) {
         h('button', { type: 'button', onclick: choose(base) }, t('give_nothing')),
         cancel()));
   }
-  if (!pending || !yours) return unoArmed ? h('p', { class: 'prompt muted' }, t('uno_armed')) : null;
+  // UNO! is pressed before a play that leaves one card.
+  const uno = unoArmed ? 'uno_armed' : legalActions(state).some((a) => /** @type {PlayAction} */ (a).uno) && 'uno_first';
+  if (!pending || !yours) return uno ? h('p', { class: 'prompt muted' }, t(uno)) : null;
   if (pending.type === 'wild_draw4') {
     return h('p', { class: 'prompt' }, t('pending_wd4', { name: nameOf(v, pending.from_seat), n: pending.amount }));
   }
