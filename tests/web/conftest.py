@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -181,16 +181,26 @@ def wait_for_the_server_to_settle() -> None:
 @pytest.fixture
 def open_page(browser: Browser, transactional_db: None) -> Iterator[OpenPage]:
     """``open_page(site, width=1280)``: a page in a browser context of its own (its own
-    storage: one person); the test fails if a page threw an uncaught error. Its pages are
+    storage: one person); the test fails if a page threw an uncaught error. With
+    ``service_workers="block"`` every request reaches ``page.route`` (none is answered from the
+    service worker's cache). Its pages are
     closed, and the server's last requests done, before the tables are emptied (it asks for
     ``transactional_db``, whose flush so comes after it)."""
     contexts = []
     errors: list[str] = []
     answering: set[Request] = set()  # the pages' calls the server has not answered yet
 
-    def open_one(site: Site, width: int = 1280, height: int = 900) -> Page:
+    def open_one(
+        site: Site,
+        width: int = 1280,
+        height: int = 900,
+        service_workers: Literal["allow", "block"] = "allow",
+    ) -> Page:
         context = browser.new_context(
-            base_url=site.url, viewport={"width": width, "height": height}, locale="en-GB"
+            base_url=site.url,
+            viewport={"width": width, "height": height},
+            locale="en-GB",
+            service_workers=service_workers,
         )
         context.set_default_timeout(WAIT * 1000)
         context.on("request", lambda request: _sent(answering, request))

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.web import scripted
 from tests.web.conftest import OpenPage
-from tests.web.pages import at_version, feed_lines, open_table, sign_in
+from tests.web.pages import at_version, feed_lines, open_table, play_card, sign_in, table
 from tests.web.site import Site
 
 # Every line added to the feed, with the feed's aria-live when it came: the value of the
@@ -137,3 +137,42 @@ def test_a_skip_is_told_by_name(site: Site, open_page: OpenPage) -> None:
     skips = [told[seq] for seq in sorted(told) if told[seq]["said"] == "You were skipped"]
     assert [line["text"] for line in skips] == ["You were skipped · ana to play"] * 2
     assert not any(line["hidden"] for line in skips)
+
+
+def test_the_last_move_of_a_game_is_in_the_feed_though_its_stream_never_brought_it(
+    site: Site, open_page: OpenPage
+) -> None:
+    """Ana's last card ends the game: its answer shows the finished board, the stream stops, and
+    the lines no frame brought are read from the log at once. They came only with the next
+    drawing of the board, which the fair-deck check (its module refused here) happened to make."""
+    game, tokens = scripted.started(site)
+    *before, (seat, last) = scripted.MOVES
+    for moving, action in before:
+        version = site.act(game, tokens[moving], action)["version"]
+    assert seat == 0 and last["action"] == "play" and "color" not in last
+
+    # No frame comes (the stream is never answered), and the fair-deck check fails to load.
+    held: list[Route] = []
+    refused: list[str] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    def refuse(route: Route) -> None:
+        refused.append(route.request.url)
+        route.abort()
+
+    page = open_page(site, service_workers="block")
+    page.route("**/stream/**", hold)
+    page.route("**/app/table/end.js", refuse)
+    sign_in(page, "ana")
+    open_table(page, game)
+    at_version(page, version)
+    play_card(page, last["card"])
+    expect(table(page)).to_have_attribute("data-game-status", "finished")
+    final = site.view(game, tokens[0])
+    assert final["status"] == "finished", final
+    expect(page.locator("[data-region=feed] li").first).to_have_attribute(
+        "data-seq", str(final["version"])
+    )
+    assert refused, "the finished board asks for the fair-deck check"

@@ -205,6 +205,7 @@ export async function tablePage(root, gameId) {
       stream = null;
       chat?.link(false);
       framesFrom = Infinity;
+      feedSync();
       store.dispatch({ type: 'link', link: 'off' });
     }
     if (view.status === 'waiting' && waitingPoll === undefined) {
