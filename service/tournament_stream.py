@@ -5,10 +5,10 @@ reveal: ``tournament_records.entries_shown``)."""
 
 from __future__ import annotations
 
-from games.models import Tournament
+from games.models import Tournament, TournamentStatus
 from service.tournament_records import entries_after, entries_shown
 from streams import hub
-from streams.frames import frame
+from streams.frames import ended_frame, frame
 from streams.sse import Feed
 
 EVENT = "tournament_changed"
@@ -29,4 +29,16 @@ def latest(tournament_id: str) -> int:
     return version or 0
 
 
-CHANGES = Feed(read=read, latest=latest)
+# The last message of a finished tournament's stream, after its last entry: none will follow.
+OVER = ended_frame("tournament_finished", "The tournament is over: no entry will follow.")
+
+
+def over(tournament_id: str, cursor: int) -> bytes | None:
+    """``OVER`` once the tournament finished and seq ``cursor`` is its last entry."""
+    finished = Tournament.objects.filter(
+        pk=tournament_id, status=TournamentStatus.FINISHED, version__lte=cursor
+    )
+    return OVER if finished.exists() else None
+
+
+CHANGES = Feed(read=read, latest=latest, last=over)

@@ -156,12 +156,15 @@ class Feed(Generic[K]):
     """What a feed stream serves, given by the caller (the application layer): ``read`` the
     frames after an id and the last id among them (None: nothing new), ``latest`` the newest id
     now, ``opening`` the frames sent first, once the cursor is fixed (``opening(key, cursor)``:
-    the player stream's snapshot). The stream only waits for the hub's wake-ups and the
-    keep-alives. ``K``: what the feed is of (a player id, a tournament id)."""
+    the player stream's snapshot), ``last`` the stream's last message once nothing will follow
+    the cursor (``last(key, cursor)``: a finished tournament's), None while something may. The
+    stream only waits for the hub's wake-ups and the keep-alives. ``K``: what the feed is of (a
+    player id, a tournament id)."""
 
     read: Callable[[K, int], tuple[bytes, int] | None]
     latest: Callable[[K], int]
     opening: Callable[[K, int], bytes] | None = None
+    last: Callable[[K, int], bytes | None] | None = None
 
 
 async def player_stream(player_id: int, after: int | None, feed: Feed[int]) -> AsyncIterator[bytes]:
@@ -212,6 +215,11 @@ async def _feed_stream(
                     frames, cursor = found
                     yield frames
                     continue
+                if feed.last is not None:
+                    end = await processes.run(feed.last, key, cursor)
+                    if end is not None:
+                        yield end
+                        return
             try:
                 async with asyncio.timeout(keep_alive):
                     await wake.wait()
@@ -225,13 +233,19 @@ async def _feed_stream(
 
 def feed_backlog(key: K, after: int | None, feed: Feed[K]) -> Iterator[bytes]:
     """Under a WSGI server: the opening, the rows missed since ``after``, then the end (a
-    player's feed, or a tournament's)."""
+    player's feed, or a tournament's), with the feed's ``last`` message where nothing will
+    follow."""
     yield OPENING
+    cursor = after if after is not None else feed.latest(key)
     if feed.opening is not None:
-        yield feed.opening(key, after if after is not None else feed.latest(key))
+        yield feed.opening(key, cursor)
     found = None if after is None else feed.read(key, after)
     if found is not None:
         yield found[0]
+        cursor = found[1]
+    end = None if feed.last is None else feed.last(key, cursor)
+    if end is not None:
+        yield end
 
 
 player_backlog = feed_backlog

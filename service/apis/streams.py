@@ -229,8 +229,9 @@ STREAM_ENDING = (
     "under ended (logout, the session list, a reused refresh token, a password change, the "
     "account's deletion: sign in again); on a game stream, `game_not_active` after the last "
     "event of a game that ended (finished, or abandoned), and `not_found` once a private "
-    "game's viewer may no longer see it (they left it). A stream that ends without it "
-    "dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`."
+    "game's viewer may no longer see it (they left it); on a tournament stream, "
+    "`tournament_finished` after the last entry of a finished tournament. A stream that ends "
+    "without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`."
 )
 
 

@@ -25,8 +25,9 @@ def streamed_results(player: Player, tournament_id: str) -> list[dict[str, Any]]
     )
     assert answer.status_code == 200
     text = b"".join(getattr(answer, "streaming_content", [])).decode()
-    entries = [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
-    return [entry["data"] for entry in entries if entry["type"] == "table_finished"]
+    messages = [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+    # A finished tournament's stream ends with stream_ended, whose data is no entry.
+    return [entry["data"] for entry in messages if entry.get("type") == "table_finished"]
 
 
 def test_a_duplicate_deals_places_are_told_once_its_round_is_revealed(

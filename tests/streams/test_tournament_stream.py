@@ -1,13 +1,22 @@
 """A tournament's stream through the real ASGI server: each new entry of its log as a
 ``tournament_changed`` frame with the log's seq as its id, in order, after commit; resumed with
-Last-Event-ID, nothing is missed."""
+Last-Event-ID, nothing is missed. A finished tournament's stream says so after its last entry
+and ends."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any, cast
 
-from games.models import TournamentEntry
-from tests.support.streams import Seat, Server, Stream, open_stream
+from django.http import StreamingHttpResponse
+from django.utils import timezone
+
+from games.models import Tournament, TournamentEntry
+from service import tournament_steps
+from tests.support.players import client_for
+from tests.support.streams import END, Seat, Server, Stream, ending, open_stream
 from tests.support.tournaments import body_of
 
 TOURNAMENTS = "/api/v1/tournaments/"
@@ -106,3 +115,84 @@ def test_a_stream_ticket_opens_the_tournament_stream_once(
 
     spent = open_stream(server, path)
     assert (spent.status, spent.body["code"]) == (401, "not_authenticated")
+
+
+def finish_for_want_of_players(tournament: str) -> int:
+    """Its start comes with one entrant: it finishes, not having taken place. Its last seq."""
+    Tournament.objects.filter(pk=tournament).update(starts_at=timezone.now() - timedelta(seconds=1))
+    tournament_steps.advance(tournament)
+    finished = Tournament.objects.get(pk=tournament)
+    assert finished.status == "finished", finished.status
+    return finished.version
+
+
+def assert_over(messages: list[Any]) -> None:
+    """The last message says the tournament is over (no ``id:``: Last-Event-ID stays the last
+    entry's seq); a client knows not to reconnect."""
+    said = messages[-1]
+    assert (said.event, said.id) == ("stream_ended", None), said
+    assert said.json["code"] == "tournament_finished" and said.json["detail"], said.data
+
+
+def test_the_stream_of_a_tournament_that_finishes_ends_after_its_last_entry(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    host, ada = make_seat("host"), make_seat("ada")
+    tournament = make_tournament(server, host)
+    join(server, tournament, ada)  # seq 2
+    path = f"{TOURNAMENTS}{tournament}/stream/"
+    live = open_stream(server, path, token=ada.token)  # new entries only
+    streams.append(live)  # open (its opening ``retry`` read): its cursor is fixed
+
+    last = finish_for_want_of_players(tournament)
+    messages = [m for m in ending(live) if m.event is not None]
+    assert [m.json for m in messages[:-1]] == [logged(tournament)[s] for s in range(3, last + 1)]
+    assert_over(messages)
+
+    # Opened once it is over: nothing follows the last entry, so it says so at once; from the
+    # start, after the whole log.
+    for query, entries in (("", 0), ("?after=0", last)):
+        again = open_stream(server, f"{path}{query}", token=ada.token)
+        streams.append(again)
+        said = [m for m in ending(again) if m.event is not None]
+        assert [m.id for m in said[:-1]] == [str(seq) for seq in range(1, entries + 1)]
+        assert_over(said)
+
+
+def test_an_upcoming_tournaments_stream_goes_on(
+    server: Server, make_seat: Any, streams: list[Stream]
+) -> None:
+    host, ada = make_seat("host"), make_seat("ada")
+    tournament = make_tournament(server, host)
+    live = open_stream(server, f"{TOURNAMENTS}{tournament}/stream/?after=1", token=ada.token)
+    streams.append(live)
+    join(server, tournament, ada)
+    assert live.next_event().id == "2"  # nothing ended it after seq 1
+    join(server, tournament, ada, "withdraw")
+    assert live.next_event().id == "3"
+    assert live.messages.empty() or live.next(0.01) is not END
+
+
+def test_the_wsgi_servers_tournament_stream_says_when_it_is_over(make_seat: Any) -> None:
+    host, ada = make_seat("host"), make_seat("ada")
+    made = client_for(host.user).post(
+        TOURNAMENTS,
+        body_of(name="Backlog cup", table_size=2, rounds=1, settings=None),
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    tournament = str(made.json()["id"])
+    assert client_for(ada.user).post(f"{TOURNAMENTS}{tournament}/join/").status_code == 200
+
+    def backlog() -> list[str]:
+        url = f"{TOURNAMENTS}{tournament}/stream/?after=0"
+        answer = client_for(ada.user).get(url, HTTP_ACCEPT="text/event-stream")
+        assert answer.status_code == 200 and isinstance(answer, StreamingHttpResponse)
+        return b"".join(cast(Iterable[bytes], answer.streaming_content)).decode().split("\n\n")
+
+    assert not [frame for frame in backlog() if "stream_ended" in frame]
+    last = finish_for_want_of_players(tournament)
+    frames = backlog()
+    assert frames[-2].startswith("event: stream_ended\ndata: "), frames[-3:]
+    assert json.loads(frames[-2].split("data: ", 1)[1])["code"] == "tournament_finished"
+    assert frames[-3].startswith(f"id: {last}\n"), frames[-3]

@@ -51,6 +51,15 @@ def _play_out(site: Site, game: str, tokens: list[str]) -> dict[str, Any]:
 
 def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: OpenPage) -> None:
     ana, bea, cy = open_page(site), open_page(site), open_page(site)
+    ana_streams: list[str] = []  # every request of ana's page for a tournament's stream
+    ana.on(
+        "request",
+        lambda asked: (
+            ana_streams.append(asked.url)
+            if re.search(r"/api/v1/tournaments/[^/]+/stream/", asked.url)
+            else None
+        ),
+    )
     streamed: list[int] = []  # the status of each answer of a tournament's stream, every page
     for page, name in ((ana, "ana"), (bea, "bea"), (cy, "cy")):
         page.on(
@@ -135,6 +144,14 @@ def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: O
     expect(standings.first.locator("td").nth(1)).to_have_text("1")  # table size - 1 for first
     expect(ana.locator("[data-status]").first).to_have_attribute("data-status", "finished")
     take(ana, "tournament-finished")
+    # Its stream said it is over (stream_ended, tournament_finished): the page follows it no
+    # more, and opened again it reads the detail and opens no stream (it had reconnected into
+    # the same ending over and over).
+    followed = len(ana_streams)
+    ana.reload()
+    expect(ana.locator("[data-status]").first).to_have_attribute("data-status", "finished")
+    expect(standings).to_have_count(3)
+    assert len(ana_streams) == followed, ana_streams[followed:]
     ana.set_viewport_size({"width": 375, "height": 812})
     assert_accessible([audit(ana, "tournament at 375px")])
     ana.goto("/#/tournaments")

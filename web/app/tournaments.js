@@ -272,6 +272,8 @@ export function tournamentPage(root, id) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let retryTimer;
   let version = 0;
+  /** Finished: its stream has nothing more to tell (it ends with `tournament_finished`). */
+  let over = false;
 
   /** @param {'join' | 'withdraw'} what */
   const answer = async (what) => {
@@ -289,6 +291,7 @@ export function tournamentPage(root, id) {
   /** @param {Tournament} tournament */
   const draw = (tournament) => {
     version = Math.max(version, tournament.version);
+    over = tournament.status === 'finished';
     // At its start the detail is read again: the read starts a tournament that is due (where no
     // worker did), and the stream then tells of its tables.
     clearTimeout(startTimer);
@@ -340,7 +343,7 @@ export function tournamentPage(root, id) {
   // The stream says that the log grew; the detail (standings, tables) is read again. A dropped
   // stream is opened again with a new ticket, from the last version shown.
   const follow = async () => {
-    if (closed) return;
+    if (closed || over) return;
     let ticket;
     try {
       ticket = (await streamTicket()).ticket;
@@ -351,8 +354,14 @@ export function tournamentPage(root, id) {
     if (closed) return;
     source = new EventSource(`/api/v1/tournaments/${encodeURIComponent(id)}/stream/?ticket=${encodeURIComponent(ticket)}&after=${version}`);
     source.addEventListener('tournament_changed', () => void load().catch(() => {}));
-    // Signed out (docs/api.md, "How a stream ends"): the new ticket's 401 says so now, not in 2 s.
-    source.addEventListener('stream_ended', () => { source?.close(); source = null; void follow(); });
+    // Why it ended (docs/api.md, "How a stream ends"): the tournament is over (its detail is read
+    // once more), or the sign-in ended (the new ticket's 401 says so now, not in 2 s).
+    source.addEventListener('stream_ended', (message) => {
+      source?.close();
+      source = null;
+      if (JSON.parse(message.data).code === 'tournament_finished') void load().catch(() => {});
+      else void follow();
+    });
     source.onerror = () => {
       source?.close();
       source = null;

@@ -6197,7 +6197,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream. A stream that ends for a reason a reconnection would meet again says why first: one `event: stream_ended` message, without `id:`, `data: {"code", "detail"}` (an error code, as the error bodies have it): `not_authenticated` when the sign-in it was opened under ended (logout, the session list, a reused refresh token, a password change, the account's deletion: sign in again); on a game stream, `game_not_active` after the last event of a game that ended (finished, or abandoned), and `not_found` once a private game's viewer may no longer see it (they left it). A stream that ends without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`. */
+            /** @description The event stream. A stream that ends for a reason a reconnection would meet again says why first: one `event: stream_ended` message, without `id:`, `data: {"code", "detail"}` (an error code, as the error bodies have it): `not_authenticated` when the sign-in it was opened under ended (logout, the session list, a reused refresh token, a password change, the account's deletion: sign in again); on a game stream, `game_not_active` after the last event of a game that ended (finished, or abandoned), and `not_found` once a private game's viewer may no longer see it (they left it); on a tournament stream, `tournament_finished` after the last entry of a finished tournament. A stream that ends without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8058,7 +8058,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The notification stream. A stream that ends for a reason a reconnection would meet again says why first: one `event: stream_ended` message, without `id:`, `data: {"code", "detail"}` (an error code, as the error bodies have it): `not_authenticated` when the sign-in it was opened under ended (logout, the session list, a reused refresh token, a password change, the account's deletion: sign in again); on a game stream, `game_not_active` after the last event of a game that ended (finished, or abandoned), and `not_found` once a private game's viewer may no longer see it (they left it). A stream that ends without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`. */
+            /** @description The notification stream. A stream that ends for a reason a reconnection would meet again says why first: one `event: stream_ended` message, without `id:`, `data: {"code", "detail"}` (an error code, as the error bodies have it): `not_authenticated` when the sign-in it was opened under ended (logout, the session list, a reused refresh token, a password change, the account's deletion: sign in again); on a game stream, `game_not_active` after the last event of a game that ended (finished, or abandoned), and `not_found` once a private game's viewer may no longer see it (they left it); on a tournament stream, `tournament_finished` after the last entry of a finished tournament. A stream that ends without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9228,7 +9228,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tournament's log as it grows. A stream that ends for a reason a reconnection would meet again says why first: one `event: stream_ended` message, without `id:`, `data: {"code", "detail"}` (an error code, as the error bodies have it): `not_authenticated` when the sign-in it was opened under ended (logout, the session list, a reused refresh token, a password change, the account's deletion: sign in again); on a game stream, `game_not_active` after the last event of a game that ended (finished, or abandoned), and `not_found` once a private game's viewer may no longer see it (they left it). A stream that ends without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`. */
+            /** @description The tournament's log as it grows. A stream that ends for a reason a reconnection would meet again says why first: one `event: stream_ended` message, without `id:`, `data: {"code", "detail"}` (an error code, as the error bodies have it): `not_authenticated` when the sign-in it was opened under ended (logout, the session list, a reused refresh token, a password change, the account's deletion: sign in again); on a game stream, `game_not_active` after the last event of a game that ended (finished, or abandoned), and `not_found` once a private game's viewer may no longer see it (they left it); on a tournament stream, `tournament_finished` after the last entry of a finished tournament. A stream that ends without it dropped, or its server stops: reconnect after `retry`, with `Last-Event-ID`. */
             200: {
                 headers: {
                     [name: string]: unknown;
