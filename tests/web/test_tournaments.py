@@ -22,6 +22,8 @@ from tests.web.screens import take
 from tests.web.site import Site
 from tests.web.test_layout import shoot
 
+TOURNAMENT_STREAM = re.compile(r"/api/v1/tournaments/[^/]+/stream/")
+
 
 def _open_from_the_list(page: Page, name: str) -> None:
     page.goto("/#/tournaments")
@@ -55,9 +57,7 @@ def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: O
     ana.on(
         "request",
         lambda asked: (
-            ana_streams.append(asked.url)
-            if re.search(r"/api/v1/tournaments/[^/]+/stream/", asked.url)
-            else None
+            ana_streams.append(asked.url) if TOURNAMENT_STREAM.search(asked.url) else None
         ),
     )
     streamed: list[int] = []  # the status of each answer of a tournament's stream, every page
@@ -65,9 +65,7 @@ def test_people_join_a_tournament_and_reach_their_table(site: Site, open_page: O
         page.on(
             "response",
             lambda answer: (
-                streamed.append(answer.status)
-                if re.search(r"/api/v1/tournaments/[^/]+/stream/", answer.url)
-                else None
+                streamed.append(answer.status) if TOURNAMENT_STREAM.search(answer.url) else None
             ),
         )
         register(page, name)
