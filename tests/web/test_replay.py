@@ -14,6 +14,7 @@ from tests.web.pages import feed_lines, sign_in
 from tests.web.screens import take
 from tests.web.site import Site
 from tests.web.test_layout import shoot
+from tests.web.test_table_touch import FINGER
 
 
 def _cards_at(replayed: dict[str, Any]) -> Counter[str]:
@@ -77,6 +78,19 @@ def test_a_finished_game_steps_through_in_the_replay_viewer(
         if point < last:
             take(page, "replay")  # halfway: both hands still full
     expect(forward).to_be_disabled()
+
+
+def test_the_replays_position_takes_a_finger_on_a_phone(site: Site, open_page: OpenPage) -> None:
+    """The slider was 40 px tall on a phone, under the 44 px of the buttons beside it."""
+    game, _, last = scripted.finished(site)
+    page = open_page(site, width=375, height=667)
+    sign_in(page, "bea")
+    page.goto(f"/#/replay/{game}")
+    position = page.get_by_label("Position")
+    expect(position).to_have_attribute("max", str(last))
+    for control in (position, page.get_by_role("button", name="Back", exact=True)):
+        box = control.bounding_box()
+        assert box is not None and box["height"] >= FINGER, box
 
 
 def test_a_language_switch_keeps_the_replays_position(site: Site, open_page: OpenPage) -> None:
