@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from notifications.models import Notification
 from tests.web.conftest import OpenPage
-from tests.web.pages import register, sign_in
+from tests.web.pages import register, sign_in, table
 from tests.web.site import GAMES, Site
 
 
@@ -66,6 +66,33 @@ def test_the_unread_badge_stays_and_an_opened_notification_is_read(
     expect(page).to_have_url(f"{site.url}/#/game/{game['id']}")
     expect(page.locator("#unread")).to_have_text(str(unread - 1))
     assert _unread(site, ana) == unread - 1
+
+
+def test_a_notification_of_the_game_on_screen_is_read_as_it_comes(
+    site: Site, open_page: OpenPage
+) -> None:
+    """At her table, Ana's badge counted the notices of the very game she watched (its turns,
+    its end) as unread, for her to find again in the inbox."""
+    page = open_page(site)
+    register(page, "ana")
+    ana, bea = site.token("ana"), site.register("bea")
+    game = str(site.api("POST", GAMES, bea, {"max_players": 2}, 201)["id"])
+    site.api("POST", f"{GAMES}{game}/join/", ana)
+    page.goto(f"/#/game/{game}")
+    expect(table(page)).to_have_attribute("data-game-status", "active")
+    before = _unread(site, ana)
+
+    with page.expect_response(lambda answer: "/api/v1/notifications/read/" in answer.url) as read:
+        site.api("POST", f"{GAMES}{game}/resign/", bea)  # Ana is told the game is over
+    assert read.value.ok
+    ended = Notification.objects.get(player__username="ana", game_id=game, kind="game_finished")
+    assert ended.read
+    assert _unread(site, ana) == before
+    expect(table(page)).to_have_attribute("data-game-status", "finished")
+    if before:
+        expect(page.locator("#unread")).to_have_text(str(before))
+    else:
+        expect(page.locator("#unread")).to_be_hidden()
 
 
 def test_older_notifications_are_shown_on_asking(site: Site, open_page: OpenPage) -> None:

@@ -157,7 +157,10 @@ function onNotification(message) {
     return;
   }
   void toast(note);
-  void refreshUnread();
+  // What the page on the screen shows (its game's table or replay, its tournament) is read as it
+  // comes: the badge counts what the person has not seen. The inbox itself lists it, unread.
+  if (location.hash !== '#/inbox' && saidOnScreen(note) && document.visibilityState === 'visible') void markRead(note.id);
+  else void refreshUnread();
   // The table re-reads itself from its own stream; other pages learn of it here.
   dispatchEvent(new CustomEvent('uno:notification', { detail: note }));
 }
