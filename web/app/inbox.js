@@ -38,15 +38,23 @@ const shownGame = () => /^#\/(?:game|replay)\/([^/?]+)/.exec(location.hash)?.[1]
 const shownTournament = () => /^#\/tournaments\/([^/?]+)/.exec(location.hash)?.[1] ?? null;
 
 /**
- * Whether the page on the screen says what `note` says: the inbox says every notification, a
- * game's table or replay its game's, a tournament's page its tournament's (its start, the
- * player's table, its end).
+ * Whether the page on the screen shows what `note` is about: a game's table or replay its game,
+ * a tournament's page its tournament (its start, the player's table, its end).
+ * @param {{game?: string | null, data?: unknown}} note
+ */
+function shownOnScreen(note) {
+  const d = /** @type {Record<string, unknown>} */ (note.data && typeof note.data === 'object' ? note.data : {});
+  return (!!note.game && note.game === shownGame())
+    || (typeof d.tournament === 'string' && d.tournament === shownTournament());
+}
+
+/**
+ * Whether the page on the screen says what `note` says: the inbox says every notification, and
+ * a page what it shows (`shownOnScreen`).
  * @param {{game?: string | null, data?: unknown}} note
  */
 function saidOnScreen(note) {
-  const d = /** @type {Record<string, unknown>} */ (note.data && typeof note.data === 'object' ? note.data : {});
-  return location.hash === '#/inbox' || (!!note.game && note.game === shownGame())
-    || (typeof d.tournament === 'string' && d.tournament === shownTournament());
+  return location.hash === '#/inbox' || shownOnScreen(note);
 }
 
 /** @type {Map<string, Promise<string[]>>} the other players of a game, by its id */
@@ -159,7 +167,7 @@ function onNotification(message) {
   void toast(note);
   // What the page on the screen shows (its game's table or replay, its tournament) is read as it
   // comes: the badge counts what the person has not seen. The inbox itself lists it, unread.
-  if (location.hash !== '#/inbox' && saidOnScreen(note) && document.visibilityState === 'visible') void markRead(note.id);
+  if (shownOnScreen(note) && document.visibilityState === 'visible') void markRead(note.id);
   else void refreshUnread();
   // The table re-reads itself from its own stream; other pages learn of it here.
   dispatchEvent(new CustomEvent('uno:notification', { detail: note }));
